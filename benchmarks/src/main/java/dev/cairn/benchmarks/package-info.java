@@ -1,0 +1,2 @@
+/** Cairn benchmarks module. */
+package dev.cairn.benchmarks;

@@ -1,0 +1,11 @@
+package dev.cairn.embeddings;
+
+/** Counts and truncates text in model tokens. Thread-safe. */
+public interface TokenCounter {
+
+    /** Number of tokens in {@code text}, without special tokens such as [CLS] and [SEP]. */
+    int count(String text);
+
+    /** The longest prefix of {@code text} that has at most {@code maxTokens} tokens. */
+    String truncate(String text, int maxTokens);
+}

@@ -1,0 +1,2 @@
+/** Cairn embeddings module. */
+package dev.cairn.embeddings;

@@ -1,0 +1,2 @@
+/** Cairn graph module. */
+package dev.cairn.graph;

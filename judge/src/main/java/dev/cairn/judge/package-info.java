@@ -1,0 +1,2 @@
+/** Cairn judge module. */
+package dev.cairn.judge;

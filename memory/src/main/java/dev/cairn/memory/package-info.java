@@ -1,0 +1,2 @@
+/** Cairn memory module. */
+package dev.cairn.memory;

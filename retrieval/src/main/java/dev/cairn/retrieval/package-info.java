@@ -1,0 +1,2 @@
+/** Cairn retrieval module. */
+package dev.cairn.retrieval;

@@ -1,0 +1,2 @@
+/** Cairn server module. */
+package dev.cairn.server;
