@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Prints the home of a JDK >= 21: $JAVA_HOME if it qualifies, else the newest under /usr/lib/jvm.
+# Sourced by ./cairn and .ci/run; exits 1 with a one-line reason when there is none.
+set -euo pipefail
+
+jdk_major() {
+    "$1/bin/java" -XshowSettings:properties -version 2>&1 \
+        | awk -F'= ' '/java.specification.version/ {print $2}' | cut -d. -f1
+}
+
+candidates=()
+[ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
+for dir in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do candidates+=("${dir%/}"); done
+
+for home in "${candidates[@]}"; do
+    [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] || continue
+    major=$(jdk_major "$home" || echo 0)
+    if [ "${major:-0}" -ge 21 ] 2>/dev/null; then
+        echo "$home"
+        exit 0
+    fi
+done
+echo "cairn: no JDK >= 21 found (set JAVA_HOME or install one under /usr/lib/jvm)" >&2
+exit 1

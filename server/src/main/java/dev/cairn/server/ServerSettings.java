@@ -1,0 +1,133 @@
+package dev.cairn.server;
+
+import dev.cairn.server.auth.ApiToken;
+import dev.cairn.server.auth.Role;
+import io.helidon.config.Config;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Everything the server needs to start. Built from the {@code cairn:} node of {@code
+ * application.yaml} (environment overrides applied) and then from command-line options.
+ *
+ * @param host interface to bind
+ * @param port TCP port; 0 picks a free one
+ * @param dataDir embedded database, Lucene indexes, admin token hash
+ * @param dbUrl PostgreSQL JDBC URL; blank for the embedded store
+ * @param maxBodyBytes the largest request body accepted (413 past it)
+ * @param shutdownGrace how long in-flight requests may take to finish on stop
+ * @param adminToken {@code CAIRN_ADMIN_TOKEN}, blank when unset
+ * @param tokens fixed tokens from configuration (hashes only)
+ */
+public record ServerSettings(
+        String host,
+        int port,
+        Path dataDir,
+        String dbUrl,
+        long maxBodyBytes,
+        Duration shutdownGrace,
+        String adminToken,
+        List<ApiToken> tokens) {
+
+    public static final int DEFAULT_PORT = 8080;
+    public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
+    public ServerSettings {
+        Objects.requireNonNull(host, "host");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("illegal port: " + port + ", must be in [0, 65535]");
+        }
+        Objects.requireNonNull(dataDir, "dataDir");
+        Objects.requireNonNull(dbUrl, "dbUrl");
+        if (maxBodyBytes < 1024) {
+            throw new IllegalArgumentException(
+                    "illegal max-body-bytes: " + maxBodyBytes + ", must be >= 1024");
+        }
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(adminToken, "adminToken");
+        tokens = List.copyOf(tokens);
+    }
+
+    /** Defaults for everything: embedded store in {@code dataDir}, port 8080. */
+    public static ServerSettings defaults(Path dataDir) {
+        return new ServerSettings(
+                "0.0.0.0",
+                DEFAULT_PORT,
+                dataDir,
+                "",
+                DEFAULT_MAX_BODY_BYTES,
+                DEFAULT_SHUTDOWN_GRACE,
+                "",
+                List.of());
+    }
+
+    /** Reads the {@code cairn} config node. */
+    public static ServerSettings fromConfig(Config cairn) {
+        Config server = cairn.get("server");
+        List<ApiToken> tokens =
+                cairn.get("auth.tokens").asNodeList().orElse(List.of()).stream()
+                        .map(ServerSettings::token)
+                        .toList();
+        return new ServerSettings(
+                server.get("host").asString().orElse("0.0.0.0"),
+                server.get("port").asInt().orElse(DEFAULT_PORT),
+                Path.of(cairn.get("data-dir").asString().orElse("cairn-data")),
+                cairn.get("db-url").asString().orElse(""),
+                server.get("max-body-bytes").asLong().orElse(DEFAULT_MAX_BODY_BYTES),
+                Duration.ofSeconds(
+                        server.get("shutdown-grace-seconds")
+                                .asLong()
+                                .orElse(DEFAULT_SHUTDOWN_GRACE.toSeconds())),
+                cairn.get("auth.admin-token").asString().orElse(""),
+                tokens);
+    }
+
+    private static ApiToken token(Config node) {
+        Set<Role> roles = new HashSet<>();
+        node.get("roles")
+                .asList(String.class)
+                .orElse(List.of())
+                .forEach(r -> roles.add(Role.parse(r)));
+        return new ApiToken(
+                node.get("name")
+                        .asString()
+                        .orElseThrow(
+                                () ->
+                                        new IllegalArgumentException(
+                                                "cairn.auth.tokens: every token needs a name")),
+                node.get("sha256").asString().orElse(""),
+                roles,
+                node.get("namespaces").asList(String.class).orElse(List.of()),
+                java.time.Instant.EPOCH);
+    }
+
+    public ServerSettings withPort(int newPort) {
+        return new ServerSettings(
+                host, newPort, dataDir, dbUrl, maxBodyBytes, shutdownGrace, adminToken, tokens);
+    }
+
+    public ServerSettings withDataDir(Path newDataDir) {
+        return new ServerSettings(
+                host, port, newDataDir, dbUrl, maxBodyBytes, shutdownGrace, adminToken, tokens);
+    }
+
+    public ServerSettings withDbUrl(String newDbUrl) {
+        return new ServerSettings(
+                host, port, dataDir, newDbUrl, maxBodyBytes, shutdownGrace, adminToken, tokens);
+    }
+
+    public ServerSettings withAdminToken(String newAdminToken) {
+        return new ServerSettings(
+                host, port, dataDir, dbUrl, maxBodyBytes, shutdownGrace, newAdminToken, tokens);
+    }
+
+    public ServerSettings withMaxBodyBytes(long newMax) {
+        return new ServerSettings(
+                host, port, dataDir, dbUrl, newMax, shutdownGrace, adminToken, tokens);
+    }
+}

@@ -1,0 +1,112 @@
+package dev.cairn.server.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.retrieval.store.Namespace;
+import dev.cairn.retrieval.store.Page;
+import dev.cairn.retrieval.store.PageRequest;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.auth.AuthFilter;
+import dev.cairn.server.auth.Principal;
+import dev.cairn.server.auth.Role;
+import dev.cairn.server.http.Fields;
+import dev.cairn.server.http.Json;
+import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.Routes;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/** {@code /v1/namespaces}: create (admin), list (what the token may see), get, delete (admin). */
+public final class NamespaceRoutes {
+
+    private final Store store;
+    private final long maxBodyBytes;
+
+    public NamespaceRoutes(Store store, long maxBodyBytes) {
+        this.store = store;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public void register(HttpRouting.Builder routing) {
+        routing.post("/v1/namespaces", this::create)
+                .get("/v1/namespaces", this::list)
+                .get("/v1/namespaces/{ns}", this::get)
+                .delete("/v1/namespaces/{ns}", this::delete);
+        Routes.methodNotAllowed(routing, "/v1/namespaces", "/v1/namespaces/{ns}");
+    }
+
+    private void create(ServerRequest req, ServerResponse res) {
+        Principal caller = AuthFilter.principal(req);
+        caller.requireEverywhere(Role.ADMIN);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        String name = Namespace.requireValidName(Fields.requiredText(body, "name"));
+        String description = Fields.optionalText(body, "description").orElse("");
+        Json.send(res, 201, view(store.createNamespace(name, description)));
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        Principal caller = AuthFilter.principal(req);
+        PageRequest page = Paging.pageRequest(req);
+        if (caller.token().namespaces().contains("*")) {
+            Json.send(res, 200, Paging.listAnswer(store.namespaces(page), NamespaceRoutes::view));
+            return;
+        }
+        List<Namespace> visible =
+                caller.token().namespaces().stream()
+                        .sorted()
+                        .filter(ns -> ns.compareTo(page.cursor()) > 0)
+                        .map(store::namespace)
+                        .flatMap(java.util.Optional::stream)
+                        .toList();
+        List<Namespace> items = visible.stream().limit(page.limit()).toList();
+        String next = visible.size() > page.limit() ? items.getLast().name() : "";
+        Json.send(
+                res,
+                200,
+                Paging.listAnswer(new Page<>(items, visible.size(), next), NamespaceRoutes::view));
+    }
+
+    private void get(ServerRequest req, ServerResponse res) {
+        String ns = requireReadable(req, store);
+        Json.send(res, 200, view(store.namespace(ns).orElseThrow()));
+    }
+
+    private void delete(ServerRequest req, ServerResponse res) {
+        String ns = req.path().pathParameters().get("ns");
+        AuthFilter.principal(req).require(Role.ADMIN, ns);
+        if (!store.deleteNamespace(ns)) {
+            throw new NoSuchElementException("namespace '" + ns + "' does not exist");
+        }
+        res.status(204).send();
+    }
+
+    /**
+     * The {@code {ns}} path parameter after checking the caller may read it (403) and that it
+     * exists (404). The grant is checked first so that a token learns nothing about namespaces
+     * outside its grants.
+     */
+    static String requireReadable(ServerRequest req, Store store) {
+        return requireNamespace(req, store, Role.READ);
+    }
+
+    static String requireNamespace(ServerRequest req, Store store, Role role) {
+        String ns = req.path().pathParameters().get("ns");
+        AuthFilter.principal(req).require(role, ns);
+        if (store.namespace(ns).isEmpty()) {
+            throw new NoSuchElementException("namespace '" + ns + "' does not exist");
+        }
+        return ns;
+    }
+
+    static Map<String, Object> view(Namespace ns) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("name", ns.name());
+        view.put("description", ns.description());
+        view.put("createdAt", ns.createdAt().toString());
+        return view;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.cairn.server.api;
+
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.http.Json;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** The open endpoints: {@code /health}, {@code /metrics} (Prometheus text), {@code /openapi}. */
+public final class SystemRoutes {
+
+    private static final System.Logger LOG = System.getLogger(SystemRoutes.class.getName());
+    private final Store store;
+    private final PrometheusMeterRegistry metrics;
+    private final byte[] openApi;
+
+    public SystemRoutes(Store store, PrometheusMeterRegistry metrics) {
+        this.store = store;
+        this.metrics = metrics;
+        this.openApi = resource("openapi.yaml");
+    }
+
+    public void register(HttpRouting.Builder routing) {
+        routing.get("/health", this::health)
+                .get("/metrics", this::metrics)
+                .get("/openapi", this::openApi);
+    }
+
+    private void health(ServerRequest req, ServerResponse res) {
+        Map<String, Object> storeCheck = new LinkedHashMap<>();
+        storeCheck.put("kind", store.kind().name().toLowerCase(Locale.ROOT));
+        boolean up;
+        try {
+            store.ping();
+            up = true;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "health check: store is down", e);
+            storeCheck.put("reason", "store does not answer");
+            up = false;
+        }
+        storeCheck.put("status", up ? "UP" : "DOWN");
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("status", up ? "UP" : "DOWN");
+        answer.put("checks", Map.of("store", storeCheck));
+        Json.send(res, up ? 200 : 503, answer);
+    }
+
+    private void metrics(ServerRequest req, ServerResponse res) {
+        res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+        res.send(metrics.scrape());
+    }
+
+    private void openApi(ServerRequest req, ServerResponse res) {
+        res.header(HeaderNames.CONTENT_TYPE, "application/yaml");
+        res.send(openApi);
+    }
+
+    private static byte[] resource(String name) {
+        try (InputStream in = SystemRoutes.class.getResourceAsStream("/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " is missing from the server jar");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

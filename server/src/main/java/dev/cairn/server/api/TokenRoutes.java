@@ -1,0 +1,104 @@
+package dev.cairn.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.retrieval.store.Namespace;
+import dev.cairn.retrieval.store.Page;
+import dev.cairn.server.auth.ApiToken;
+import dev.cairn.server.auth.AuthFilter;
+import dev.cairn.server.auth.Role;
+import dev.cairn.server.auth.TokenRegistry;
+import dev.cairn.server.http.Fields;
+import dev.cairn.server.http.Json;
+import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.Routes;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/** {@code /v1/tokens} (admin): the secret is in the creation answer and nowhere else. */
+public final class TokenRoutes {
+
+    private final TokenRegistry tokens;
+    private final long maxBodyBytes;
+
+    public TokenRoutes(TokenRegistry tokens, long maxBodyBytes) {
+        this.tokens = tokens;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public void register(HttpRouting.Builder routing) {
+        routing.post("/v1/tokens", this::create)
+                .get("/v1/tokens", this::list)
+                .delete("/v1/tokens/{name}", this::delete);
+        Routes.methodNotAllowed(routing, "/v1/tokens", "/v1/tokens/{name}");
+    }
+
+    private void create(ServerRequest req, ServerResponse res) {
+        AuthFilter.principal(req).requireEverywhere(Role.ADMIN);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        String name = Fields.requiredText(body, "name");
+        Set<Role> roles = EnumSet.noneOf(Role.class);
+        for (String role : strings(body, "roles")) {
+            roles.add(Role.parse(role));
+        }
+        List<String> namespaces = strings(body, "namespaces");
+        for (String ns : namespaces) {
+            if (!ns.equals(ApiToken.ALL_NAMESPACES)) {
+                Namespace.requireValidName(ns);
+            }
+        }
+        String secret = tokens.create(name, roles, namespaces);
+        Map<String, Object> answer = view(tokens.authenticate(secret).orElseThrow());
+        answer.put("token", secret);
+        Json.send(res, 201, answer);
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        AuthFilter.principal(req).requireEverywhere(Role.ADMIN);
+        List<ApiToken> all = tokens.list();
+        Json.send(res, 200, Paging.listAnswer(new Page<>(all, all.size(), ""), TokenRoutes::view));
+    }
+
+    private void delete(ServerRequest req, ServerResponse res) {
+        AuthFilter.principal(req).requireEverywhere(Role.ADMIN);
+        String name = req.path().pathParameters().get("name");
+        if (!tokens.delete(name)) {
+            throw new NoSuchElementException("token '" + name + "' does not exist");
+        }
+        res.status(204).send();
+    }
+
+    private static List<String> strings(ObjectNode body, String field) {
+        JsonNode node = body.get(field);
+        if (node == null || !node.isArray() || node.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "field '" + field + "' is required: a non-empty array of strings");
+        }
+        List<String> values = new ArrayList<>();
+        for (JsonNode item : node) {
+            if (!item.isTextual()) {
+                throw new IllegalArgumentException(
+                        "field '" + field + "' must hold strings, got " + item.getNodeType());
+            }
+            values.add(item.asText());
+        }
+        return values;
+    }
+
+    private static Map<String, Object> view(ApiToken token) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("name", token.name());
+        view.put("roles", token.roles().stream().sorted().map(Role::wireName).toList());
+        view.put("namespaces", token.namespaces());
+        view.put("createdAt", token.createdAt().toString());
+        return view;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.cairn.server.auth;
+
+import dev.cairn.server.http.HttpProblem;
+import dev.cairn.server.http.Problems;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+import io.helidon.webserver.http.ServerRequest;
+import java.util.Set;
+
+/**
+ * Authenticates every request outside the open paths ({@code /health}, {@code /metrics}, {@code
+ * /openapi}) from its {@code Authorization: Bearer} header and registers the {@link Principal} in
+ * the request context. Authorisation (roles, namespaces) happens in the resources, which know what
+ * an operation needs.
+ */
+public final class AuthFilter implements Filter {
+
+    private static final Set<String> OPEN_PATHS = Set.of("/health", "/metrics", "/openapi");
+    private final TokenRegistry tokens;
+
+    public AuthFilter(TokenRegistry tokens) {
+        this.tokens = tokens;
+    }
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        String path = req.path().path();
+        if (OPEN_PATHS.contains(path) || isArkHealth(path)) {
+            chain.proceed();
+            return;
+        }
+        var header = req.headers().first(HeaderNames.AUTHORIZATION);
+        if (header.isEmpty()) {
+            Problems.send(res, 401, "missing Authorization: Bearer token");
+            return;
+        }
+        String value = header.get().trim();
+        if (value.length() < 7 || !value.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            Problems.send(res, 401, "Authorization header must use the Bearer scheme");
+            return;
+        }
+        var token = tokens.authenticate(value.substring(7).trim());
+        if (token.isEmpty()) {
+            Problems.send(res, 401, "unknown or revoked token");
+            return;
+        }
+        req.context().register(new Principal(token.get()));
+        chain.proceed();
+    }
+
+    private static boolean isArkHealth(String path) {
+        return path.startsWith("/ark/") && path.endsWith("/health");
+    }
+
+    /** The caller of a request that passed this filter. */
+    public static Principal principal(ServerRequest req) {
+        return req.context()
+                .get(Principal.class)
+                .orElseThrow(() -> HttpProblem.unauthorized("not authenticated"));
+    }
+}

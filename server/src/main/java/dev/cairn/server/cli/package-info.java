@@ -1,0 +1,2 @@
+/** The {@code cairn} command line (picocli). */
+package dev.cairn.server.cli;

@@ -1,0 +1,32 @@
+package dev.cairn.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Optional;
+
+/** Typed access to JSON request fields with errors that name the field. */
+public final class Fields {
+
+    private Fields() {}
+
+    /** A required, non-blank string field. */
+    public static String requiredText(ObjectNode body, String field) {
+        return optionalText(body, field)
+                .filter(s -> !s.isBlank())
+                .orElseThrow(
+                        () -> new IllegalArgumentException("field '" + field + "' is required"));
+    }
+
+    /** An optional string field; a present non-string value is a 400. */
+    public static Optional<String> optionalText(ObjectNode body, String field) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (!node.isTextual()) {
+            throw new IllegalArgumentException(
+                    "field '" + field + "' must be a string, got " + node.getNodeType());
+        }
+        return Optional.of(node.asText());
+    }
+}

@@ -1,0 +1,108 @@
+package dev.cairn.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+
+/** Bounded JSON request bodies and JSON responses. Thread-safe. */
+public final class Json {
+
+    public static final ObjectMapper MAPPER =
+            JsonMapper.builder()
+                    .findAndAddModules()
+                    .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                    .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                    .build();
+
+    private Json() {}
+
+    public static byte[] bytes(Object value) {
+        try {
+            return MAPPER.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise " + value.getClass(), e);
+        }
+    }
+
+    /** Sends {@code value} as JSON with the given status. */
+    public static void send(ServerResponse res, int status, Object value) {
+        res.status(Status.create(status));
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(bytes(value));
+    }
+
+    /**
+     * Reads the request body as a JSON object, at most {@code limit} bytes: 413 past the limit, 415
+     * for a non-JSON content type, 400 naming line and column for malformed JSON.
+     */
+    public static ObjectNode readObject(ServerRequest req, long limit) {
+        byte[] body = readBody(req, limit);
+        if (body.length == 0) {
+            throw new IllegalArgumentException("request body is empty, expected a JSON object");
+        }
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(body);
+        } catch (JsonProcessingException e) {
+            var where = e.getLocation();
+            throw new IllegalArgumentException(
+                    "malformed JSON at line "
+                            + (where == null ? "?" : where.getLineNr())
+                            + ", column "
+                            + (where == null ? "?" : where.getColumnNr())
+                            + ": "
+                            + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (node == null || !node.isObject()) {
+            throw new IllegalArgumentException(
+                    "expected a JSON object, got "
+                            + (node == null
+                                    ? "nothing"
+                                    : node.getNodeType().name().toLowerCase(Locale.ROOT)));
+        }
+        return (ObjectNode) node;
+    }
+
+    /** Reads the raw body, at most {@code limit} bytes, checking the content type is JSON. */
+    public static byte[] readBody(ServerRequest req, long limit) {
+        req.headers()
+                .contentType()
+                .ifPresent(
+                        type -> {
+                            String subtype = type.mediaType().subtype();
+                            if (!subtype.equals("json") && !subtype.endsWith("+json")) {
+                                throw HttpProblem.unsupportedMediaType(type.text());
+                            }
+                        });
+        var declared = req.headers().contentLength();
+        if (declared.isPresent() && declared.getAsLong() > limit) {
+            throw HttpProblem.payloadTooLarge(limit);
+        }
+        if (!req.content().hasEntity()) {
+            return new byte[0];
+        }
+        try (InputStream in = req.content().inputStream()) {
+            byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
+            if (body.length > limit) {
+                throw HttpProblem.payloadTooLarge(limit);
+            }
+            return body;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.cairn.server.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.lang.System.Logger.Level;
+import java.util.NoSuchElementException;
+
+/**
+ * Writes RFC 9457 problem details and maps exceptions onto them. A 500 never carries the real
+ * message: it goes to the log with a correlation id that the response names.
+ */
+public final class Problems {
+
+    public static final String MEDIA_TYPE = "application/problem+json";
+    private static final System.Logger LOG = System.getLogger(Problems.class.getName());
+
+    private Problems() {}
+
+    /** Registers the one set of error handlers every route shares. */
+    public static void register(HttpRouting.Builder routing) {
+        routing.error(HttpProblem.class, (req, res, e) -> send(res, e.status(), e.getMessage()))
+                .error(
+                        NoSuchElementException.class,
+                        (req, res, e) -> send(res, 404, safe(e.getMessage(), "not found")))
+                .error(
+                        IllegalArgumentException.class,
+                        (req, res, e) -> send(res, 400, safe(e.getMessage(), "bad request")))
+                .error(
+                        IllegalStateException.class,
+                        (req, res, e) -> send(res, 409, safe(e.getMessage(), "conflict")))
+                .error(Throwable.class, Problems::internalError);
+    }
+
+    private static void internalError(ServerRequest req, ServerResponse res, Throwable e) {
+        String incident = Long.toHexString(System.nanoTime());
+        LOG.log(
+                Level.ERROR,
+                "incident "
+                        + incident
+                        + " on "
+                        + req.prologue().method().text()
+                        + " "
+                        + req.path().path(),
+                e);
+        send(res, 500, "internal error, incident " + incident);
+    }
+
+    private static String safe(String message, String fallback) {
+        return message == null || message.isBlank() ? fallback : message;
+    }
+
+    /** Sends a problem document with the given status and detail. */
+    public static void send(ServerResponse res, int status, String detail) {
+        Status s = Status.create(status);
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("type", "about:blank");
+        body.put("title", s.reasonPhrase());
+        body.put("status", status);
+        body.put("detail", detail);
+        if (res.isSent()) {
+            return;
+        }
+        res.status(s);
+        res.header(HeaderNames.CONTENT_TYPE, MEDIA_TYPE);
+        res.send(Json.bytes(body));
+    }
+}

@@ -1,0 +1,29 @@
+package dev.cairn.server.http;
+
+import io.helidon.webserver.http.HttpRouting;
+
+/** Routing helpers that keep unknown methods and paths inside the problem+json contract. */
+public final class Routes {
+
+    private Routes() {}
+
+    /**
+     * Answers 405 on {@code paths} for every method not routed before this call; Helidon matches
+     * routes in registration order, so call it after a resource's own routes.
+     */
+    public static void methodNotAllowed(HttpRouting.Builder routing, String... paths) {
+        for (String path : paths) {
+            routing.any(
+                    path,
+                    (req, res) -> {
+                        throw HttpProblem.methodNotAllowed(
+                                req.prologue().method().text(), req.path().path());
+                    });
+        }
+    }
+
+    /** The last route: a 404 problem for every path nothing else answered. */
+    public static void notFound(HttpRouting.Builder routing) {
+        routing.any((req, res) -> Problems.send(res, 404, "no resource at " + req.path().path()));
+    }
+}

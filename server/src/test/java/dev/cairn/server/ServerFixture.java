@@ -1,0 +1,78 @@
+package dev.cairn.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.server.http.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** A real Cairn server on a random port over an embedded store, and an HTTP client for it. */
+final class ServerFixture implements AutoCloseable {
+
+    static final String ADMIN = "test-admin-secret";
+
+    final CairnServer server;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    ServerFixture(Path dataDir) {
+        this(ServerSettings.defaults(dataDir).withPort(0).withAdminToken(ADMIN));
+    }
+
+    ServerFixture(ServerSettings settings) {
+        this.server = CairnServer.start(settings);
+    }
+
+    Response call(String method, String path, String token, String body) {
+        return call(method, path, token, body, "application/json");
+    }
+
+    Response call(String method, String path, String token, String body, String contentType) {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path))
+                        .timeout(Duration.ofSeconds(30))
+                        .method(
+                                method,
+                                body == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        if (body != null) {
+            request.header("Content-Type", contentType);
+        }
+        try {
+            HttpResponse<String> response =
+                    http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(
+                    response.statusCode(),
+                    response.headers().firstValue("content-type").orElse(""),
+                    response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+
+    record Response(int status, String contentType, String body) {
+        JsonNode json() {
+            try {
+                return Json.MAPPER.readTree(body);
+            } catch (IOException e) {
+                throw new UncheckedIOException("not JSON: " + body, e);
+            }
+        }
+    }
+}
