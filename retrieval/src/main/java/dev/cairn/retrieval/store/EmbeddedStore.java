@@ -17,6 +17,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.Function;
 import org.sqlite.SQLiteConfig;
@@ -25,9 +29,11 @@ import org.sqlite.SQLiteException;
 
 /**
  * The embedded store: one SQLite file in WAL mode with {@code synchronous=FULL}, so a write that
- * returned survives a crash or SIGKILL. Thread-safe: one connection, every call serialised by a
- * lock (readers included; SQLite serialises writers anyway). Dense search is exact; approximate
- * search over large namespaces belongs to a Lucene HNSW index fed by {@link #forEachEmbedding}.
+ * returned survives a crash or SIGKILL. Thread-safe: writes are serialised on one connection
+ * (SQLite has one writer anyway, and its transactions are IMMEDIATE so other processes wait rather
+ * than fail); reads run concurrently on up to {@link StoreConfig#maxPoolSize()} read-only
+ * connections, each on a committed snapshot. Dense search is exact; approximate search over large
+ * namespaces belongs to a Lucene HNSW index fed by {@link #forEachEmbedding}.
  */
 final class EmbeddedStore extends JdbcStore {
 
@@ -44,12 +50,30 @@ final class EmbeddedStore extends JdbcStore {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Path file;
+    private final BlockingQueue<Connection> idleReaders;
+    private final AtomicInteger readers = new AtomicInteger();
+    private volatile boolean closed;
     private Connection connection;
 
     private EmbeddedStore(Path file, Connection connection, StoreConfig config) {
         super(config);
         this.file = file;
         this.connection = connection;
+        this.idleReaders = new ArrayBlockingQueue<>(config.maxPoolSize());
+    }
+
+    private static SQLiteConfig sqliteConfig(boolean readOnly) {
+        SQLiteConfig sqlite = new SQLiteConfig();
+        sqlite.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+        sqlite.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        sqlite.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        sqlite.enforceForeignKeys(true);
+        if (readOnly) {
+            sqlite.setReadOnly(true);
+        } else {
+            sqlite.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        }
+        return sqlite;
     }
 
     static EmbeddedStore open(Path dataDir, StoreConfig config) {
@@ -59,15 +83,11 @@ final class EmbeddedStore extends JdbcStore {
         } catch (IOException e) {
             throw new StoreException("cannot create data dir " + dataDir, e);
         }
-        SQLiteConfig sqlite = new SQLiteConfig();
-        sqlite.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        sqlite.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
-        sqlite.enforceForeignKeys(true);
-        sqlite.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
-        sqlite.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         Connection c = null;
         try {
-            c = DriverManager.getConnection("jdbc:sqlite:" + file, sqlite.toProperties());
+            c =
+                    DriverManager.getConnection(
+                            "jdbc:sqlite:" + file, sqliteConfig(false).toProperties());
             Function.create(c, "contains_ci", new ContainsIgnoreCase());
             Migrations.apply(
                     c,
@@ -156,6 +176,67 @@ final class EmbeddedStore extends JdbcStore {
     }
 
     @Override
+    <T> T read(SqlWork<T> work) {
+        Connection reader = borrowReader();
+        try {
+            return work.apply(reader);
+        } catch (SQLException e) {
+            throw failure("embedded store", e);
+        } finally {
+            giveBack(reader);
+        }
+    }
+
+    private Connection borrowReader() {
+        if (closed) {
+            throw new IllegalStateException("store is closed: " + file);
+        }
+        Connection reader = idleReaders.poll();
+        if (reader != null) {
+            return reader;
+        }
+        if (readers.incrementAndGet() <= config.maxPoolSize()) {
+            try {
+                Connection c =
+                        DriverManager.getConnection(
+                                "jdbc:sqlite:" + file, sqliteConfig(true).toProperties());
+                Function.create(c, "contains_ci", new ContainsIgnoreCase());
+                return c;
+            } catch (SQLException e) {
+                readers.decrementAndGet();
+                throw failure("opening a reader on " + file, e);
+            }
+        }
+        readers.decrementAndGet();
+        try {
+            reader = idleReaders.poll(BUSY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for a reader on " + file, e);
+        }
+        if (reader == null) {
+            throw new IllegalStateException(
+                    "no reader free on " + file + " after " + BUSY_TIMEOUT_MILLIS + " ms");
+        }
+        return reader;
+    }
+
+    private void giveBack(Connection reader) {
+        if (closed || !idleReaders.offer(reader)) {
+            closeQuietly(reader);
+        } else if (closed) {
+            closeIdleReaders();
+        }
+    }
+
+    private void closeIdleReaders() {
+        Connection reader;
+        while ((reader = idleReaders.poll()) != null) {
+            closeQuietly(reader);
+        }
+    }
+
+    @Override
     public List<DenseHit> denseSearch(
             String namespace, float[] query, int k, DenseOptions options) {
         Namespace.requireValidName(namespace);
@@ -191,6 +272,8 @@ final class EmbeddedStore extends JdbcStore {
 
     @Override
     public void close() {
+        closed = true;
+        closeIdleReaders();
         lock.lock();
         try {
             if (connection != null) {

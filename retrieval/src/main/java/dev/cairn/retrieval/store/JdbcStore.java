@@ -58,8 +58,13 @@ abstract class JdbcStore implements Store {
 
     // ---- what backends supply ----------------------------------------------------------
 
-    /** Runs {@code work} on a connection in autocommit mode. */
+    /** Runs {@code work} on a connection in autocommit mode; writes go through here. */
     abstract <T> T withConnection(SqlWork<T> work);
+
+    /** Runs read-only {@code work} in autocommit mode; by default as {@link #withConnection}. */
+    <T> T read(SqlWork<T> work) {
+        return withConnection(work);
+    }
 
     abstract void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException;
 
@@ -151,7 +156,7 @@ abstract class JdbcStore implements Store {
     @Override
     public Optional<Namespace> namespace(String name) {
         Namespace.requireValidName(name);
-        return withConnection(
+        return read(
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
@@ -168,7 +173,7 @@ abstract class JdbcStore implements Store {
     @Override
     public Page<Namespace> namespaces(PageRequest page) {
         String after = decodeCursor(page.cursor());
-        return withConnection(
+        return read(
                 c -> {
                     long total;
                     try (PreparedStatement ps =
@@ -383,7 +388,7 @@ abstract class JdbcStore implements Store {
     @Override
     public Optional<StoredDocument> document(String namespace, String id) {
         Namespace.requireValidName(namespace);
-        return withConnection(
+        return read(
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
@@ -405,7 +410,7 @@ abstract class JdbcStore implements Store {
         String after = decodeCursor(page.cursor());
         boolean filter = !titleQuery.isEmpty();
         String where = "namespace = ?" + (filter ? " AND " + titleContainsSql() : "");
-        return withConnection(
+        return read(
                 c -> {
                     long total;
                     try (PreparedStatement ps =
@@ -494,7 +499,7 @@ abstract class JdbcStore implements Store {
     @Override
     public List<StoredChunk> chunks(String namespace, String documentId) {
         Namespace.requireValidName(namespace);
-        return withConnection(
+        return read(
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
@@ -518,7 +523,7 @@ abstract class JdbcStore implements Store {
             return List.of();
         }
         Map<String, StoredChunk> found = new HashMap<>();
-        withConnection(
+        read(
                 c -> {
                     for (int from = 0; from < ids.size(); from += IN_BATCH) {
                         List<String> batch =
@@ -580,18 +585,27 @@ abstract class JdbcStore implements Store {
         return count("SELECT count(*) FROM chunks WHERE namespace = ?", namespace);
     }
 
-    /** How many chunks of the namespace have an embedding. */
-    long embeddedChunkCount(String namespace) {
+    /**
+     * Whether the namespace has at least {@code atLeast} chunks with an embedding; counts no
+     * further than that.
+     */
+    boolean hasEmbeddedChunks(String namespace, long atLeast) {
         return count(
-                "SELECT count(*) FROM chunks WHERE namespace = ? AND embedding IS NOT NULL",
-                namespace);
+                        "SELECT count(*) FROM (SELECT 1 FROM chunks WHERE namespace = ?"
+                                + " AND embedding IS NOT NULL LIMIT ?) AS bounded",
+                        namespace,
+                        atLeast)
+                >= atLeast;
     }
 
-    private long count(String sql, String namespace) {
-        return withConnection(
+    private long count(String sql, String namespace, long... limits) {
+        return read(
                 c -> {
                     try (PreparedStatement ps = c.prepareStatement(sql)) {
                         ps.setString(1, namespace);
+                        for (int i = 0; i < limits.length; i++) {
+                            ps.setLong(i + 2, limits[i]);
+                        }
                         try (ResultSet rs = ps.executeQuery()) {
                             rs.next();
                             return rs.getLong(1);
@@ -603,7 +617,7 @@ abstract class JdbcStore implements Store {
     @Override
     public void forEachEmbedding(String namespace, BiConsumer<String, float[]> consumer) {
         Namespace.requireValidName(namespace);
-        withConnection(
+        read(
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
@@ -649,7 +663,7 @@ abstract class JdbcStore implements Store {
             throw new IllegalArgumentException(
                     "illegal limit: " + limit + ", must be in [1, " + PageRequest.MAX_LIMIT + "]");
         }
-        return withConnection(
+        return read(
                 c -> {
                     List<Change> out = new ArrayList<>();
                     try (PreparedStatement ps =
@@ -677,7 +691,7 @@ abstract class JdbcStore implements Store {
 
     @Override
     public long lastChangeSeq() {
-        return withConnection(
+        return read(
                 c -> {
                     try (PreparedStatement ps =
                                     c.prepareStatement(

@@ -32,6 +32,24 @@ final class PostgresStore extends JdbcStore {
     /** Advisory lock key serialising appends to the change sequence ("cairnchg"). */
     static final long CHANGES_LOCK = 0x636169726e636867L;
 
+    /**
+     * Exact search: "+ 0" keeps the planner off the HNSW index, so it scans the namespace and
+     * sorts. Parameters: query, namespace, query, k.
+     */
+    static final String EXACT_SQL =
+            "SELECT id, embedding <=> ? AS distance FROM chunks"
+                    + " WHERE namespace = ? AND embedding IS NOT NULL"
+                    + " ORDER BY (embedding <=> ?) + 0, id LIMIT ?";
+
+    /**
+     * Approximate search: the HNSW index can serve this order. Parameters: query, namespace, query,
+     * k.
+     */
+    static final String APPROXIMATE_SQL =
+            "SELECT id, embedding <=> ? AS distance FROM chunks"
+                    + " WHERE namespace = ? AND embedding IS NOT NULL"
+                    + " ORDER BY embedding <=> ? LIMIT ?";
+
     private final HikariDataSource pool;
     private final boolean iterativeScan;
 
@@ -172,7 +190,7 @@ final class PostgresStore extends JdbcStore {
                 switch (options.strategy()) {
                     case EXACT -> true;
                     case APPROXIMATE -> false;
-                    case AUTO -> embeddedChunkCount(namespace) < config.exactSearchThreshold();
+                    case AUTO -> !hasEmbeddedChunks(namespace, config.exactSearchThreshold());
                 };
         PGvector vector = new PGvector(q);
         List<DenseHit> hits =
@@ -185,12 +203,7 @@ final class PostgresStore extends JdbcStore {
 
     private static List<DenseHit> exactSearch(Connection c, String namespace, PGvector query, int k)
             throws SQLException {
-        // "+ 0" keeps the planner off the HNSW index: a full scan of the namespace, exact order.
-        try (PreparedStatement ps =
-                c.prepareStatement(
-                        "SELECT id, embedding <=> ? AS distance FROM chunks"
-                                + " WHERE namespace = ? AND embedding IS NOT NULL"
-                                + " ORDER BY (embedding <=> ?) + 0, id LIMIT ?")) {
+        try (PreparedStatement ps = c.prepareStatement(EXACT_SQL)) {
             ps.setObject(1, query);
             ps.setString(2, namespace);
             ps.setObject(3, query);
@@ -210,11 +223,8 @@ final class PostgresStore extends JdbcStore {
                 s.execute("SET LOCAL hnsw.iterative_scan = strict_order");
             }
         }
-        try (PreparedStatement ps =
-                c.prepareStatement(
-                        "SELECT id, embedding <=> ? AS distance FROM chunks"
-                                + " WHERE namespace = ? AND embedding IS NOT NULL"
-                                + " ORDER BY embedding <=> ? LIMIT ?")) {
+        // The planner still chooses: for a small namespace a scan of it plus a sort is cheaper.
+        try (PreparedStatement ps = c.prepareStatement(APPROXIMATE_SQL)) {
             ps.setObject(1, query);
             ps.setString(2, namespace);
             ps.setObject(3, query);

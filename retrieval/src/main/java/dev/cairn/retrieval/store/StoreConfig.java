@@ -7,8 +7,8 @@ package dev.cairn.retrieval.store;
  *     PostgreSQL column is {@code vector(dimensions)}), 1..{@value #MAX_DIMENSIONS}
  * @param exactSearchThreshold {@link DenseOptions.Strategy#AUTO} searches exactly while a namespace
  *     has fewer embedded chunks than this (exact is both faster and exact there), >= 0
- * @param maxPoolSize most JDBC connections a PostgreSQL store keeps open, >= 1 (the embedded store
- *     uses one connection)
+ * @param maxPoolSize most JDBC connections a PostgreSQL store keeps open; most concurrent read-only
+ *     connections of the embedded store (plus its one writer), >= 1
  */
 public record StoreConfig(int dimensions, int exactSearchThreshold, int maxPoolSize) {
 

@@ -4,8 +4,13 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import org.junit.jupiter.api.Assertions;
@@ -27,11 +32,12 @@ import org.testcontainers.utility.DockerImageName;
  *       variable {@value #REQUIRE_ENV} is {@code 1} or {@code true}.
  * </ol>
  *
- * <p>Each instance creates its own schema ({@value #SCHEMA_PREFIX} + random suffix), and its {@link
- * #jdbcUrl()} points there (search path: that schema, then {@code public} for the extension), so
- * test classes and repeated runs against one database never see each other's rows. From another
- * module, depend on {@code cairn-retrieval} with {@code <type>test-jar</type>} and Testcontainers'
- * {@code postgresql} in test scope, then:
+ * <p>Each instance creates its own schema ({@value #SCHEMA_PREFIX} + epoch seconds + random suffix;
+ * schemas of runs that died are dropped after {@link #ABANDONED_AFTER}), and its {@link #jdbcUrl()}
+ * points there (search path: that schema, then {@code public} for the extension), so test classes
+ * and repeated runs against one database never see each other's rows. From another module, depend
+ * on {@code cairn-retrieval} with {@code <type>test-jar</type>} and Testcontainers' {@code
+ * postgresql} in test scope, then:
  *
  * <pre>{@code
  * try (var db = PostgresTestDatabase.create();
@@ -55,6 +61,9 @@ public final class PostgresTestDatabase implements AutoCloseable {
 
     /** Prefix of the schemas this class creates. */
     public static final String SCHEMA_PREFIX = "cairn_t_";
+
+    /** A test schema older than this belongs to a run that died; the next run drops it. */
+    public static final Duration ABANDONED_AFTER = Duration.ofHours(6);
 
     private static final Object LOCK = new Object();
     private static String baseUrl;
@@ -80,17 +89,47 @@ public final class PostgresTestDatabase implements AutoCloseable {
      */
     public static PostgresTestDatabase create() {
         String server = serverUrl();
+        long now = Instant.now().getEpochSecond();
         String schema =
-                SCHEMA_PREFIX + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+                SCHEMA_PREFIX
+                        + now
+                        + "_"
+                        + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (Connection c = DriverManager.getConnection(server);
                 Statement s = c.createStatement()) {
             s.execute("CREATE EXTENSION IF NOT EXISTS vector");
+            dropAbandoned(s, now);
             s.execute("CREATE SCHEMA " + schema);
         } catch (SQLException e) {
             throw new IllegalStateException(
                     "cannot create test schema on " + redact(server) + ": " + e.getMessage(), e);
         }
         return new PostgresTestDatabase(server, schema);
+    }
+
+    /** Drops schemas left behind by runs that died more than {@link #ABANDONED_AFTER} ago. */
+    private static void dropAbandoned(Statement s, long now) throws SQLException {
+        List<String> abandoned = new ArrayList<>();
+        try (ResultSet rs =
+                s.executeQuery(
+                        "SELECT nspname FROM pg_namespace WHERE nspname LIKE '"
+                                + SCHEMA_PREFIX
+                                + "%'")) {
+            while (rs.next()) {
+                String name = rs.getString(1);
+                String[] parts = name.substring(SCHEMA_PREFIX.length()).split("_");
+                try {
+                    if (now - Long.parseLong(parts[0]) > ABANDONED_AFTER.toSeconds()) {
+                        abandoned.add(name);
+                    }
+                } catch (NumberFormatException e) {
+                    // not ours
+                }
+            }
+        }
+        for (String name : abandoned) {
+            s.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
+        }
     }
 
     /** Whether a PostgreSQL is available (Docker or {@value #URL_ENV}), without skipping. */
