@@ -1,0 +1,7 @@
+package dev.cairn.retrieval.store;
+
+/** How a document's content is written. */
+public enum DocumentFormat {
+    MARKDOWN,
+    TEXT
+}
