@@ -71,8 +71,8 @@ public final class CairnServer implements AutoCloseable {
                     WebServer.builder()
                             .host(settings.host())
                             .port(settings.port())
-                            // Helidon's own limit is a backstop; Json.readBody answers 413 first.
-                            .maxPayloadSize(settings.maxBodyBytes() + 1)
+                            // No Helidon payload limit: its 413 is not problem+json.
+                            // Json.readBody enforces cairn.server.max-body-bytes instead.
                             .shutdownGracePeriod(settings.shutdownGrace())
                             .shutdownHook(false)
                             .routing(routing)

@@ -52,7 +52,11 @@ class ServerFoundationTest {
     @Test
     void adminTokenCreatesListsAndGetsNamespaces() {
         var created =
-                cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"alpha\",\"description\":\"first\"}");
+                cairn.call(
+                        "POST",
+                        "/v1/namespaces",
+                        ServerFixture.ADMIN,
+                        "{\"name\":\"alpha\",\"description\":\"first\"}");
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.json().path("name").asText()).isEqualTo("alpha");
 
@@ -69,13 +73,16 @@ class ServerFoundationTest {
     @Test
     void creatingAnExistingNamespaceIsAConflict() {
         cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"twice\"}");
-        var again = cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"twice\"}");
+        var again =
+                cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"twice\"}");
         assertProblem(again, 409);
     }
 
     @Test
     void illegalNamespaceNameIsABadRequestNamingThePattern() {
-        var response = cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"Bad Name\"}");
+        var response =
+                cairn.call(
+                        "POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"Bad Name\"}");
         assertProblem(response, 400);
         assertThat(response.json().path("detail").asText()).contains("[a-z0-9][a-z0-9-]{0,62}");
     }
@@ -116,7 +123,9 @@ class ServerFoundationTest {
                         "{\"name\":\"short-lived\",\"roles\":[\"read\"],\"namespaces\":[\"*\"]}");
         String secret = token.json().path("token").asText();
         assertThat(cairn.call("GET", "/v1/namespaces", secret, null).status()).isEqualTo(200);
-        assertThat(cairn.call("DELETE", "/v1/tokens/short-lived", ServerFixture.ADMIN, null).status())
+        assertThat(
+                        cairn.call("DELETE", "/v1/tokens/short-lived", ServerFixture.ADMIN, null)
+                                .status())
                 .isEqualTo(204);
         assertProblem(cairn.call("GET", "/v1/namespaces", secret, null), 401);
     }
