@@ -1,0 +1,39 @@
+package dev.cairn.retrieval.dense;
+
+import dev.cairn.retrieval.store.DenseHit;
+import dev.cairn.retrieval.store.DenseOptions;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.retrieval.store.StoredChunk;
+import java.util.List;
+
+/** Nearest chunks by cosine similarity. Implementations are thread-safe. */
+public interface DenseIndex {
+
+    /** The {@code k} closest chunks of the namespace, best first, ties by chunk id. */
+    List<DenseHit> search(String namespace, float[] query, int k);
+
+    /** Replaces every vector of the document with those of {@code chunks}. */
+    void replaceDocument(String namespace, String documentId, List<StoredChunk> chunks);
+
+    /** Drops every vector of the document. */
+    void removeDocument(String namespace, String documentId);
+
+    /** Drops every vector of the namespace. */
+    void removeNamespace(String namespace);
+
+    /**
+     * The store's own vector search (pgvector in PostgreSQL); it is always current, so the
+     * update methods do nothing.
+     */
+    static DenseIndex ofStore(Store store, DenseOptions options) {
+        return new StoreDenseIndex(store, options);
+    }
+
+    /**
+     * An exact in-memory index, loaded per namespace from {@link Store#forEachEmbedding} on first
+     * use and then kept current through the update methods.
+     */
+    static DenseIndex exactInMemory(Store store) {
+        return new ExactDenseIndex(store);
+    }
+}
