@@ -58,7 +58,7 @@ vector_available() {
 install_pgvector() {
     export DEBIAN_FRONTEND=noninteractive
     if ! grep -rqs '^deb-src .*trixie' /etc/apt/sources.list /etc/apt/sources.list.d/ \
-        && ! grep -rqs -A3 '^Types:.*deb-src' /etc/apt/sources.list.d/*.sources 2>/dev/null \
+        && ! { grep -hs -A3 '^Types:.*deb-src' /etc/apt/sources.list.d/*.sources || true; } \
             | grep -q trixie; then
         log "adding $TRIXIE_SRC_LIST (pgvector source with HNSW support)"
         echo 'deb-src http://deb.debian.org/debian trixie main' >"$TRIXIE_SRC_LIST"

@@ -209,16 +209,9 @@ abstract class JdbcStore implements Store {
         Namespace.requireValidName(name);
         return inTransaction(
                 c -> {
-                    // Chunks and documents go through ON DELETE CASCADE; delete them explicitly
-                    // anyway so the outcome does not hang on a connection setting.
-                    for (String table : List.of("chunks", "documents")) {
-                        try (PreparedStatement ps =
-                                c.prepareStatement(
-                                        "DELETE FROM " + table + " WHERE namespace = ?")) {
-                            ps.setString(1, name);
-                            ps.executeUpdate();
-                        }
-                    }
+                    // Deleting the row first waits for writers holding it (FOR SHARE); ON DELETE
+                    // CASCADE then removes documents and chunks, and the explicit deletes make
+                    // sure of it whatever the connection's foreign-key setting.
                     int deleted;
                     try (PreparedStatement ps =
                             c.prepareStatement("DELETE FROM namespaces WHERE name = ?")) {
@@ -227,6 +220,14 @@ abstract class JdbcStore implements Store {
                     }
                     if (deleted == 0) {
                         return false;
+                    }
+                    for (String table : List.of("chunks", "documents")) {
+                        try (PreparedStatement ps =
+                                c.prepareStatement(
+                                        "DELETE FROM " + table + " WHERE namespace = ?")) {
+                            ps.setString(1, name);
+                            ps.executeUpdate();
+                        }
                     }
                     try (PreparedStatement ps =
                             c.prepareStatement("DELETE FROM changes WHERE namespace = ?")) {

@@ -46,7 +46,7 @@ final class Migrations {
 
     /** The migrations of a dialect in version order. */
     static List<Migration> load(String dialect, Map<String, String> placeholders) {
-        List<Migration> out = new ArrayList<>();
+        List<Matcher> files = new ArrayList<>();
         int last = 0;
         for (String line : resource(ROOT + dialect + "/migrations.txt").split("\n")) {
             String file = line.strip();
@@ -67,10 +67,15 @@ final class Migrations {
                         "migration " + file + " out of order, must be > V" + last);
             }
             last = version;
+            files.add(m);
+        }
+        List<Migration> out = new ArrayList<>();
+        for (Matcher m : files) {
+            String file = m.group();
             String text = resource(ROOT + dialect + "/" + file);
             out.add(
                     new Migration(
-                            version,
+                            Integer.parseInt(m.group(1)),
                             m.group(2),
                             substitute(text, placeholders, file),
                             sha256(text)));

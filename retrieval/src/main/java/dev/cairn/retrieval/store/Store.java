@@ -26,9 +26,9 @@ public interface Store extends AutoCloseable {
     }
 
     /**
-     * Opens (creating when missing) the embedded store: SQLite file {@value
-     * EmbeddedStore#FILE_NAME} in {@code dataDir}, WAL with synchronous=FULL, so an acknowledged
-     * write survives a crash; writes are serialised. Applies pending schema migrations.
+     * Opens (creating when missing) the embedded store: SQLite file {@code cairn.db} in {@code
+     * dataDir}, WAL with synchronous=FULL, so an acknowledged write survives a crash; writes are
+     * serialised, reads run concurrently. Applies pending schema migrations.
      */
     static Store embedded(Path dataDir, StoreConfig config) {
         return EmbeddedStore.open(dataDir, config);

@@ -483,6 +483,46 @@ abstract class StoreContractTest {
                 .hasSize(threads * rounds);
     }
 
+    @Test
+    void readersSeeWholeVersionsWhileAnotherThreadReplaces() throws Exception {
+        store.createNamespace("live", "");
+        store.replaceDocument("live", doc("doc", "v"), chunks(4, true));
+        int rounds = 15;
+        try (ExecutorService pool = Executors.newFixedThreadPool(3)) {
+            Future<?> writer =
+                    pool.submit(
+                            () -> {
+                                for (int r = 0; r < rounds; r++) {
+                                    store.replaceDocument(
+                                            "live",
+                                            doc("doc", "v"),
+                                            chunks(r % 2 == 0 ? 2 : 4, true));
+                                }
+                            });
+            List<Future<Set<Integer>>> readers = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                readers.add(
+                        pool.submit(
+                                () -> {
+                                    Set<Integer> sizes = new HashSet<>();
+                                    while (!writer.isDone()) {
+                                        sizes.add(store.chunks("live", "doc").size());
+                                        store.denseSearch(
+                                                "live", vector(1), 3, DenseOptions.exact());
+                                    }
+                                    return sizes;
+                                }));
+            }
+            writer.get();
+            for (Future<Set<Integer>> reader : readers) {
+                assertThat(reader.get()).isSubsetOf(2, 4);
+            }
+        }
+        assertThat(store.document("live", "doc"))
+                .map(StoredDocument::version)
+                .contains(rounds + 1L);
+    }
+
     // ---- change sequence -----------------------------------------------------------------
 
     @Test
