@@ -22,8 +22,8 @@ public interface DenseIndex {
     void removeNamespace(String namespace);
 
     /**
-     * The store's own vector search (pgvector in PostgreSQL); it is always current, so the
-     * update methods do nothing.
+     * The store's own vector search (pgvector in PostgreSQL); it is always current, so the update
+     * methods do nothing.
      */
     static DenseIndex ofStore(Store store, DenseOptions options) {
         return new StoreDenseIndex(store, options);

@@ -12,10 +12,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Exact cosine search over vectors held in memory, one flat matrix per namespace. Updates go to
- * a per-document map and mark the namespace dirty; the next search rebuilds an immutable
- * snapshot, so a bulk ingest costs one rebuild, not one per document. Thread-safe: searches read
- * a snapshot, updates and rebuilds lock the namespace.
+ * Exact cosine search over vectors held in memory, one flat matrix per namespace. Updates go to a
+ * per-document map and mark the namespace dirty; the next search rebuilds an immutable snapshot, so
+ * a bulk ingest costs one rebuild, not one per document. Thread-safe: searches read a snapshot,
+ * updates and rebuilds lock the namespace.
  */
 final class ExactDenseIndex implements DenseIndex {
 
@@ -77,7 +77,9 @@ final class ExactDenseIndex implements DenseIndex {
         private volatile Snapshot snapshot;
 
         synchronized void put(String chunkId, float[] vector) {
-            byDocument.computeIfAbsent(documentOf(chunkId), d -> new TreeMap<>()).put(chunkId, vector);
+            byDocument
+                    .computeIfAbsent(documentOf(chunkId), d -> new TreeMap<>())
+                    .put(chunkId, vector);
             snapshot = null;
         }
 
@@ -114,7 +116,8 @@ final class ExactDenseIndex implements DenseIndex {
         static Snapshot of(Map<String, Map<String, float[]>> byDocument) {
             List<String> ids = new ArrayList<>();
             List<float[]> rows = new ArrayList<>();
-            byDocument.values()
+            byDocument
+                    .values()
                     .forEach(
                             chunks ->
                                     chunks.forEach(

@@ -34,7 +34,14 @@ public record Change(long seq, String namespace, Kind kind, String entityId, Op 
      */
     public enum Kind {
         NAMESPACE,
-        DOCUMENT
+        DOCUMENT,
+        RELATION,
+        MEMORY,
+        PROPOSAL,
+        MESSAGE,
+        KEY_VALUE,
+        TRACE,
+        JUDGEMENT
     }
 
     /** What happened to the entity. */

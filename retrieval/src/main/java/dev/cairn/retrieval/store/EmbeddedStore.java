@@ -140,6 +140,11 @@ final class EmbeddedStore extends JdbcStore {
     }
 
     @Override
+    SqlAccess.Dialect dialect() {
+        return SqlAccess.Dialect.SQLITE;
+    }
+
+    @Override
     public Kind kind() {
         return Kind.EMBEDDED;
     }
@@ -161,7 +166,7 @@ final class EmbeddedStore extends JdbcStore {
     }
 
     @Override
-    <T> T withConnection(SqlWork<T> work) {
+    <T> T withConnection(SqlAccess.SqlWork<T> work) {
         lock.lock();
         try {
             if (connection == null) {
@@ -176,7 +181,7 @@ final class EmbeddedStore extends JdbcStore {
     }
 
     @Override
-    <T> T read(SqlWork<T> work) {
+    <T> T read(SqlAccess.SqlWork<T> work) {
         Connection reader = borrowReader();
         try {
             return work.apply(reader);

@@ -30,6 +30,12 @@ import java.util.function.BiConsumer;
  */
 abstract class JdbcStore implements Store {
 
+    /**
+     * Every table with rows of a namespace, children before parents: deleting a namespace empties
+     * them all. A migration that adds a namespaced table adds it here.
+     */
+    static final List<String> NAMESPACED_TABLES = List.of("chunks", "documents");
+
     /** Most ids bound in one {@code IN (...)} list. */
     static final int IN_BATCH = 500;
 
@@ -44,12 +50,6 @@ abstract class JdbcStore implements Store {
             "namespace, id, document_id, ordinal, heading_path, text, token_count, embedding,"
                     + " embedding_model";
 
-    /** Work on a connection that may throw {@link SQLException}. */
-    @FunctionalInterface
-    interface SqlWork<T> {
-        T apply(Connection c) throws SQLException;
-    }
-
     protected final StoreConfig config;
 
     JdbcStore(StoreConfig config) {
@@ -59,10 +59,10 @@ abstract class JdbcStore implements Store {
     // ---- what backends supply ----------------------------------------------------------
 
     /** Runs {@code work} on a connection in autocommit mode; writes go through here. */
-    abstract <T> T withConnection(SqlWork<T> work);
+    abstract <T> T withConnection(SqlAccess.SqlWork<T> work);
 
     /** Runs read-only {@code work} in autocommit mode; by default as {@link #withConnection}. */
-    <T> T read(SqlWork<T> work) {
+    <T> T read(SqlAccess.SqlWork<T> work) {
         return withConnection(work);
     }
 
@@ -89,9 +89,86 @@ abstract class JdbcStore implements Store {
     /** Called in a write transaction just before change rows are inserted. */
     abstract void beforeChangeLog(Connection c) throws SQLException;
 
+    // ---- SQL access for other modules -------------------------------------------------
+
+    /** Backend dialect for {@link SqlAccess}. */
+    abstract SqlAccess.Dialect dialect();
+
+    @Override
+    public SqlAccess sql() {
+        return sqlAccess;
+    }
+
+    private final SqlAccess sqlAccess =
+            new SqlAccess() {
+                @Override
+                public Dialect dialect() {
+                    return JdbcStore.this.dialect();
+                }
+
+                @Override
+                public <T> T read(SqlWork<T> work) {
+                    return JdbcStore.this.read(work);
+                }
+
+                @Override
+                public <T> T write(String namespace, SqlWork<T> work) {
+                    Namespace.requireValidName(namespace);
+                    return inTransaction(
+                            c -> {
+                                requireNamespace(c, namespace);
+                                return work.apply(c);
+                            });
+                }
+
+                @Override
+                public void appendChange(
+                        Connection c,
+                        String namespace,
+                        Change.Kind kind,
+                        String entityId,
+                        Change.Op op)
+                        throws SQLException {
+                    JdbcStore.this.appendChange(c, namespace, kind, entityId, op);
+                }
+
+                @Override
+                public void bindInstant(PreparedStatement ps, int index, Instant value)
+                        throws SQLException {
+                    JdbcStore.this.bindInstant(ps, index, value);
+                }
+
+                @Override
+                public Instant readInstant(ResultSet rs, String column) throws SQLException {
+                    return JdbcStore.this.readInstant(rs, column);
+                }
+
+                @Override
+                public void bindJson(PreparedStatement ps, int index, String json)
+                        throws SQLException {
+                    JdbcStore.this.bindJson(ps, index, json);
+                }
+
+                @Override
+                public void bindVector(PreparedStatement ps, int index, float[] vector)
+                        throws SQLException {
+                    JdbcStore.this.bindVector(ps, index, vector);
+                }
+
+                @Override
+                public float[] readVector(ResultSet rs, String column) throws SQLException {
+                    return JdbcStore.this.readVector(rs, column);
+                }
+
+                @Override
+                public boolean isUniqueViolation(SQLException e) {
+                    return JdbcStore.this.isUniqueViolation(e);
+                }
+            };
+
     // ---- transactions ------------------------------------------------------------------
 
-    <T> T inTransaction(SqlWork<T> work) {
+    <T> T inTransaction(SqlAccess.SqlWork<T> work) {
         return withConnection(
                 c -> {
                     c.setAutoCommit(false);
@@ -221,7 +298,7 @@ abstract class JdbcStore implements Store {
                     if (deleted == 0) {
                         return false;
                     }
-                    for (String table : List.of("chunks", "documents")) {
+                    for (String table : NAMESPACED_TABLES) {
                         try (PreparedStatement ps =
                                 c.prepareStatement(
                                         "DELETE FROM " + table + " WHERE namespace = ?")) {
@@ -373,7 +450,7 @@ abstract class JdbcStore implements Store {
         }
     }
 
-    private void requireNamespace(Connection c, String namespace) throws SQLException {
+    void requireNamespace(Connection c, String namespace) throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement(
                         "SELECT 1 FROM namespaces WHERE name = ?" + lockNamespaceSuffix())) {
@@ -638,7 +715,7 @@ abstract class JdbcStore implements Store {
 
     // ---- change sequence ---------------------------------------------------------------
 
-    private void appendChange(
+    void appendChange(
             Connection c, String namespace, Change.Kind kind, String entityId, Change.Op op)
             throws SQLException {
         beforeChangeLog(c);

@@ -152,6 +152,11 @@ final class PostgresStore extends JdbcStore {
     }
 
     @Override
+    SqlAccess.Dialect dialect() {
+        return SqlAccess.Dialect.POSTGRES;
+    }
+
+    @Override
     public Kind kind() {
         return Kind.POSTGRES;
     }
@@ -168,7 +173,7 @@ final class PostgresStore extends JdbcStore {
     }
 
     @Override
-    <T> T withConnection(SqlWork<T> work) {
+    <T> T withConnection(SqlAccess.SqlWork<T> work) {
         if (pool.isClosed()) {
             throw new IllegalStateException("store is closed");
         }

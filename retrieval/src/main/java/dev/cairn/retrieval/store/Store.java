@@ -139,6 +139,12 @@ public interface Store extends AutoCloseable {
      */
     void forEachEmbedding(String namespace, BiConsumer<String, float[]> consumer);
 
+    /**
+     * JDBC access for modules that keep their own tables in this store (their migrations live
+     * beside this package's).
+     */
+    SqlAccess sql();
+
     @Override
     void close();
 
