@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Extracts candidates with a model behind an OpenAI-compatible {@code POST /v1/chat/completions}
@@ -198,9 +199,9 @@ public final class OpenAiCompatibleExtractor implements MemoryExtractor, AutoClo
             if (out.size() >= MAX_CANDIDATES) {
                 break;
             }
-            MemoryType type = typeOf(n.path("type").asText(""));
+            Optional<MemoryType> type = typeOf(n.path("type").asText(""));
             String text = n.path("content").asText("").strip();
-            if (type == null || text.isEmpty()) {
+            if (type.isEmpty() || text.isEmpty()) {
                 skipped++;
                 continue;
             }
@@ -210,7 +211,10 @@ public final class OpenAiCompatibleExtractor implements MemoryExtractor, AutoClo
             String reason = n.path("reason").asText("").strip();
             out.add(
                     new Candidate(
-                            type, text, confidence, reason.isEmpty() ? "llm" : "llm: " + reason));
+                            type.get(),
+                            text,
+                            confidence,
+                            reason.isEmpty() ? "llm" : "llm: " + reason));
         }
         if (skipped > 0) {
             LOG.log(System.Logger.Level.DEBUG, "skipped {0} malformed candidates", skipped);
@@ -218,11 +222,11 @@ public final class OpenAiCompatibleExtractor implements MemoryExtractor, AutoClo
         return List.copyOf(out);
     }
 
-    private static MemoryType typeOf(String name) {
+    private static Optional<MemoryType> typeOf(String name) {
         try {
-            return MemoryType.parse(name);
+            return Optional.of(MemoryType.parse(name));
         } catch (IllegalArgumentException e) {
-            return null;
+            return Optional.empty();
         }
     }
 
