@@ -51,7 +51,8 @@ final class RuleBasedExtractor implements MemoryExtractor {
     private static final String FACT_VERB =
             "(?:is (?:hosted on|deployed (?:on|to)|owned by|written in|built (?:on|with)|backed by"
                     + "|configured (?:with|to)|located in|maintained by|pinned to|limited to)"
-                    + "|runs on|run on|uses|use|lives in|live in|depends on|listens on|stores"
+                    + "|runs on|run on|runs in|uses|use|lives (?:in|on)|live (?:in|on)|depends on"
+                    + "|listens on|stores|goes through|go through|is served by|sits behind"
                     + "|defaults to|talks to|reads from|writes to|was migrated to|is|are"
                     + "|has|requires|belongs to|points to|expires after|caches)";
 
@@ -72,7 +73,8 @@ final class RuleBasedExtractor implements MemoryExtractor {
                             "\\b(?:fixed|resolved|solved|worked around|mitigated)\\b.{0,60}\\bby\\b"
                                     + "|\\bthe (?:fix|root cause|workaround|solution|culprit)"
                                     + " (?:was|is|turned out)\\b|\\broot cause\\b"
-                                    + "|\\bturned out (?:to be|that)\\b",
+                                    + "|\\bturned out (?:to be|that)\\b"
+                                    + "|\\b(?:fixed|fixes|solved|resolved) (?:it|this|the issue|the problem)\\b",
                             0.82,
                             false),
                     rule(
@@ -83,7 +85,9 @@ final class RuleBasedExtractor implements MemoryExtractor {
                                     + "|agreed|settled on|opted|picked|went with|are going with"
                                     + "|will go with|voted to|committed to)\\b"
                                     + "|\\b(?:the )?decision(?: is| was|:)"
-                                    + "|\\bwe(?:'re| are) (?:standardi[sz]ing on|moving to"
+                                    + "|\\bit (?:was|has been|got) (?:decided|agreed)\\b"
+                                    + "|\\b(?:signed off on|approved the (?:move|switch|plan|proposal))\\b"
+                                    + "|\\bwe(?:'re| are) (?:going with|standardi[sz]ing on|moving to"
                                     + "|switching to|dropping|deprecating)\\b",
                             0.85,
                             true),
@@ -98,7 +102,7 @@ final class RuleBasedExtractor implements MemoryExtractor {
                     rule(
                             "task_need",
                             MemoryType.TASK,
-                            "\\b(?:i|we) (?:still |also )?(?:need|have|must|should) to\\b.{3,}"
+                            "(?:\\b(?:i|we) |^)(?:still |also )?(?:need|have|must|should) to\\b.{3,}"
                                     + "\\b(?:by|before|until|next|tomorrow|this week|end of)\\b",
                             0.7,
                             true),
@@ -112,7 +116,9 @@ final class RuleBasedExtractor implements MemoryExtractor {
                                     + "|\\bmy (?:preference|preferred|favou?rite|default)\\b"
                                     + "|\\b(?:please )?(?:always|never) (?:use|add|write|run|include"
                                     + "|format|reply|answer|respond|put|commit|push)\\b"
-                                    + "|\\bi(?:'d| would) rather\\b|\\bi like (?:my|to|it when|when)\\b",
+                                    + "|\\bi(?:'d| would) rather\\b|\\bi like (?:my|to|it when|when)\\b"
+                                    + "|\\bi (?:go|went|usually go) with\\b"
+                                    + "|\\bi use .{2,40} (?:instead of|over|rather than)\\b",
                             0.85,
                             true),
                     rule(
@@ -121,6 +127,22 @@ final class RuleBasedExtractor implements MemoryExtractor {
                             "\\bi (?:really )?(?:like|love|enjoy|favou?r) (?!(?:it|that|this|them"
                                     + "|the idea|your)\\b)\\S+ \\S+",
                             0.65,
+                            true),
+                    rule(
+                            "preference_imperative",
+                            MemoryType.PREFERENCE,
+                            "^(?:please )?(?:use|keep|write|format|reply|answer|put|add|sign)\\b"
+                                    + ".{3,80}\\b(?:for me|in every|in all|always|every time"
+                                    + "|whenever)\\b",
+                            0.7,
+                            true),
+                    rule(
+                            "relationship",
+                            MemoryType.RELATIONSHIP,
+                            "^[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:reports to|is (?:my|our) (?:manager"
+                                    + "|lead|boss|mentor|skip-level|director)|manages|mentors"
+                                    + "|works closely with)\\b",
+                            0.75,
                             true),
                     rule(
                             "event_dated",
@@ -138,13 +160,15 @@ final class RuleBasedExtractor implements MemoryExtractor {
                             MemoryType.PROCEDURE,
                             "\\bto [a-z][\\w /-]{2,60},? (?:run|use|execute|call|type|invoke"
                                     + "|open|set|edit|add)\\b"
-                                    + "|\\b(?:run|use|execute) [`'\"][^`'\"]{2,80}[`'\"] to\\b",
+                                    + "|\\b(?:run|use|execute) [`'\"][^`'\"]{2,80}[`'\"] to\\b"
+                                    + "|^(?:run|execute) `[^`]{2,80}`"
+                                    + "|^steps to [a-z][\\w /-]{2,60}:",
                             0.8,
                             false),
                     rule(
                             "procedure_sequence",
                             MemoryType.PROCEDURE,
-                            "\\bfirst\\b.{3,120}\\bthen\\b",
+                            "\\bfirst\\b.{1,120}\\bthen\\b",
                             0.72,
                             false),
                     rule(
@@ -179,14 +203,14 @@ final class RuleBasedExtractor implements MemoryExtractor {
 
     private static Rule rule(
             String name, MemoryType type, String regex, double confidence, boolean penalised) {
-        int flags = name.startsWith("fact_entity") ? 0 : CI;
+        int flags = name.equals("fact_entity") || name.equals("relationship") ? 0 : CI;
         return new Rule(name, type, Pattern.compile(regex, flags), confidence, penalised);
     }
 
     private static final Pattern TRANSIENT =
             Pattern.compile(
                     "\\b(?:right now|at the moment|currently|for now|just now|as we speak"
-                            + "|is (?:down|up|slow|loading|running|building|compiling|restarting)"
+                            + "|(?:is|are) (?:still )?(?:down|up|slow|loading|running|building|compiling|restarting)"
                             + "|are (?:down|slow)|i(?:'m| am) (?:looking|checking|trying|working"
                             + "|waiting|reading)|let me (?:check|look|see|try)|one sec|brb)\\b",
                     CI);
