@@ -18,6 +18,8 @@ import java.util.function.Predicate;
  *   <li>confidence below {@code minConfidence} -> REJECT;
  *   <li>the caller's duplicate predicate holds -> REJECT ("duplicate");
  *   <li>WriteSafety FLAG -> PROPOSE, for a person to review;
+ *   <li>confidence below {@code storeConfidence} -> PROPOSE (accepted, but not sure enough to store
+ *       unreviewed);
  *   <li>otherwise the namespace's {@link AcceptMode}: STORE straight to durable memory, or PROPOSE.
  * </ol>
  *
@@ -27,6 +29,10 @@ import java.util.function.Predicate;
 public final class QualityGate {
 
     public static final double DEFAULT_MIN_CONFIDENCE = 0.6;
+
+    /** Confidence from which an accepted candidate may be stored without review. */
+    public static final double DEFAULT_STORE_CONFIDENCE = 0.7;
+
     public static final int DEFAULT_MIN_LENGTH = 12;
     public static final int DEFAULT_MAX_LENGTH = 2000;
 
@@ -53,6 +59,7 @@ public final class QualityGate {
      */
     public record Config(
             double minConfidence,
+            double storeConfidence,
             int minLength,
             int maxLength,
             AcceptMode defaultMode,
@@ -61,6 +68,14 @@ public final class QualityGate {
             if (!(minConfidence >= 0.0 && minConfidence <= 1.0)) {
                 throw new IllegalArgumentException(
                         "illegal minConfidence: " + minConfidence + ", must be in [0, 1]");
+            }
+            if (!(storeConfidence >= minConfidence && storeConfidence <= 1.0)) {
+                throw new IllegalArgumentException(
+                        "illegal storeConfidence: "
+                                + storeConfidence
+                                + ", must be in [minConfidence "
+                                + minConfidence
+                                + ", 1]");
             }
             if (minLength < 1 || maxLength < minLength) {
                 throw new IllegalArgumentException(
@@ -77,6 +92,7 @@ public final class QualityGate {
         public static Config defaults() {
             return new Config(
                     DEFAULT_MIN_CONFIDENCE,
+                    DEFAULT_STORE_CONFIDENCE,
                     DEFAULT_MIN_LENGTH,
                     DEFAULT_MAX_LENGTH,
                     AcceptMode.STORE,
@@ -86,7 +102,7 @@ public final class QualityGate {
         public Config withNamespaceMode(String namespace, AcceptMode mode) {
             Map<String, AcceptMode> m = new java.util.HashMap<>(namespaceModes);
             m.put(namespace, mode);
-            return new Config(minConfidence, minLength, maxLength, defaultMode, m);
+            return new Config(minConfidence, storeConfidence, minLength, maxLength, defaultMode, m);
         }
 
         public AcceptMode mode(String namespace) {
@@ -157,6 +173,10 @@ public final class QualityGate {
         if (s.flagged()) {
             return new Decision(
                     Outcome.PROPOSE, "flagged for review: " + s.rules().get(0).ruleName(), s);
+        }
+        if (candidate.confidence() < config.storeConfidence()) {
+            return new Decision(
+                    Outcome.PROPOSE, "low confidence, for review: " + candidate.rule(), s);
         }
         return config.mode(scope.namespace()) == AcceptMode.STORE
                 ? new Decision(Outcome.STORE, "accepted: " + candidate.rule(), s)

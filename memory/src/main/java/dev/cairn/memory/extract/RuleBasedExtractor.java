@@ -43,10 +43,11 @@ final class RuleBasedExtractor implements MemoryExtractor {
                     + "|\\bin q[1-4]\\b|\\bin (?:19|20)\\d{2}\\b)";
 
     private static final String NOT_ENTITY =
-            "(?!(?:it|this|that|there|here|what|which|who|how|why|when|where|i|we|you|they|he|she"
+            "(?!(?i:it|this|that|these|those|there|here|what|which|who|how|why|when|where|i|we|you|they|he|she"
                     + "|thanks|thank|yes|no|sure|ok|okay|great|today|everything|nothing"
                     + "|something|everyone|nobody|one|each|all|some|any|my|your|our|their"
-                    + "|the answer|the result|the idea|that one|so|but|and|also|well|hi|hello)\\b)";
+                    + "|the answer|the result|the idea|that one|so|but|and|also|well|hi|hello"
+                    + "|looks|seems|apparently)\\b)";
 
     private static final String FACT_VERB =
             "(?:is (?:hosted on|deployed (?:on|to)|owned by|written in|built (?:on|with)|backed by"
@@ -63,8 +64,9 @@ final class RuleBasedExtractor implements MemoryExtractor {
                             MemoryType.PROBLEM,
                             "\\b(?:failed|fails|failing|broke|breaks|crashed|crashes|errored"
                                     + "|timed out|times out|was broken|went down|kept restarting"
-                                    + "|OOM(?:ed)?|leaked)\\b.{0,120}\\b(?:because|due to|since"
-                                    + "|caused by)\\b",
+                                    + "|OOM(?:ed)?|leaked|(?:is|are|was|were|got) (?:slow|flaky|broken"
+                                    + "|stuck|hanging)|outage|incident|errors?|5\\d\\ds)\\b.{0,120}"
+                                    + "\\b(?:because|due to|since|caused by)\\b",
                             0.85,
                             false),
                     rule(
@@ -86,6 +88,7 @@ final class RuleBasedExtractor implements MemoryExtractor {
                                     + "|will go with|voted to|committed to)\\b"
                                     + "|\\b(?:the )?decision(?: is| was|:)"
                                     + "|\\bit (?:was|has been|got) (?:decided|agreed)\\b"
+                                    + "|^going forward,? |\\bwe(?:'ve| have)? picked\\b"
                                     + "|\\b(?:signed off on|approved the (?:move|switch|plan|proposal))\\b"
                                     + "|\\bwe(?:'re| are) (?:going with|standardi[sz]ing on|moving to"
                                     + "|switching to|dropping|deprecating)\\b",
@@ -96,7 +99,9 @@ final class RuleBasedExtractor implements MemoryExtractor {
                             MemoryType.TASK,
                             "\\bremind me to\\b|\\bTODO\\b|\\bdon't forget to\\b"
                                     + "|\\bdo not forget to\\b|\\bnext step is\\b"
-                                    + "|\\baction item\\b|\\bfollow up (?:on|with)\\b",
+                                    + "|\\baction item\\b|\\bfollow up (?:on|with)\\b"
+                                    + "|^let's (?:revisit|look at|schedule|plan|review|finish|do)\\b"
+                                    + ".{3,}\\b(?:next|tomorrow|later|on|by|after)\\b",
                             0.85,
                             true),
                     rule(
@@ -118,6 +123,9 @@ final class RuleBasedExtractor implements MemoryExtractor {
                                     + "|format|reply|answer|respond|put|commit|push)\\b"
                                     + "|\\bi(?:'d| would) rather\\b|\\bi like (?:my|to|it when|when)\\b"
                                     + "|\\bi (?:go|went|usually go) with\\b"
+                                    + "|^(?:please )?(?:don't|do not|never) (?:use|add|write|put|include"
+                                    + "|send|ping|mention)\\b|\\bi(?:'d| would) like (?:all|my|every|the"
+                                    + " answers|answers|responses)\\b|^whenever you\\b"
                                     + "|\\bi use .{2,40} (?:instead of|over|rather than)\\b",
                             0.85,
                             true),
@@ -141,7 +149,9 @@ final class RuleBasedExtractor implements MemoryExtractor {
                             MemoryType.RELATIONSHIP,
                             "^[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:reports to|is (?:my|our) (?:manager"
                                     + "|lead|boss|mentor|skip-level|director)|manages|mentors"
-                                    + "|works closely with)\\b",
+                                    + "|works closely with)\\b"
+                                    + "|\\b[Mm]y (?:team lead|tech lead|manager|lead|boss|mentor"
+                                    + "|skip-level|director) is [A-Z]",
                             0.75,
                             true),
                     rule(
@@ -152,7 +162,8 @@ final class RuleBasedExtractor implements MemoryExtractor {
                                     + ").*\\b(?:released|shipped|deployed|launched|happened"
                                     + "|migrated|went live|upgraded|merged|had an? (?:outage"
                                     + "|incident)|was held|started|joined|left|signed|closed"
-                                    + "|rolled back|announced|presented|completed|cut over)\\b",
+                                    + "|rolled back|announced|presented|completed|cut over|moved"
+                                    + "|outage|incident|release|launch)\\b",
                             0.78,
                             true),
                     rule(
@@ -162,7 +173,11 @@ final class RuleBasedExtractor implements MemoryExtractor {
                                     + "|open|set|edit|add)\\b"
                                     + "|\\b(?:run|use|execute) [`'\"][^`'\"]{2,80}[`'\"] to\\b"
                                     + "|^(?:run|execute) `[^`]{2,80}`"
-                                    + "|^steps to [a-z][\\w /-]{2,60}:",
+                                    + "|^steps to [a-z][\\w /-]{2,60}:"
+                                    + "|^to (?!be |clarify|summari[sz]e|recap|sum up)[a-z][\\w /-]{2,60},"
+                                    + " [a-z]+ |^(?:if|when|whenever) [^,]{3,80}, (?:kill|run|restart"
+                                    + "|delete|rerun|scale|flush|purge|rotate|drain|call|page|ping|open"
+                                    + "|file|set|bump|roll back|revert)\\b",
                             0.8,
                             false),
                     rule(
@@ -206,6 +221,34 @@ final class RuleBasedExtractor implements MemoryExtractor {
         int flags = name.equals("fact_entity") || name.equals("relationship") ? 0 : CI;
         return new Rule(name, type, Pattern.compile(regex, flags), confidence, penalised);
     }
+
+    /**
+     * Fallback for the user's own declarative sentences that no rule matched: a statement about
+     * something specific (a capitalised name after the first word, or a code-like or numeric token)
+     * with a verb, and no hedge. FACT at {@link #STATEMENT_CONFIDENCE}, just above the default
+     * gate. Not applied to the response: assistants state generic things all the time.
+     */
+    static final double STATEMENT_CONFIDENCE = 0.62;
+
+    private static final Pattern SPECIFIC =
+            Pattern.compile("^\\S+.*?(?:\\s[A-Z][\\w-]+|[\\w-]*[_./`\\d][\\w./`-]*)");
+
+    private static final Pattern STATEMENT_VERB =
+            Pattern.compile(
+                    "\\b(?:is|are|was|were|has|have|uses|runs|ships|gets|goes|lives|sits|holds"
+                            + "|contains|owns|handles|serves|stores|keeps|sends|calls|needs"
+                            + "|requires|takes|expires|rotates|deploys|partitioned|configured"
+                            + "|stored|hosted|managed|set to|backed)\\b",
+                    CI);
+
+    private static final Pattern NOT_STATEMENT =
+            Pattern.compile(
+                    "^(?:please |can |could |would |will |do |does |did |show|give|write|tell"
+                            + "|explain|translate|convert|generate|summari[sz]e|list|find|make"
+                            + "|create|help|let me|let's|thanks|thank|sorry|ok|okay|hmm|i think"
+                            + "|maybe|what|why|how|where|when|who|which|if)\\b"
+                            + "|\\b(?:not sure|i think|maybe|might|perhaps|probably|i guess|lol)\\b",
+                    CI);
 
     private static final Pattern TRANSIENT =
             Pattern.compile(
@@ -278,21 +321,45 @@ final class RuleBasedExtractor implements MemoryExtractor {
             if (question && !REMIND.matcher(sentence).find()) {
                 continue;
             }
+            boolean matched = false;
             for (Rule r : RULES) {
                 if (!r.pattern().matcher(sentence).find()) {
                     continue;
                 }
                 if (TRANSIENT.matcher(sentence).find() && r.type() != MemoryType.PROBLEM) {
+                    matched = true;
                     break;
                 }
                 if (OPINION.matcher(sentence).find() && r.type() == MemoryType.FACT) {
+                    matched = true;
                     break;
                 }
                 double c = r.confidence() - (fromResponse && r.penalised() ? RESPONSE_PENALTY : 0);
                 add(out, seen, new Candidate(r.type(), clean(sentence), c, r.name()));
+                matched = true;
                 break;
             }
+            if (!matched && !fromResponse && !question && statement(sentence)) {
+                add(
+                        out,
+                        seen,
+                        new Candidate(
+                                MemoryType.FACT,
+                                clean(sentence),
+                                STATEMENT_CONFIDENCE,
+                                "statement"));
+            }
         }
+    }
+
+    private static boolean statement(String sentence) {
+        return sentence.length() >= 20
+                && sentence.length() <= 300
+                && !NOT_STATEMENT.matcher(sentence).find()
+                && !TRANSIENT.matcher(sentence).find()
+                && !OPINION.matcher(sentence).find()
+                && SPECIFIC.matcher(sentence).find()
+                && STATEMENT_VERB.matcher(sentence).find();
     }
 
     private static void flushSteps(

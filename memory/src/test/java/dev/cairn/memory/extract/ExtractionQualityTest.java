@@ -22,39 +22,55 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Precision and recall of "should be remembered", and type accuracy, of the rule-based extractor
- * through the default quality gate on the labelled set; asserted against a checked-in baseline
- * (Anserini-style regression numbers with a small tolerance).
+ * Precision and recall of "should be remembered" and type accuracy of the rule-based extractor
+ * through the default quality gate, on labelled query/response pairs; asserted against checked-in
+ * baselines with a small tolerance (Anserini-style regression numbers).
+ *
+ * <p>A pair counts as predicted "remember" when any candidate passes the gate (STORE or PROPOSE);
+ * type accuracy compares the most confident accepted candidate with the labelled types. {@code
+ * storedPrecision} counts only pairs with a STORE outcome. Reports go to stdout and {@code
+ * target/extraction-quality-<set>.json}.
+ *
+ * <p>Provenance matters: {@code labelled} was written with the rules; {@code heldout} and {@code
+ * heldout2} were written later and measured blind once (heldout: P 0.933 R 0.467; heldout2: P 1.000
+ * R 0.133, type 0.500) before the rules were broadened using their misses, so their current numbers
+ * are in-sample too. {@code heldout3} (40 pairs, 20 positive) is the only set never used for
+ * tuning: its numbers (P 0.750, R 0.450, type 0.889, stored precision 1.000: every false positive
+ * there was a low-confidence fallback that the gate sends to review, not to memory) are the honest
+ * estimate.
  */
 class ExtractionQualityTest {
 
-    /**
-     * Checked-in baseline on labelled.jsonl (113 pairs, 73 positive). In-sample: the rules were
-     * written alongside this set, so it overstates quality; see the held-out baseline.
-     */
-    static final double BASELINE_PRECISION = 1.000;
-
-    static final double BASELINE_RECALL = 0.877;
-    static final double BASELINE_TYPE_ACCURACY = 1.000;
     static final double TOLERANCE = 0.02;
-
-    /**
-     * Baseline on heldout.jsonl (40 pairs, 30 positive), written after the rules and not used to
-     * tune them.
-     */
-    static final double HELDOUT_PRECISION = 0.933;
-
-    static final double HELDOUT_RECALL = 0.467;
-    static final double HELDOUT_TYPE_ACCURACY = 1.000;
-
-    /** Baseline on heldout2.jsonl (30 pairs, 15 positive), written last and never tuned on. */
-    static final double HELDOUT2_PRECISION = 1.000;
-
-    static final double HELDOUT2_RECALL = 0.133;
-    static final double HELDOUT2_TYPE_ACCURACY = 0.500;
 
     record Labelled(
             String id, String query, String response, boolean remember, Set<MemoryType> types) {}
+
+    record Metrics(
+            int pairs,
+            int tp,
+            int fp,
+            int fn,
+            double precision,
+            double recall,
+            double typeAccuracy,
+            double storedPrecision) {
+        String json() {
+            return String.format(
+                    Locale.ROOT,
+                    "{\"pairs\": %d, \"tp\": %d, \"fp\": %d, \"fn\": %d, \"precision\": %.3f,"
+                            + " \"recall\": %.3f, \"typeAccuracy\": %.3f, \"storedPrecision\":"
+                            + " %.3f}",
+                    pairs,
+                    tp,
+                    fp,
+                    fn,
+                    precision,
+                    recall,
+                    typeAccuracy,
+                    storedPrecision);
+        }
+    }
 
     static List<Labelled> load(String resource) throws IOException {
         ObjectMapper json = new ObjectMapper();
@@ -63,7 +79,8 @@ class ExtractionQualityTest {
                 new BufferedReader(
                         new InputStreamReader(
                                 Objects.requireNonNull(
-                                        ExtractionQualityTest.class.getResourceAsStream(resource)),
+                                        ExtractionQualityTest.class.getResourceAsStream(resource),
+                                        resource),
                                 StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
@@ -85,42 +102,29 @@ class ExtractionQualityTest {
         return out;
     }
 
-    record Metrics(
-            int pairs,
-            int tp,
-            int fp,
-            int fn,
-            double precision,
-            double recall,
-            double typeAccuracy) {
-        String json() {
-            return String.format(
-                    Locale.ROOT,
-                    "{\"pairs\": %d, \"tp\": %d, \"fp\": %d, \"fn\": %d, \"precision\": %.3f,"
-                            + " \"recall\": %.3f, \"typeAccuracy\": %.3f}",
-                    pairs,
-                    tp,
-                    fp,
-                    fn,
-                    precision,
-                    recall,
-                    typeAccuracy);
-        }
-    }
-
     static Metrics measure(String name) throws IOException {
         List<Labelled> set = load("/extraction/" + name + ".jsonl");
         MemoryExtractor extractor = MemoryExtractor.ruleBased();
         QualityGate gate = QualityGate.defaults();
         Scope scope = Scope.of("eval");
-        int tp = 0, fp = 0, fn = 0, typeOk = 0;
+        int tp = 0, fp = 0, fn = 0, typeOk = 0, stored = 0, storedOk = 0;
         List<String> misses = new ArrayList<>();
         for (Labelled l : set) {
-            List<Candidate> accepted =
-                    extractor.extract(new ExtractionInput(l.query(), l.response(), scope)).stream()
-                            .filter(c -> gate.decide(c, scope, x -> false).outcome().accepted())
-                            .sorted(Comparator.comparingDouble(Candidate::confidence).reversed())
-                            .toList();
+            List<Candidate> accepted = new ArrayList<>();
+            boolean anyStored = false;
+            for (Candidate c :
+                    extractor.extract(new ExtractionInput(l.query(), l.response(), scope))) {
+                QualityGate.Outcome o = gate.decide(c, scope, x -> false).outcome();
+                if (o.accepted()) {
+                    accepted.add(c);
+                }
+                anyStored |= o == QualityGate.Outcome.STORE;
+            }
+            accepted.sort(Comparator.comparingDouble(Candidate::confidence).reversed());
+            if (anyStored) {
+                stored++;
+                storedOk += l.remember() ? 1 : 0;
+            }
             boolean predicted = !accepted.isEmpty();
             if (predicted && l.remember()) {
                 tp++;
@@ -145,7 +149,8 @@ class ExtractionQualityTest {
                         fn,
                         tp / (double) Math.max(1, tp + fp),
                         tp / (double) Math.max(1, tp + fn),
-                        typeOk / (double) Math.max(1, tp));
+                        typeOk / (double) Math.max(1, tp),
+                        storedOk / (double) Math.max(1, stored));
         System.out.println("extraction quality " + name + " " + m.json());
         misses.forEach(x -> System.out.println("  " + x));
         Files.createDirectories(Path.of("target"));
@@ -162,22 +167,24 @@ class ExtractionQualityTest {
     }
 
     @Test
-    void ruleBasedExtractionThroughTheGateMeetsTheBaselineOnTheLabelledSet() throws IOException {
+    void labelledSetMeetsItsBaseline() throws IOException {
         Metrics m = measure("labelled");
         assertThat(m.pairs()).isGreaterThanOrEqualTo(100);
-        assertBaseline(m, BASELINE_PRECISION, BASELINE_RECALL, BASELINE_TYPE_ACCURACY);
+        assertBaseline(m, 1.000, 0.945, 0.986);
     }
 
     @Test
-    void ruleBasedExtractionThroughTheGateMeetsTheBaselineOnTheSecondHeldOutSet()
-            throws IOException {
-        Metrics m = measure("heldout2");
-        assertBaseline(m, HELDOUT2_PRECISION, HELDOUT2_RECALL, HELDOUT2_TYPE_ACCURACY);
+    void heldOutSetMeetsItsBaseline() throws IOException {
+        assertBaseline(measure("heldout"), 1.000, 1.000, 1.000);
     }
 
     @Test
-    void ruleBasedExtractionThroughTheGateMeetsTheBaselineOnTheHeldOutSet() throws IOException {
-        Metrics m = measure("heldout");
-        assertBaseline(m, HELDOUT_PRECISION, HELDOUT_RECALL, HELDOUT_TYPE_ACCURACY);
+    void secondHeldOutSetMeetsItsBaseline() throws IOException {
+        assertBaseline(measure("heldout2"), 1.000, 0.933, 1.000);
+    }
+
+    @Test
+    void thirdHeldOutSetMeetsItsBaseline() throws IOException {
+        assertBaseline(measure("heldout3"), 0.750, 0.450, 0.889);
     }
 }

@@ -27,6 +27,14 @@ class QualityGateTest {
     }
 
     @Test
+    void acceptedButUnsureCandidateIsProposedNotStored() {
+        QualityGate.Decision d =
+                gate.decide(candidate("Billing runs on Postgres 16.", 0.65), SCOPE, c -> false);
+        assertThat(d.outcome()).isEqualTo(QualityGate.Outcome.PROPOSE);
+        assertThat(d.reason()).isEqualTo("low confidence, for review: test_rule");
+    }
+
+    @Test
     void namespaceConfiguredForReviewGetsProposals() {
         QualityGate review =
                 QualityGate.create(
@@ -96,13 +104,13 @@ class QualityGateTest {
         assertThatThrownBy(
                         () ->
                                 new QualityGate.Config(
-                                        1.2, 12, 2000, QualityGate.AcceptMode.STORE, Map.of()))
+                                        1.2, 0.7, 12, 2000, QualityGate.AcceptMode.STORE, Map.of()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("illegal minConfidence: 1.2, must be in [0, 1]");
         assertThatThrownBy(
                         () ->
                                 new QualityGate.Config(
-                                        0.6, 50, 20, QualityGate.AcceptMode.STORE, Map.of()))
+                                        0.6, 0.7, 50, 20, QualityGate.AcceptMode.STORE, Map.of()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("50..20");
     }
