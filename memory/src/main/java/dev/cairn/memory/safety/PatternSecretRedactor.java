@@ -91,7 +91,7 @@ final class PatternSecretRedactor implements SecretRedactor {
                     new Detector(
                             SecretKind.SECRET_ASSIGNMENT,
                             Pattern.compile(
-                                    "(?i)(?<![A-Za-z0-9])((?:[A-Za-z0-9]+[_.-])*(?:"
+                                    "(?i)(?<![A-Za-z0-9])((?:[A-Za-z0-9]{1,40}[_.-]){0,6}(?:"
                                             + KEY_WORDS
                                             + "))[\"']?\\s*(=|:)\\s*(?:\"([^\"\\r\\n]{1,512})\""
                                             + "|'([^'\\r\\n]{1,512})'|([^\\s\"',;&)}\\]]{1,512}))"),
