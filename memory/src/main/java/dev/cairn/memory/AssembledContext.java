@@ -1,5 +1,6 @@
 package dev.cairn.memory;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ public record AssembledContext(
         }
         Map<Layer, List<String>> copy = new EnumMap<>(Layer.class);
         layers.forEach((k, v) -> copy.put(k, List.copyOf(v)));
-        layers = java.util.Collections.unmodifiableMap(copy);
+        layers = Collections.unmodifiableMap(copy);
         truncated = List.copyOf(truncated);
         omitted = List.copyOf(omitted);
     }

@@ -106,8 +106,9 @@ public final class MemoryLifecycle {
      * Moves {@code memory} to {@code to}.
      *
      * @throws IllegalStateException naming from and to when the transition is not allowed
-     * @throws IllegalArgumentException when invalidating without a reason, or {@code at} is before
-     *     the memory's last update
+     *     <p>An {@code at} before the memory's {@code updatedAt} is clamped to it, so timestamps
+     *     never go backwards.
+     * @throws IllegalArgumentException when invalidating without a reason
      */
     public Transitioned transition(
             Memory memory, MemoryStatus to, Instant at, String actor, String reason) {

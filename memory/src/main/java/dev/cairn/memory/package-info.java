@@ -23,6 +23,7 @@
  *   <li>Context: {@code count(context) <= maxTokens} (default 3,500) always.
  * </ul>
  *
- * <p>Nothing in this package logs memory content.
+ * <p>All records here are immutable values (collections copied in their constructors) and
+ * thread-safe. Nothing in this package logs memory content.
  */
 package dev.cairn.memory;

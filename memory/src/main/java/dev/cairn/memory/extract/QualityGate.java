@@ -5,6 +5,8 @@ import dev.cairn.memory.safety.RuleHit;
 import dev.cairn.memory.safety.SafetyResult;
 import dev.cairn.memory.safety.WriteSafety;
 import dev.cairn.memory.safety.WriteTarget;
+import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -100,7 +102,7 @@ public final class QualityGate {
         }
 
         public Config withNamespaceMode(String namespace, AcceptMode mode) {
-            Map<String, AcceptMode> m = new java.util.HashMap<>(namespaceModes);
+            Map<String, AcceptMode> m = new HashMap<>(namespaceModes);
             m.put(namespace, mode);
             return new Config(minConfidence, storeConfidence, minLength, maxLength, defaultMode, m);
         }
@@ -161,7 +163,7 @@ public final class QualityGate {
             return new Decision(
                     Outcome.REJECT,
                     String.format(
-                            java.util.Locale.ROOT,
+                            Locale.ROOT,
                             "confidence %.2f below %.2f",
                             candidate.confidence(),
                             config.minConfidence()),

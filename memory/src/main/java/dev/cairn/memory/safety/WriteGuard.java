@@ -1,5 +1,6 @@
 package dev.cairn.memory.safety;
 
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -55,9 +56,7 @@ public final class WriteGuard {
     public Guarded apply(String text, WriteTarget target) {
         SafetyResult result = safety.check(text, target);
         RedactionResult redaction =
-                result.blocked()
-                        ? new RedactionResult("", java.util.Map.of())
-                        : redactor.redact(text);
+                result.blocked() ? new RedactionResult("", Map.of()) : redactor.redact(text);
         return new Guarded(result, redaction);
     }
 }

@@ -4,6 +4,6 @@
  * characters, size) with BLOCK or FLAG verdicts, and {@link
  * dev.cairn.memory.safety.SecretRedactor}, which replaces secrets with {@code [REDACTED:<kind>]}.
  * {@link dev.cairn.memory.safety.WriteGuard} runs both in order. Nothing here logs or returns the
- * text it found.
+ * text it found. Records are immutable; every class is thread-safe.
  */
 package dev.cairn.memory.safety;
