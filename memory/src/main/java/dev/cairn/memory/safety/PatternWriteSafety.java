@@ -123,10 +123,15 @@ final class PatternWriteSafety implements WriteSafety {
         List<RuleHit> hits = new ArrayList<>();
         scanCharacters(text, hits);
         View view = View.of(text);
+        boolean message = target == WriteTarget.MESSAGE;
         for (TextRule r : TEXT_RULES) {
+            if (message && r.rule() == SafetyRule.TOOL_CALL_LOOKALIKE) {
+                continue; // chat messages are turns; tool calls and roles are their structure
+            }
+            Verdict verdict = message ? Verdict.FLAG : r.rule().verdict();
             Matcher m = r.pattern().matcher(view.text());
             while (m.find() && hits.size() < MAX_HITS) {
-                hits.add(RuleHit.of(r.rule(), view.originalOffset(m.start())));
+                hits.add(new RuleHit(r.rule(), verdict, view.originalOffset(m.start())));
             }
         }
         return SafetyResult.of(hits);

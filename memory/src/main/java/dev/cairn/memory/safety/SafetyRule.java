@@ -5,7 +5,8 @@ import java.util.Locale;
 /**
  * Write-safety rules and their fixed verdicts. The split follows one question: could a legitimate
  * writer plausibly mean it? If not, BLOCK; if it is ambiguous, FLAG (stored disabled, for review,
- * never recalled until a person enables it).
+ * never recalled until a person enables it). Conversation messages get softer verdicts, see {@link
+ * WriteTarget#MESSAGE}.
  */
 public enum SafetyRule {
     /**
