@@ -1,0 +1,117 @@
+package dev.cairn.memory;
+
+import dev.cairn.embeddings.TokenCounter;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Default {@link ContextAssembler}. Every tentative block is counted whole with the counter, so the
+ * bound holds for any counter, additive or not. Thread-safe if the counter is.
+ */
+final class LayeredContextAssembler implements ContextAssembler {
+
+    static final String ELLIPSIS = " …";
+    private static final Pattern LINE_BREAKS = Pattern.compile("\\s*[\\r\\n]+\\s*");
+    private static final DateTimeFormatter DATE =
+            DateTimeFormatter.ISO_LOCAL_DATE.withZone(ZoneOffset.UTC);
+
+    private final TokenCounter counter;
+    private final Config config;
+
+    LayeredContextAssembler(TokenCounter counter, Config config) {
+        this.counter = Objects.requireNonNull(counter, "counter");
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    @Override
+    public AssembledContext assemble(List<ScoredMemory> memories, int maxTokens) {
+        if (maxTokens < 0) {
+            throw new IllegalArgumentException(
+                    "illegal maxTokens: " + maxTokens + ", must be >= 0");
+        }
+        Map<Layer, List<ScoredMemory>> byLayer = new EnumMap<>(Layer.class);
+        for (ScoredMemory m : memories) {
+            byLayer.computeIfAbsent(m.memory().layer(), l -> new ArrayList<>()).add(m);
+        }
+        StringBuilder block = new StringBuilder();
+        Map<Layer, List<String>> included = new EnumMap<>(Layer.class);
+        List<String> truncated = new ArrayList<>();
+        List<String> omitted = new ArrayList<>();
+        for (Map.Entry<Layer, List<ScoredMemory>> e : byLayer.entrySet()) {
+            List<ScoredMemory> entries = new ArrayList<>(e.getValue());
+            entries.sort(ScoredMemory.ORDER);
+            String header = (block.isEmpty() ? "" : "\n") + "## " + e.getKey().title() + "\n";
+            boolean headerWritten = false;
+            for (ScoredMemory sm : entries) {
+                Memory m = sm.memory();
+                String prefix = prefix(m);
+                String content = LINE_BREAKS.matcher(m.content().strip()).replaceAll(" ");
+                boolean cut = false;
+                if (counter.count(content) > config.maxEntryTokens()) {
+                    content = counter.truncate(content, config.maxEntryTokens()).strip() + ELLIPSIS;
+                    cut = true;
+                }
+                String lead = block + (headerWritten ? "" : header) + prefix;
+                String line = null;
+                if (counter.count(lead + content) <= maxTokens) {
+                    line = content;
+                } else {
+                    line = fitTruncated(lead, content, maxTokens);
+                    cut = line != null;
+                }
+                if (line == null) {
+                    omitted.add(m.id());
+                    continue;
+                }
+                if (!headerWritten) {
+                    block.append(header);
+                    headerWritten = true;
+                }
+                block.append(prefix).append(line).append('\n');
+                included.computeIfAbsent(e.getKey(), l -> new ArrayList<>()).add(m.id());
+                if (cut) {
+                    truncated.add(m.id());
+                }
+            }
+        }
+        String text = block.toString().stripTrailing();
+        int tokens = text.isEmpty() ? 0 : counter.count(text);
+        if (tokens > maxTokens) {
+            // Unreachable with a sane counter (stripping cannot add tokens); fail safe.
+            return new AssembledContext("", 0, Map.of(), List.of(), ids(memories));
+        }
+        return new AssembledContext(text, tokens, included, truncated, omitted);
+    }
+
+    /** Longest truncation of {@code content} with >= minEntryTokens that fits, or null. */
+    private String fitTruncated(String lead, String content, int maxTokens) {
+        int lo = config.minEntryTokens();
+        int hi = counter.count(content) - 1;
+        String best = null;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            String candidate = counter.truncate(content, mid).strip() + ELLIPSIS;
+            if (counter.count(lead + candidate) <= maxTokens) {
+                best = candidate;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return best;
+    }
+
+    private static String prefix(Memory m) {
+        return "- [" + m.type() + " " + DATE.format(m.createdAt()) + " " + m.id() + "] ";
+    }
+
+    private static List<String> ids(List<ScoredMemory> memories) {
+        return memories.stream().map(ScoredMemory::id).toList();
+    }
+}

@@ -1,0 +1,26 @@
+package dev.cairn.memory;
+
+import java.util.Comparator;
+import java.util.Objects;
+
+/** A memory with its recall score and the components that explain it. */
+public record ScoredMemory(Memory memory, double score, ScoreComponents components) {
+
+    /** Recall order: score descending, then id ascending. */
+    public static final Comparator<ScoredMemory> ORDER =
+            Comparator.comparingDouble(ScoredMemory::score)
+                    .reversed()
+                    .thenComparing(s -> s.memory().id());
+
+    public ScoredMemory {
+        Objects.requireNonNull(memory, "memory");
+        Objects.requireNonNull(components, "components");
+        if (!Double.isFinite(score)) {
+            throw new IllegalArgumentException("illegal score: " + score + ", must be finite");
+        }
+    }
+
+    public String id() {
+        return memory.id();
+    }
+}

@@ -1,0 +1,80 @@
+package dev.cairn.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.data.Offset.offset;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RecallScorerTest {
+
+    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+    private final MemoryLifecycle lifecycle = MemoryLifecycle.defaults();
+    private final RecallScorer scorer = RecallScorer.defaults();
+
+    private Memory memory(String id, MemoryType type, Instant at) {
+        return lifecycle.create(
+                id,
+                NewMemory.of(Scope.of("acme"), type, "content " + id)
+                        .withConfidence(0.8)
+                        .withImportance(0.5),
+                "",
+                at);
+    }
+
+    @Test
+    void recencyHalvesEveryHundredTwentyDays() {
+        assertThat(scorer.recency(T0, T0)).isEqualTo(1.0);
+        assertThat(scorer.recency(T0, T0.plus(Duration.ofDays(120)))).isCloseTo(0.5, offset(1e-12));
+        assertThat(scorer.recency(T0, T0.plus(Duration.ofDays(240))))
+                .isCloseTo(0.25, offset(1e-12));
+        assertThat(scorer.recency(T0.plusSeconds(60), T0)).isEqualTo(1.0);
+    }
+
+    @Test
+    void scoreIsTheWeightedSumOfItsComponentsPlusTypeBonus() {
+        Memory m = memory("m1", MemoryType.PREFERENCE, T0);
+        ScoredMemory s = scorer.score(m, 0.9, T0.plus(Duration.ofDays(120)));
+        assertThat(s.components()).isEqualTo(new ScoreComponents(0.9, 0.5, 0.5, 0.8, 0.05));
+        assertThat(s.score())
+                .isCloseTo(0.55 * 0.9 + 0.10 * 0.5 + 0.15 * 0.5 + 0.20 * 0.8 + 0.05, offset(1e-12));
+        assertThat(scorer.score(m, 7, T0).components().relevance()).isEqualTo(1.0);
+    }
+
+    @Test
+    void zeroWeightDropsASignal() {
+        RecallScorer relevanceOnly =
+                RecallScorer.create(new RecallScorer.Weights(1, 0, 0, 0, 120, Map.of()));
+        Memory old = memory("m1", MemoryType.FACT, T0.minus(Duration.ofDays(900)));
+        assertThat(relevanceOnly.score(old, 0.3, T0).score()).isCloseTo(0.3, offset(1e-12));
+    }
+
+    @Test
+    void ranksByScoreThenIdForDeterministicTies() {
+        Memory b = memory("b", MemoryType.FACT, T0);
+        Memory a = memory("a", MemoryType.FACT, T0);
+        Memory c = memory("c", MemoryType.FACT, T0);
+        List<ScoredMemory> ranked =
+                scorer.rank(
+                        List.of(
+                                new RecallScorer.Candidate(b, 0.5),
+                                new RecallScorer.Candidate(c, 0.9),
+                                new RecallScorer.Candidate(a, 0.5)),
+                        T0);
+        assertThat(ranked).extracting(ScoredMemory::id).containsExactly("c", "a", "b");
+    }
+
+    @Test
+    void weightsAreValidatedNamingTheBadValue() {
+        assertThatThrownBy(() -> new RecallScorer.Weights(-1, 0, 0, 0, 120, Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("illegal relevance weight: -1.0, must be >= 0");
+        assertThatThrownBy(() -> new RecallScorer.Weights(1, 0, 0, 0, 0, Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("halfLifeDays");
+    }
+}
