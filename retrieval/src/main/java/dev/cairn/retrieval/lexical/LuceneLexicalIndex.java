@@ -387,6 +387,8 @@ final class LuceneLexicalIndex implements LexicalIndex {
             IndexWriterConfig iwc = new IndexWriterConfig(analyzer);
             iwc.setSimilarity(similarity);
             iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            // Durability is explicit: only commit() writes, together with the sequence number.
+            iwc.setCommitOnClose(false);
             IndexWriter writer = new IndexWriter(dir, iwc);
             long committed = 0;
             if (DirectoryReader.indexExists(dir)) {
