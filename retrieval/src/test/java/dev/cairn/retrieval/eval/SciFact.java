@@ -1,6 +1,9 @@
 package dev.cairn.retrieval.eval;
 
+import dev.cairn.retrieval.ingest.Chunker;
+import dev.cairn.retrieval.ingest.ChunkingConfig;
 import dev.cairn.retrieval.ingest.ParsedDocument;
+import dev.cairn.retrieval.ingest.WordTokenCounter;
 import dev.cairn.retrieval.lexical.IndexedChunk;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.retrieval.lexical.LexicalHit;
@@ -87,17 +90,45 @@ final class SciFact {
         return List.of(new IndexedChunk(d.id() + "#0", d.title(), List.of(), d.body()));
     }
 
+    /**
+     * Each document chunked with the heading-aware chunker (test word counter); every chunk keeps
+     * the document title.
+     */
+    static Function<ParsedDocument, List<IndexedChunk>> chunked(ChunkingConfig chunking) {
+        Chunker chunker = Chunker.headingAware(new WordTokenCounter(), chunking);
+        return d ->
+                chunker.chunk(d).stream()
+                        .map(
+                                c ->
+                                        new IndexedChunk(
+                                                d.id() + "#" + c.ordinal(),
+                                                d.title(),
+                                                c.headingPath(),
+                                                c.text()))
+                        .toList();
+    }
+
+    /** Arguments: {@code [k1 b [maxTokens overlapTokens]]}; without chunk sizes, one chunk. */
     public static void main(String[] args) {
         Path dir = dir().orElseThrow(() -> new IllegalStateException("SciFact not found"));
         LexicalConfig config = LexicalConfig.DEFAULTS;
         if (args.length >= 2) {
             config = config.withBm25(Double.parseDouble(args[0]), Double.parseDouble(args[1]));
         }
+        Function<ParsedDocument, List<IndexedChunk>> chunker = SciFact::oneChunk;
+        String mode = "one chunk per document";
+        if (args.length >= 4) {
+            ChunkingConfig c =
+                    new ChunkingConfig(Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            chunker = chunked(c);
+            mode = "chunked " + c;
+        }
         long t0 = System.nanoTime();
-        Metrics.Summary s = run(dir, config, SciFact::oneChunk);
+        Metrics.Summary s = run(dir, config, chunker);
         System.out.printf(
-                "%s queries=%d nDCG@10=%.4f R@100=%.4f MRR@10=%.4f (%d ms)%n",
+                "%s %s queries=%d nDCG@10=%.4f R@100=%.4f MRR@10=%.4f (%d ms)%n",
                 config,
+                mode,
                 s.queries(),
                 s.ndcg10(),
                 s.recall100(),
