@@ -1,5 +1,6 @@
 package dev.cairn.retrieval.ingest;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,11 +47,11 @@ public record ParsedDocument(
                             + ": title, format, authority, source and body are required");
         }
         tags = List.copyOf(tags);
-        metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         entities = List.copyOf(entities);
         EnumMap<RelationType, List<String>> copy = new EnumMap<>(RelationType.class);
         relations.forEach((k, v) -> copy.put(k, List.copyOf(v)));
-        relations = java.util.Collections.unmodifiableMap(copy);
+        relations = Collections.unmodifiableMap(copy);
     }
 
     /** A plain document with defaults for everything but id, title, format and body. */

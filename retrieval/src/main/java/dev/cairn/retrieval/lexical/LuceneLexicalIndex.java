@@ -241,7 +241,12 @@ final class LuceneLexicalIndex implements LexicalIndex {
                         new Sort(
                                 SortField.FIELD_SCORE,
                                 new SortField(FIELD_CHUNK_ID, SortField.Type.STRING));
-                TopFieldDocs top = searcher.search(q, topN, sort, true);
+                int maxDoc = searcher.getIndexReader().maxDoc();
+                if (maxDoc == 0) {
+                    return List.of();
+                }
+                // Never size Lucene's priority queue past the index (topN may be huge).
+                TopFieldDocs top = searcher.search(q, Math.min(topN, maxDoc), sort, true);
                 StoredFields stored = searcher.storedFields();
                 List<LexicalHit> hits = new ArrayList<>(top.scoreDocs.length);
                 int rank = 0;

@@ -1,5 +1,6 @@
 package dev.cairn.retrieval.eval;
 
+import dev.cairn.retrieval.lexical.Analysis;
 import dev.cairn.retrieval.lexical.FieldWeights;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import java.nio.file.Path;
@@ -15,6 +16,13 @@ final class SciFactTune {
 
     public static void main(String[] args) {
         Path dir = SciFact.dir().orElseThrow();
+        if (args.length > 0 && args[0].equals("title")) {
+            for (double t : new double[] {0.1, 0.2, 0.5}) {
+                print(dir, LexicalConfig.DEFAULTS.withWeights(new FieldWeights(t, 0, 0, 1)));
+            }
+            print(dir, LexicalConfig.DEFAULTS.withAnalysis(Analysis.STANDARD));
+            return;
+        }
         List<FieldWeights> weights =
                 List.of(
                         FieldWeights.DEFAULTS,
@@ -34,7 +42,13 @@ final class SciFactTune {
     private static void print(Path dir, LexicalConfig config) {
         Metrics.Summary s = SciFact.run(dir, config, SciFact::oneChunk);
         System.out.printf(
-                "k1=%.2f b=%.2f %s nDCG@10=%.4f R@100=%.4f MRR@10=%.4f%n",
-                config.k1(), config.b(), config.weights(), s.ndcg10(), s.recall100(), s.mrr10());
+                "k1=%.2f b=%.2f %s %s nDCG@10=%.4f R@100=%.4f MRR@10=%.4f%n",
+                config.k1(),
+                config.b(),
+                config.analysis(),
+                config.weights(),
+                s.ndcg10(),
+                s.recall100(),
+                s.mrr10());
     }
 }
