@@ -149,14 +149,12 @@ final class HeadingAwareChunker implements Chunker {
             }
         }
         StringBuilder current = new StringBuilder();
-        boolean currentHasNew = false;
         for (Piece piece : pieces) {
             String candidate =
                     current.isEmpty() ? piece.text() : current + piece.joiner() + piece.text();
             if (counter.count(candidate) <= max) {
                 current.setLength(0);
                 current.append(candidate);
-                currentHasNew = true;
                 continue;
             }
             String done = current.toString();
@@ -166,9 +164,8 @@ final class HeadingAwareChunker implements Chunker {
                     overlap.isEmpty() ? piece.text() : overlap + piece.joiner() + piece.text();
             current.setLength(0);
             current.append(counter.count(withOverlap) <= max ? withOverlap : piece.text());
-            currentHasNew = true;
         }
-        if (currentHasNew && !current.isEmpty()) {
+        if (!current.isEmpty()) {
             emit(section, current.toString(), out);
         }
     }
