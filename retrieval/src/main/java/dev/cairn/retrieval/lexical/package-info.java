@@ -15,7 +15,9 @@
  *
  * <p>Measured on BEIR SciFact train (809 queries, nDCG@10 / Recall@100), one chunk per document:
  * defaults 0.6974 / 0.9289 (Anserini flat: 0.6974 / 0.9289); title and text as separate fields
- * 0.6734; text + 0.5 title 0.6958; contents + 0.3 title 0.7036. k1 x b grid (0.6..1.5 x 0.3..0.75):
- * 0.691..0.699. Chunked (256/32 tokens) 0.6963 / 0.9264; 128/16 0.6860; 64/16 0.6784.
+ * 0.6734; text + 0.5 title 0.6958; contents + title at 0.1 / 0.2 / 0.3 / 0.5: 0.7020 / 0.7029 /
+ * 0.7036 / 0.6927 (too peaked to adopt without held-out data); standard analyzer (no stemming, no
+ * stop words) 0.6655. k1 x b grid (0.6..1.5 x 0.3..0.75): 0.691..0.699. Chunked (256/32 tokens)
+ * 0.6963 / 0.9264; 128/16 0.6860; 64/16 0.6784.
  */
 package dev.cairn.retrieval.lexical;
