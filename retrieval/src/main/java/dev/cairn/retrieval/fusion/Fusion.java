@@ -1,0 +1,58 @@
+package dev.cairn.retrieval.fusion;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Fuses several signals' rankings into one. Implementations are immutable and thread-safe.
+ *
+ * <p>Inputs: per signal a ranked list (best first; rank = position + 1) of distinct ids with raw
+ * scores. A signal with weight 0 (or none) is dropped as if it returned nothing. Output: every
+ * candidate returned by a weighted signal, by fused score descending, then id ascending. The result
+ * does not depend on the iteration order of {@code rankings}: signals are always combined in {@link
+ * Signal} order.
+ */
+public interface Fusion {
+
+    /**
+     * Default RRF constant k (Cormack, Clarke and Buettcher, "Reciprocal Rank Fusion Outperforms
+     * Condorcet and Individual Rank Learning Methods", SIGIR 2009).
+     */
+    int DEFAULT_K = 60;
+
+    /**
+     * Weighted reciprocal-rank fusion: {@code score(d) = sum_s w_s / (k + rank_s(d))}, over the
+     * signals that returned {@code d} (Cormack et al., SIGIR 2009, with per-signal weights).
+     *
+     * @param k smoothing constant, {@code >= 1}
+     */
+    static Fusion weightedRrf(int k) {
+        return new WeightedRrf(k);
+    }
+
+    /** Weighted RRF with {@link #DEFAULT_K}. */
+    static Fusion weightedRrf() {
+        return weightedRrf(DEFAULT_K);
+    }
+
+    /**
+     * Convex combination of normalised scores: {@code score(d) = sum_s w_s * norm_s(d) / sum_s
+     * w_s}, with {@code norm_s(d) = 0} where signal {@code s} did not return {@code d} (Bruch et
+     * al., TOIS 2023).
+     */
+    static Fusion convex(Normalization normalization) {
+        return new ConvexFusion(normalization);
+    }
+
+    /** Convex combination with {@link Normalization#DEFAULT}. */
+    static Fusion convex() {
+        return convex(Normalization.DEFAULT);
+    }
+
+    /**
+     * Fuses {@code rankings} with {@code weights}.
+     *
+     * @throws IllegalArgumentException when a ranking repeats an id
+     */
+    List<FusedCandidate> fuse(Map<Signal, List<ScoredId>> rankings, SignalWeights weights);
+}

@@ -1,0 +1,61 @@
+package dev.cairn.retrieval.fusion;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Per-request weight of each signal. A signal without a weight, or with weight 0, is left out of
+ * fusion entirely.
+ *
+ * @param weights weight per signal, each finite and {@code >= 0}
+ */
+public record SignalWeights(Map<Signal, Double> weights) {
+
+    /** Default lexical weight (API.md). */
+    public static final double DEFAULT_LEXICAL = 1.0;
+
+    /** Default dense weight (API.md). */
+    public static final double DEFAULT_DENSE = 1.0;
+
+    /** Default graph weight (API.md). */
+    public static final double DEFAULT_GRAPH = 0.5;
+
+    /** The defaults: lexical 1, dense 1, graph 0.5. */
+    public static final SignalWeights DEFAULTS = of(DEFAULT_LEXICAL, DEFAULT_DENSE, DEFAULT_GRAPH);
+
+    public SignalWeights {
+        EnumMap<Signal, Double> copy = new EnumMap<>(Signal.class);
+        weights.forEach(
+                (s, w) -> {
+                    if (s == null || w == null || !(w >= 0) || Double.isInfinite(w)) {
+                        throw new IllegalArgumentException(
+                                "illegal weight: " + w + " for " + s + ", must be >= 0 and finite");
+                    }
+                    copy.put(s, w);
+                });
+        weights = Collections.unmodifiableMap(copy);
+    }
+
+    /** Weights of the three signals. */
+    public static SignalWeights of(double lexical, double dense, double graph) {
+        return new SignalWeights(
+                Map.of(Signal.LEXICAL, lexical, Signal.DENSE, dense, Signal.GRAPH, graph));
+    }
+
+    /** Weight of {@code signal}; 0 when not given. */
+    public double weight(Signal signal) {
+        return weights.getOrDefault(signal, 0.0);
+    }
+
+    /** These weights multiplied by {@code factor} ({@code > 0}). */
+    public SignalWeights scaled(double factor) {
+        if (!(factor > 0) || Double.isInfinite(factor)) {
+            throw new IllegalArgumentException(
+                    "illegal factor: " + factor + ", must be > 0 and finite");
+        }
+        EnumMap<Signal, Double> scaled = new EnumMap<>(Signal.class);
+        weights.forEach((s, w) -> scaled.put(s, w * factor));
+        return new SignalWeights(scaled);
+    }
+}
