@@ -49,6 +49,10 @@ public interface ConversationRepository {
     /** Every unexpired, unflagged message of the namespace (what transcript search indexes). */
     List<StoredMessage> searchable(String namespace);
 
+    /** The unexpired, unflagged messages among {@code sequences}, in sequence order. */
+    List<StoredMessage> searchableBySequence(
+            String namespace, java.util.Collection<Long> sequences);
+
     /**
      * Deletes a conversation and its messages.
      *

@@ -261,6 +261,48 @@ final class SqlConversationRepository implements ConversationRepository {
     }
 
     @Override
+    public List<StoredMessage> searchableBySequence(
+            String namespace, java.util.Collection<Long> sequences) {
+        List<Long> seqs = sequences.stream().distinct().sorted().toList();
+        if (seqs.isEmpty()) {
+            return List.of();
+        }
+        if (seqs.size() > MAX_LIMIT) {
+            throw new IllegalArgumentException(
+                    "illegal sequences: " + seqs.size() + ", must be <= " + MAX_LIMIT);
+        }
+        Instant now = clock.instant();
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + " FROM messages WHERE namespace = ? AND flagged = ?"
+                                            + " AND (expires_at IS NULL OR expires_at > ?)"
+                                            + " AND seq IN ("
+                                            + String.join(
+                                                    ", ", seqs.stream().map(x -> "?").toList())
+                                            + ") ORDER BY seq")) {
+                        int i = 1;
+                        ps.setString(i++, namespace);
+                        ps.setBoolean(i++, false);
+                        sql.bindInstant(ps, i++, now);
+                        for (long seq : seqs) {
+                            ps.setLong(i++, seq);
+                        }
+                        List<StoredMessage> out = new ArrayList<>();
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                out.add(row(rs));
+                            }
+                        }
+                        return List.copyOf(out);
+                    }
+                });
+    }
+
+    @Override
     public List<Long> deleteConversation(String namespace, String conversationId) {
         return sql.write(
                 namespace,

@@ -3,8 +3,12 @@ package dev.cairn.memory.kv;
 import java.time.Instant;
 import java.util.Objects;
 
-/** One stored key/value entry. */
-public record KeyValueEntry(String key, String value, Instant updatedAt) {
+/**
+ * One stored key/value entry.
+ *
+ * @param flagged whether write safety flagged the value: stored and readable by key, never searched
+ */
+public record KeyValueEntry(String key, String value, boolean flagged, Instant updatedAt) {
 
     /** Longest key in characters. */
     public static final int MAX_KEY_LENGTH = 1024;

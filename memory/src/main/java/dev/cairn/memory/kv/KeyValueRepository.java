@@ -13,12 +13,15 @@ public interface KeyValueRepository {
     }
 
     /** Stores {@code value} under {@code key}, replacing what was there. */
-    KeyValueEntry put(String namespace, String key, String value);
+    KeyValueEntry put(String namespace, String key, String value, boolean flagged);
 
     Optional<KeyValueEntry> get(String namespace, String key);
 
     /** Entries whose key starts with {@code prefix} ("" for all), by key, at most {@code limit}. */
     List<KeyValueEntry> list(String namespace, String prefix, int limit);
+
+    /** Every unflagged entry of the namespace (what search indexes). */
+    List<KeyValueEntry> searchable(String namespace);
 
     /** Deletes an entry; false when there was none. */
     boolean delete(String namespace, String key);

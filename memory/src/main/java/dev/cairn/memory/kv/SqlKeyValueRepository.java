@@ -23,21 +23,23 @@ final class SqlKeyValueRepository implements KeyValueRepository {
     }
 
     @Override
-    public KeyValueEntry put(String namespace, String key, String value) {
-        KeyValueEntry entry = new KeyValueEntry(key, value, clock.instant());
+    public KeyValueEntry put(String namespace, String key, String value, boolean flagged) {
+        KeyValueEntry entry = new KeyValueEntry(key, value, flagged, clock.instant());
         return sql.write(
                 namespace,
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "INSERT INTO kv_entries (namespace, key, value, updated_at)"
-                                            + " VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key)"
+                                    "INSERT INTO kv_entries (namespace, key, value, flagged, updated_at)"
+                                            + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (namespace, key)"
                                             + " DO UPDATE SET value = excluded.value,"
+                                            + " flagged = excluded.flagged,"
                                             + " updated_at = excluded.updated_at")) {
                         ps.setString(1, namespace);
                         ps.setString(2, key);
                         ps.setString(3, value);
-                        sql.bindInstant(ps, 4, entry.updatedAt());
+                        ps.setBoolean(4, flagged);
+                        sql.bindInstant(ps, 5, entry.updatedAt());
                         ps.executeUpdate();
                     }
                     sql.appendChange(c, namespace, Change.Kind.KEY_VALUE, key, Change.Op.UPSERT);
@@ -51,7 +53,7 @@ final class SqlKeyValueRepository implements KeyValueRepository {
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "SELECT key, value, updated_at FROM kv_entries"
+                                    "SELECT key, value, flagged, updated_at FROM kv_entries"
                                             + " WHERE namespace = ? AND key = ?")) {
                         ps.setString(1, namespace);
                         ps.setString(2, key);
@@ -71,13 +73,34 @@ final class SqlKeyValueRepository implements KeyValueRepository {
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "SELECT key, value, updated_at FROM kv_entries"
+                                    "SELECT key, value, flagged, updated_at FROM kv_entries"
                                             + " WHERE namespace = ? AND substr(key, 1, ?) = ?"
                                             + " ORDER BY key LIMIT ?")) {
                         ps.setString(1, namespace);
                         ps.setInt(2, prefix.codePointCount(0, prefix.length()));
                         ps.setString(3, prefix);
                         ps.setInt(4, limit);
+                        List<KeyValueEntry> out = new ArrayList<>();
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                out.add(row(rs));
+                            }
+                        }
+                        return List.copyOf(out);
+                    }
+                });
+    }
+
+    @Override
+    public List<KeyValueEntry> searchable(String namespace) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT key, value, flagged, updated_at FROM kv_entries"
+                                            + " WHERE namespace = ? AND flagged = ? ORDER BY key")) {
+                        ps.setString(1, namespace);
+                        ps.setBoolean(2, false);
                         List<KeyValueEntry> out = new ArrayList<>();
                         try (ResultSet rs = ps.executeQuery()) {
                             while (rs.next()) {
@@ -112,6 +135,9 @@ final class SqlKeyValueRepository implements KeyValueRepository {
 
     private KeyValueEntry row(ResultSet rs) throws SQLException {
         return new KeyValueEntry(
-                rs.getString("key"), rs.getString("value"), sql.readInstant(rs, "updated_at"));
+                rs.getString("key"),
+                rs.getString("value"),
+                rs.getBoolean("flagged"),
+                sql.readInstant(rs, "updated_at"));
     }
 }

@@ -240,12 +240,12 @@ abstract class GovernanceStoreContractTest {
 
     @Test
     void keyValueEntriesReplaceAndListByExactPrefixInKeyOrder() {
-        kv.put("ns", "docs/b", "2");
-        kv.put("ns", "docs/a", "1");
-        kv.put("ns", "DOCS/c", "3");
-        kv.put("ns", "docs%x", "4");
-        kv.put("ns", "docs/a", "1b");
-        kv.put("other", "docs/z", "9");
+        kv.put("ns", "docs/b", "2", false);
+        kv.put("ns", "docs/a", "1", false);
+        kv.put("ns", "DOCS/c", "3", false);
+        kv.put("ns", "docs%x", "4", false);
+        kv.put("ns", "docs/a", "1b", false);
+        kv.put("other", "docs/z", "9", false);
 
         assertThat(kv.get("ns", "docs/a"))
                 .hasValueSatisfying(e -> assertThat(e.value()).isEqualTo("1b"));
@@ -366,7 +366,7 @@ abstract class GovernanceStoreContractTest {
     @Test
     void deletingTheNamespaceDeletesItsConversationsEntriesAndProposals() {
         conversations.append("ns", "c", "q", List.of(message("user", "x")), Duration.ZERO);
-        kv.put("ns", "k", "v");
+        kv.put("ns", "k", "v", false);
         proposals.create("ns", proposal("p"), false);
 
         store.deleteNamespace("ns");

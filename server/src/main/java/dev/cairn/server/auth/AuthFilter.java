@@ -34,17 +34,17 @@ public final class AuthFilter implements Filter {
         }
         var header = req.headers().first(HeaderNames.AUTHORIZATION);
         if (header.isEmpty()) {
-            Problems.send(res, 401, "missing Authorization: Bearer token");
+            Problems.send(req, res, 401, "missing Authorization: Bearer token");
             return;
         }
         String value = header.get().trim();
         if (value.length() < 7 || !value.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            Problems.send(res, 401, "Authorization header must use the Bearer scheme");
+            Problems.send(req, res, 401, "Authorization header must use the Bearer scheme");
             return;
         }
         var token = tokens.authenticate(value.substring(7).trim());
         if (token.isEmpty()) {
-            Problems.send(res, 401, "unknown or revoked token");
+            Problems.send(req, res, 401, "unknown or revoked token");
             return;
         }
         req.context().register(new Principal(token.get()));
@@ -52,7 +52,9 @@ public final class AuthFilter implements Filter {
     }
 
     private static boolean isArkHealth(String path) {
-        return path.startsWith("/ark/") && path.endsWith("/health");
+        return path.startsWith("/ark/")
+                && path.endsWith("/health")
+                && path.indexOf('/', 5) == path.length() - "/health".length();
     }
 
     /** The caller of a request that passed this filter. */

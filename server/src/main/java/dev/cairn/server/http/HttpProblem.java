@@ -7,9 +7,19 @@ package dev.cairn.server.http;
 public final class HttpProblem extends RuntimeException {
 
     private final int status;
+    private final String code;
 
     public HttpProblem(int status, String detail) {
+        this(status, "", detail);
+    }
+
+    /**
+     * A problem with a machine-readable code for envelopes that carry one (ARK's {@code
+     * error.code}); "" for the status's default.
+     */
+    public HttpProblem(int status, String code, String detail) {
         super(detail, null, false, false);
+        this.code = java.util.Objects.requireNonNull(code, "code");
         if (status < 400 || status > 599) {
             throw new IllegalArgumentException(
                     "illegal status: " + status + ", must be in [400, 599]");
@@ -19,6 +29,16 @@ public final class HttpProblem extends RuntimeException {
 
     public int status() {
         return status;
+    }
+
+    /** The error code, "" for the status's default. */
+    public String code() {
+        return code;
+    }
+
+    /** 422: a write refused by write safety, naming the rule. */
+    public static HttpProblem unprocessable(String detail) {
+        return new HttpProblem(422, detail);
     }
 
     public static HttpProblem unauthorized(String detail) {

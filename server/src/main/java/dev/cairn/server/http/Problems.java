@@ -22,16 +22,20 @@ public final class Problems {
 
     /** Registers the one set of error handlers every route shares. */
     public static void register(HttpRouting.Builder routing) {
-        routing.error(HttpProblem.class, (req, res, e) -> send(res, e.status(), e.getMessage()))
+        routing.error(
+                        HttpProblem.class,
+                        (req, res, e) ->
+                                ErrorEnvelope.forPath(req.path().path())
+                                        .send(req, res, e.status(), e.getMessage(), e.code()))
                 .error(
                         NoSuchElementException.class,
-                        (req, res, e) -> send(res, 404, safe(e.getMessage(), "not found")))
+                        (req, res, e) -> send(req, res, 404, safe(e.getMessage(), "not found")))
                 .error(
                         IllegalArgumentException.class,
-                        (req, res, e) -> send(res, 400, safe(e.getMessage(), "bad request")))
+                        (req, res, e) -> send(req, res, 400, safe(e.getMessage(), "bad request")))
                 .error(
                         IllegalStateException.class,
-                        (req, res, e) -> send(res, 409, safe(e.getMessage(), "conflict")))
+                        (req, res, e) -> send(req, res, 409, safe(e.getMessage(), "conflict")))
                 .error(Throwable.class, Problems::internalError);
     }
 
@@ -46,11 +50,19 @@ public final class Problems {
                         + " "
                         + req.path().path(),
                 e);
-        send(res, 500, "internal error, incident " + incident);
+        send(req, res, 500, "internal error, incident " + incident);
     }
 
     private static String safe(String message, String fallback) {
         return message == null || message.isBlank() ? fallback : message;
+    }
+
+    /**
+     * Sends an error in the envelope of the request's path ({@link ErrorEnvelope#forPath}): problem
+     * details everywhere except the ARK and Orloj compatibility mounts.
+     */
+    public static void send(ServerRequest req, ServerResponse res, int status, String detail) {
+        ErrorEnvelope.forPath(req.path().path()).send(req, res, status, detail, "");
     }
 
     /** Sends a problem document with the given status and detail. */

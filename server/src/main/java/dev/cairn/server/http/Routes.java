@@ -24,6 +24,7 @@ public final class Routes {
 
     /** The last route: a 404 problem for every path nothing else answered. */
     public static void notFound(HttpRouting.Builder routing) {
-        routing.any((req, res) -> Problems.send(res, 404, "no resource at " + req.path().path()));
+        routing.any(
+                (req, res) -> Problems.send(req, res, 404, "no resource at " + req.path().path()));
     }
 }

@@ -35,6 +35,7 @@ CREATE TABLE kv_entries (
     namespace  text COLLATE "C" NOT NULL,
     key        text COLLATE "C" NOT NULL,
     value      text NOT NULL,
+    flagged    boolean NOT NULL,
     updated_at timestamptz NOT NULL,
     PRIMARY KEY (namespace, key)
 );

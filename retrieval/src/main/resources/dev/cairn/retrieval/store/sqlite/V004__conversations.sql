@@ -35,6 +35,7 @@ CREATE TABLE kv_entries (
     namespace  TEXT NOT NULL,
     key        TEXT NOT NULL,
     value      TEXT NOT NULL,
+    flagged    INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
     PRIMARY KEY (namespace, key)
 );

@@ -1,0 +1,255 @@
+package dev.cairn.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.memory.conversation.ConversationRepository;
+import dev.cairn.memory.conversation.MessageFilter;
+import dev.cairn.memory.conversation.MessagePage;
+import dev.cairn.memory.conversation.StoredMessage;
+import dev.cairn.memory.conversation.Transcripts;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.auth.Role;
+import dev.cairn.server.http.ErrorEnvelope;
+import dev.cairn.server.http.HttpProblem;
+import dev.cairn.server.http.Json;
+import dev.cairn.server.http.Routes;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * ARK's Memory API at {@code /ark/{ns}} (see API.md, "Conversations"): snake_case fields, 201 on
+ * conversation create, messages stored as sent (after write safety and redaction), offset paging
+ * with {@code nextCursor} as a string, and ARK's error envelope ({@link ErrorEnvelope#ARK}).
+ * Reads need the {@code read} role on the namespace, writes {@code write}. Thread-safe.
+ */
+public final class ArkRoutes {
+
+    /** Default page size of {@code GET /messages}, as ARK's broker. */
+    public static final int DEFAULT_LIMIT = 100;
+
+    /** Largest page of {@code GET /messages}. */
+    public static final int MAX_LIMIT = 1000;
+
+    private final Store store;
+    private final Transcripts transcripts;
+    private final long maxBodyBytes;
+
+    public ArkRoutes(Store store, Transcripts transcripts, long maxBodyBytes) {
+        this.store = store;
+        this.transcripts = transcripts;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public void register(HttpRouting.Builder routing) {
+        String base = "/ark/{ns}";
+        routing.get(base + "/health", ArkRoutes::health)
+                .post(base + "/conversations", this::createConversation)
+                .get(base + "/conversations", this::listConversations)
+                .get(base + "/conversations/{id}", this::getConversation)
+                .delete(base + "/conversations/{id}", this::deleteConversation)
+                .delete(base + "/conversations/{cid}/queries/{qid}/messages", this::deleteQuery)
+                .delete(base + "/queries/{qid}/messages", this::deleteQueryEverywhere)
+                .post(base + "/messages", this::addMessages)
+                .get(base + "/messages", this::listMessages);
+        Routes.methodNotAllowed(
+                routing,
+                base + "/health",
+                base + "/conversations",
+                base + "/conversations/{id}",
+                base + "/conversations/{cid}/queries/{qid}/messages",
+                base + "/queries/{qid}/messages",
+                base + "/messages");
+    }
+
+    private static void health(ServerRequest req, ServerResponse res) {
+        res.header(HeaderNames.CONTENT_TYPE, "text/plain; charset=UTF-8");
+        res.send("OK");
+    }
+
+    private ConversationRepository repository() {
+        return transcripts.repository();
+    }
+
+    private void createConversation(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        // ARK sends Content-Type: application/json with no body; any body is ignored.
+        String id = repository().createConversation(ns);
+        Json.send(res, 201, Map.of("conversation_id", id));
+    }
+
+    private void listConversations(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        Json.send(res, 200, Map.of("conversations", repository().conversations(ns)));
+    }
+
+    private void getConversation(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        String id = req.path().pathParameters().get("id");
+        List<StoredMessage> all = new ArrayList<>();
+        MessagePage page;
+        int offset = 0;
+        do {
+            page = repository().messages(ns, MessageFilter.conversation(id), offset, MAX_LIMIT);
+            all.addAll(page.items());
+            offset = page.nextOffset();
+        } while (page.hasMore());
+        if (all.isEmpty()) {
+            throw new NoSuchElementException("conversation '" + id + "' has no messages");
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("conversation_id", id);
+        answer.put("messages", all.stream().map(ArkRoutes::item).toList());
+        Json.send(res, 200, answer);
+    }
+
+    private void deleteConversation(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        String id = req.path().pathParameters().get("id");
+        int n = transcripts.deleteConversation(ns, id);
+        success(res, "deleted conversation " + id + " (" + n + " messages)");
+    }
+
+    private void deleteQuery(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        String cid = req.path().pathParameters().get("cid");
+        String qid = req.path().pathParameters().get("qid");
+        int n = transcripts.deleteQueryMessages(ns, cid, qid);
+        success(res, "deleted " + n + " messages of query " + qid + " in conversation " + cid);
+    }
+
+    private void deleteQueryEverywhere(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        String qid = req.path().pathParameters().get("qid");
+        int n = transcripts.deleteQueryMessages(ns, "", qid);
+        success(res, "deleted " + n + " messages of query " + qid);
+    }
+
+    private static void success(ServerResponse res, String message) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("status", "success");
+        answer.put("message", message);
+        Json.send(res, 200, answer);
+    }
+
+    private void addMessages(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        ObjectNode body = readObject(req);
+        String conversationId = requiredString(body, "conversation_id");
+        String queryId = requiredString(body, "query_id");
+        JsonNode messages = body.get("messages");
+        if (messages == null || messages.isNull()) {
+            throw validation("field 'messages' is required");
+        }
+        if (!messages.isArray()) {
+            throw validation("field 'messages' must be an array");
+        }
+        Duration ttl = Duration.ZERO;
+        JsonNode ttlNode = body.get("ttl_seconds");
+        if (ttlNode != null && !ttlNode.isNull()) {
+            if (!ttlNode.canConvertToLong() || !ttlNode.isIntegralNumber() || ttlNode.asLong() < 0) {
+                throw validation("field 'ttl_seconds' must be an integer >= 0");
+            }
+            ttl = Duration.ofSeconds(ttlNode.asLong());
+        }
+        List<JsonNode> list = new ArrayList<>();
+        ((ArrayNode) messages).forEach(list::add);
+        transcripts.append(ns, conversationId, queryId, list, ttl);
+        res.status(200).send();
+    }
+
+    private void listMessages(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        int cursor = pagingParam(req, "cursor", 0, 0, Integer.MAX_VALUE);
+        int limit = pagingParam(req, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+        MessageFilter filter =
+                new MessageFilter(
+                        req.query().first("conversation_id").orElse(""),
+                        req.query().first("query_id").orElse(""));
+        MessagePage page = repository().messages(ns, filter, cursor, limit);
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("items", page.items().stream().map(ArkRoutes::item).toList());
+        answer.put("total", page.total());
+        answer.put("hasMore", page.hasMore());
+        if (page.hasMore()) {
+            answer.put("nextCursor", Integer.toString(page.nextOffset()));
+        }
+        Json.send(res, 200, answer);
+    }
+
+    private static int pagingParam(
+            ServerRequest req, String name, int defaultValue, int min, int max) {
+        var raw = req.query().first(name);
+        if (raw.isEmpty() || raw.get().isBlank()) {
+            return defaultValue;
+        }
+        long value;
+        try {
+            value = Long.parseLong(raw.get().strip());
+        } catch (NumberFormatException e) {
+            value = Long.MIN_VALUE;
+        }
+        if (value < min || value > max) {
+            throw new HttpProblem(
+                    400,
+                    ErrorEnvelope.PAGINATION_ERROR,
+                    "query parameter '"
+                            + name
+                            + "' must be an integer in ["
+                            + min
+                            + ", "
+                            + max
+                            + "], got '"
+                            + raw.get()
+                            + "'");
+        }
+        return (int) value;
+    }
+
+    static Map<String, Object> item(StoredMessage m) {
+        Map<String, Object> item = new LinkedHashMap<>();
+        item.put("timestamp", m.createdAt().toString());
+        item.put("conversation_id", m.conversationId());
+        item.put("query_id", m.queryId());
+        try {
+            item.put("message", Json.MAPPER.readTree(m.json()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("stored message " + m.sequence() + " is not JSON", e);
+        }
+        item.put("sequence", m.sequence());
+        return item;
+    }
+
+    private ObjectNode readObject(ServerRequest req) {
+        try {
+            return Json.readObject(req, maxBodyBytes);
+        } catch (IllegalArgumentException e) {
+            throw new HttpProblem(400, ErrorEnvelope.BAD_REQUEST, e.getMessage());
+        }
+    }
+
+    private static String requiredString(ObjectNode body, String field) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull() || (node.isTextual() && node.asText().isBlank())) {
+            throw validation("field '" + field + "' is required");
+        }
+        if (!node.isTextual()) {
+            throw validation("field '" + field + "' must be a string");
+        }
+        return node.asText();
+    }
+
+    private static HttpProblem validation(String detail) {
+        return new HttpProblem(400, ErrorEnvelope.VALIDATION_ERROR, detail);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.cairn.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.memory.kv.KeyValueEntry;
+import dev.cairn.memory.kv.KeyValueMemory;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.auth.Role;
+import dev.cairn.server.http.ErrorEnvelope;
+import dev.cairn.server.http.Fields;
+import dev.cairn.server.http.Json;
+import dev.cairn.server.http.Routes;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Orloj's HTTP memory provider at {@code /orloj/{ns}} (API.md, "Key/value memory"): put, get,
+ * hybrid search, list by prefix and ping over {@link KeyValueMemory}, bearer auth, errors as
+ * {@code {"error": "..."}} ({@link ErrorEnvelope#ORLOJ}). Thread-safe.
+ */
+public final class OrlojRoutes {
+
+    /** Default {@code top_k} of search. */
+    public static final int DEFAULT_TOP_K = 10;
+
+    /** Most entries {@code /list} returns. */
+    public static final int LIST_LIMIT = KeyValueMemory.MAX_LIMIT;
+
+    private final Store store;
+    private final KeyValueMemory memory;
+    private final long maxBodyBytes;
+
+    public OrlojRoutes(Store store, KeyValueMemory memory, long maxBodyBytes) {
+        this.store = store;
+        this.memory = memory;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public void register(HttpRouting.Builder routing) {
+        String base = "/orloj/{ns}";
+        routing.post(base + "/put", this::put)
+                .post(base + "/get", this::get)
+                .post(base + "/search", this::search)
+                .post(base + "/list", this::list)
+                .get(base + "/ping", this::ping);
+        Routes.methodNotAllowed(
+                routing,
+                base + "/put",
+                base + "/get",
+                base + "/search",
+                base + "/list",
+                base + "/ping");
+    }
+
+    private void put(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        String key = Fields.requiredText(body, "key");
+        JsonNode value = body.get("value");
+        if (value == null || value.isNull()) {
+            throw new IllegalArgumentException("field 'value' is required");
+        }
+        memory.put(ns, key, value.isTextual() ? value.asText() : value.toString());
+        Json.send(res, 200, Map.of("status", "ok"));
+    }
+
+    private void get(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        String key = Fields.requiredText(body, "key");
+        Optional<KeyValueEntry> entry = memory.get(ns, key);
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("found", entry.isPresent());
+        answer.put("key", key);
+        answer.put("value", entry.map(KeyValueEntry::value).orElse(""));
+        Json.send(res, 200, answer);
+    }
+
+    private void search(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        String query = Fields.optionalText(body, "query").orElse("");
+        int topK = intField(body, "top_k", DEFAULT_TOP_K);
+        if (topK < 1 || topK > KeyValueMemory.MAX_LIMIT) {
+            throw new IllegalArgumentException(
+                    "field 'top_k' must be in [1, " + KeyValueMemory.MAX_LIMIT + "], got " + topK);
+        }
+        List<Map<String, Object>> results =
+                memory.search(ns, query, topK).stream()
+                        .map(
+                                h -> {
+                                    Map<String, Object> r = new LinkedHashMap<>();
+                                    r.put("key", h.key());
+                                    r.put("value", h.value());
+                                    r.put("score", h.score());
+                                    return r;
+                                })
+                        .toList();
+        Json.send(res, 200, Map.of("results", results));
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        String prefix = Fields.optionalText(body, "prefix").orElse("");
+        List<Map<String, Object>> entries =
+                memory.list(ns, prefix, LIST_LIMIT).stream()
+                        .map(
+                                e -> {
+                                    Map<String, Object> r = new LinkedHashMap<>();
+                                    r.put("key", e.key());
+                                    r.put("value", e.value());
+                                    return r;
+                                })
+                        .toList();
+        Json.send(res, 200, Map.of("entries", entries));
+    }
+
+    private void ping(ServerRequest req, ServerResponse res) {
+        NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        Json.send(res, 200, Map.of("status", "ok"));
+    }
+
+    static int intField(ObjectNode body, String field, int defaultValue) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return defaultValue;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+            throw new IllegalArgumentException("field '" + field + "' must be an integer");
+        }
+        return node.asInt();
+    }
+}
