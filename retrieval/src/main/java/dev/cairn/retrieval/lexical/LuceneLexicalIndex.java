@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -274,13 +275,13 @@ final class LuceneLexicalIndex implements LexicalIndex {
     private static ScoreDoc[] topDocs(IndexSearcher searcher, Query q, int n) throws IOException {
         ScoreDoc[] fast = searcher.search(q, n + 1).scoreDocs;
         if (fast.length <= n || fast[n].score < fast[n - 1].score) {
-            ScoreDoc[] top = java.util.Arrays.copyOf(fast, Math.min(n, fast.length));
+            ScoreDoc[] top = Arrays.copyOf(fast, Math.min(n, fast.length));
             String[] keys = values(searcher, top, FIELD_CHUNK_ID);
             Integer[] order = new Integer[top.length];
             for (int i = 0; i < order.length; i++) {
                 order[i] = i;
             }
-            java.util.Arrays.sort(
+            Arrays.sort(
                     order,
                     (a, b) -> {
                         int c = Float.compare(top[b].score, top[a].score);
@@ -307,7 +308,7 @@ final class LuceneLexicalIndex implements LexicalIndex {
         for (int i = 0; i < byDoc.length; i++) {
             byDoc[i] = i;
         }
-        java.util.Arrays.sort(byDoc, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc));
+        Arrays.sort(byDoc, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc));
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         String[] out = new String[hits.length];
         int leafIndex = -1;
