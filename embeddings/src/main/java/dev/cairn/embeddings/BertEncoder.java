@@ -1,6 +1,8 @@
 package dev.cairn.embeddings;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.index.NDIndex;
@@ -27,8 +29,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * GELU in its exact erf form as BERT. Then {@link Pooling} and L2 normalisation.
  *
  * <p>Throughput: texts are tokenised, sorted by token length and cut into batches of {@link
- * #DEFAULT_BATCH_SIZE}, each padded only to its own longest member (length bucketing); autograd is
- * off; Q, K and V are one GEMM; intermediates of each layer are freed at the end of that layer
+ * #DEFAULT_BATCH_SIZE} (fewer where that would exceed {@link #MAX_BATCH_TOKENS} or {@link
+ * #MAX_PADDING_FRACTION}), each padded only to its own longest member (length bucketing); autograd
+ * is off; Q, K and V are one GEMM; intermediates of each layer are freed at the end of that layer
  * ({@link NDScope}) and every batch lives in its own sub-manager, so nothing outlives a call.
  *
  * <p>Thread-safe: weights are read-only and each call works in its own NDManager; one instance can
@@ -41,8 +44,20 @@ final class BertEncoder implements EmbeddingModel {
      */
     static final int DEFAULT_BATCH_SIZE = 32;
 
+    /** Most padded tokens in one forward pass (batch size times longest input). */
+    static final long MAX_BATCH_TOKENS = 8192;
+
+    /**
+     * Largest share of padding a batch may carry before it is cut: sorted inputs of very different
+     * lengths are better run as two batches than one padded to the longest.
+     */
+    static final double MAX_PADDING_FRACTION = 0.2;
+
     /** Added to attention logits of padding positions; exp of it is 0 in float32. */
     private static final float MASKED_LOGIT = -1e9f;
+
+    /** Attention logits computed at once (1M floats = 4 MB): bounds memory at long inputs. */
+    static final long ATTENTION_LOGITS_PER_SLICE = 1L << 20;
 
     private final BertSpec spec;
     private final NDManager manager;
@@ -156,9 +171,22 @@ final class BertEncoder implements EmbeddingModel {
         Arrays.sort(order, Comparator.comparingInt(i -> ids[i].length));
         float[][] out = new float[ids.length][];
         TorchRuntime.noGrad();
-        for (int start = 0; start < order.length; start += batchSize) {
-            int end = Math.min(order.length, start + batchSize);
+        int start = 0;
+        while (start < order.length) {
+            int end = start + 1;
+            long realTokens = ids[order[start]].length;
+            while (end < order.length && end - start < batchSize) {
+                long longest = ids[order[end]].length;
+                long padded = longest * (end - start + 1);
+                if (padded > MAX_BATCH_TOKENS
+                        || padded - (realTokens + longest) > MAX_PADDING_FRACTION * padded) {
+                    break;
+                }
+                realTokens += longest;
+                end++;
+            }
             Integer[] batch = Arrays.copyOfRange(order, start, end);
+            start = end;
             float[][] vectors = forwardBatch(ids, batch);
             for (int j = 0; j < batch.length; j++) {
                 out[batch[j]] = vectors[j];
@@ -231,9 +259,10 @@ final class BertEncoder implements EmbeddingModel {
                 NDArray q = qkv.get(0);
                 NDArray k = qkv.get(1);
                 NDArray v = qkv.get(2);
-                NDArray scores = q.matMul(k.transpose(0, 1, 3, 2)).addi(maskBias);
                 NDArray context =
-                        scores.softmax(-1).matMul(v).transpose(0, 2, 1, 3).reshape(b, t, h);
+                        attention(q, k, v, maskBias, b, heads, t)
+                                .transpose(0, 2, 1, 3)
+                                .reshape(b, t, h);
                 NDArray attended =
                         Linear.linear(context, layer.attentionOutWeight(), layer.attentionOutBias())
                                 .singletonOrThrow()
@@ -271,6 +300,28 @@ final class BertEncoder implements EmbeddingModel {
             x = next;
         }
         return x;
+    }
+
+    /**
+     * {@code softmax(QKᵀ + mask)·V} over slices of the batch small enough that the {@code [n,
+     * heads, T, T]} logits stay in cache and below the allocator's mmap threshold; at {@code T =
+     * 512} one slice of the whole batch would be hundreds of MB per layer, and page-faulting and
+     * streaming that dominated the run time.
+     */
+    private static NDArray attention(
+            NDArray q, NDArray k, NDArray v, NDArray maskBias, int b, int heads, int t) {
+        long logitsPerSample = (long) heads * t * t;
+        int slice = (int) Math.max(1, Math.min(b, ATTENTION_LOGITS_PER_SLICE / logitsPerSample));
+        if (slice >= b) {
+            return q.matMul(k.transpose(0, 1, 3, 2)).addi(maskBias).softmax(-1).matMul(v);
+        }
+        NDList parts = new NDList();
+        for (int lo = 0; lo < b; lo += slice) {
+            NDIndex range = new NDIndex("{}:{}", lo, Math.min(b, lo + slice));
+            NDArray scores = q.get(range).matMul(k.get(range).transpose(0, 1, 3, 2));
+            parts.add(scores.addi(maskBias.get(range)).softmax(-1).matMul(v.get(range)));
+        }
+        return NDArrays.concat(parts);
     }
 
     private NDArray pool(NDArray hidden, NDArray mask, int b, int t) {

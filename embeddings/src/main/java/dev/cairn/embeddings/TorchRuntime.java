@@ -31,6 +31,12 @@ final class TorchRuntime {
     /** The Maven coordinates that provide {@link #NATIVE_PROPERTIES} on Linux x86-64. */
     static final String NATIVE_ARTIFACT = "ai.djl.pytorch:pytorch-native-cpu:2.7.1:linux-x86_64";
 
+    /** System property DJL also reads: PyTorch intra-op threads. */
+    static final String THREADS_PROPERTY = "ai.djl.pytorch.num_threads";
+
+    /** Intra-op threads unless {@value #THREADS_PROPERTY} says otherwise: one per core. */
+    static final int DEFAULT_THREADS = Runtime.getRuntime().availableProcessors();
+
     private static volatile Engine engine;
 
     private TorchRuntime() {}
@@ -81,8 +87,7 @@ final class TorchRuntime {
             throw new IllegalStateException(
                     "cannot load the PyTorch native library from " + NATIVE_ARTIFACT, ex);
         }
-        int cores = Runtime.getRuntime().availableProcessors();
-        JniUtils.setNumThreads(cores);
+        JniUtils.setNumThreads(Integer.getInteger(THREADS_PROPERTY, DEFAULT_THREADS));
         LOG.log(
                 Level.INFO,
                 "PyTorch {0} loaded offline; intra-op threads {1}",
