@@ -41,9 +41,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 
-/**
- * Knowledge resources under {@code /v1/namespaces/{ns}}: documents, retrieve and traces.
- */
+/** Knowledge resources under {@code /v1/namespaces/{ns}}: documents, retrieve and traces. */
 public final class KnowledgeRoutes {
 
     private static final String BASE = "/v1/namespaces/{ns}";
@@ -88,7 +86,10 @@ public final class KnowledgeRoutes {
                 Fields.optionalText(body, "format")
                         .map(KnowledgeRoutes::format)
                         .orElse(DocumentFormat.MARKDOWN);
-        String hint = Fields.optionalText(body, "id").or(() -> Fields.optionalText(body, "title")).orElse("document");
+        String hint =
+                Fields.optionalText(body, "id")
+                        .or(() -> Fields.optionalText(body, "title"))
+                        .orElse("document");
         String fileName = hint + (format == DocumentFormat.MARKDOWN ? ".md" : ".txt");
         ParsedDocument parsed =
                 format == DocumentFormat.MARKDOWN
@@ -112,7 +113,9 @@ public final class KnowledgeRoutes {
         String title = Fields.optionalText(body, "title").orElse(parsed.title());
         String source = Fields.optionalText(body, "source").orElse(parsed.source());
         Authority authority =
-                Fields.optionalText(body, "authority").map(Authority::parse).orElse(parsed.authority());
+                Fields.optionalText(body, "authority")
+                        .map(Authority::parse)
+                        .orElse(parsed.authority());
         List<String> tags = body.has("tags") ? strings(body, "tags") : parsed.tags();
         Map<String, String> metadata = new LinkedHashMap<>(parsed.metadata());
         JsonNode meta = body.get("metadata");
@@ -120,7 +123,14 @@ public final class KnowledgeRoutes {
             if (!meta.isObject()) {
                 throw new IllegalArgumentException("field 'metadata' must be an object");
             }
-            meta.fields().forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString()));
+            meta.fields()
+                    .forEachRemaining(
+                            e ->
+                                    metadata.put(
+                                            e.getKey(),
+                                            e.getValue().isTextual()
+                                                    ? e.getValue().asText()
+                                                    : e.getValue().toString()));
         }
         return new ParsedDocument(
                 id,
@@ -152,7 +162,8 @@ public final class KnowledgeRoutes {
                 res,
                 200,
                 Paging.listAnswer(
-                        store.documents(ns, Paging.pageRequest(req), q), KnowledgeRoutes::documentView));
+                        store.documents(ns, Paging.pageRequest(req), q),
+                        KnowledgeRoutes::documentView));
     }
 
     private void getDocument(ServerRequest req, ServerResponse res) {
@@ -160,7 +171,10 @@ public final class KnowledgeRoutes {
         String id = req.path().pathParameters().get("id");
         StoredDocument document =
                 store.document(ns, id)
-                        .orElseThrow(() -> new NoSuchElementException("document '" + id + "' does not exist"));
+                        .orElseThrow(
+                                () ->
+                                        new NoSuchElementException(
+                                                "document '" + id + "' does not exist"));
         Map<String, Object> view = documentView(document);
         view.put("content", document.content());
         List<Map<String, Object>> chunks = new ArrayList<>();
@@ -233,7 +247,9 @@ public final class KnowledgeRoutes {
                             name -> {
                                 if (!Set.of("lexical", "dense", "graph").contains(name)) {
                                     throw new IllegalArgumentException(
-                                            "unknown weight '" + name + "', must be one of lexical, dense, graph");
+                                            "unknown weight '"
+                                                    + name
+                                                    + "', must be one of lexical, dense, graph");
                                 }
                             });
             weights =
@@ -243,7 +259,9 @@ public final class KnowledgeRoutes {
                             number(w, "graph", SignalWeights.DEFAULT_GRAPH));
         }
         FusionStrategy fusion =
-                Fields.optionalText(body, "fusion").map(FusionStrategy::parse).orElse(FusionStrategy.DEFAULT);
+                Fields.optionalText(body, "fusion")
+                        .map(FusionStrategy::parse)
+                        .orElse(FusionStrategy.DEFAULT);
         RetrieveFilters filters = RetrieveFilters.NONE;
         JsonNode f = body.get("filters");
         if (f != null && !f.isNull()) {
@@ -312,7 +330,10 @@ public final class KnowledgeRoutes {
         for (Authority a : Authority.values()) {
             evidence.put(
                     a.key(),
-                    result.hits().stream().filter(h -> h.authority() == a).map(RetrievedHit::chunkId).toList());
+                    result.hits().stream()
+                            .filter(h -> h.authority() == a)
+                            .map(RetrievedHit::chunkId)
+                            .toList());
         }
         answer.put("evidence", evidence);
         answer.put(
@@ -326,7 +347,14 @@ public final class KnowledgeRoutes {
                         .map(
                                 r ->
                                         Map.<String, Object>of(
-                                                "from", r.from(), "to", r.to(), "type", r.type(), "weight", r.weight()))
+                                                "from",
+                                                r.from(),
+                                                "to",
+                                                r.to(),
+                                                "type",
+                                                r.type(),
+                                                "weight",
+                                                r.weight()))
                         .toList());
         answer.put("grounding", result.grounding());
         answer.put("plan", result.plan().wireName());
@@ -361,8 +389,12 @@ public final class KnowledgeRoutes {
         String ns = NamespaceRoutes.requireReadable(req, store);
         String id = req.path().pathParameters().get("traceId");
         StoredTrace trace =
-                knowledge.trace(ns, id)
-                        .orElseThrow(() -> new NoSuchElementException("trace '" + id + "' does not exist"));
+                knowledge
+                        .trace(ns, id)
+                        .orElseThrow(
+                                () ->
+                                        new NoSuchElementException(
+                                                "trace '" + id + "' does not exist"));
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("traceId", trace.traceId());
         view.put("query", trace.query());
