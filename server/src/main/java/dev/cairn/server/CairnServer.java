@@ -1,6 +1,10 @@
 package dev.cairn.server;
 
+import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.embeddings.EmbeddingModels;
+import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.api.KnowledgeRoutes;
 import dev.cairn.server.api.NamespaceRoutes;
 import dev.cairn.server.api.SystemRoutes;
 import dev.cairn.server.api.TokenRoutes;
@@ -39,11 +43,24 @@ public final class CairnServer implements AutoCloseable {
     private final WebServer web;
     private final Optional<String> generatedAdminToken;
     private final JvmGcMetrics gcMetrics;
+    private final EmbeddingModel model;
+    private final KnowledgeBase knowledge;
 
     private CairnServer(ServerSettings settings) {
         this.settings = settings;
         this.store = openStore(settings);
+        EmbeddingModel loadedModel = null;
+        KnowledgeBase openedKnowledge = null;
         try {
+            loadedModel = EmbeddingModels.defaultModel();
+            openedKnowledge =
+                    KnowledgeBase.open(
+                            store,
+                            loadedModel,
+                            settings.dataDir().resolve("lucene").resolve("documents"),
+                            settings.retrieval());
+            this.model = loadedModel;
+            this.knowledge = openedKnowledge;
             AdminToken.Resolved admin =
                     AdminToken.resolve(settings.adminToken(), settings.dataDir());
             this.generatedAdminToken = admin.newSecret();
@@ -65,6 +82,7 @@ public final class CairnServer implements AutoCloseable {
             new SystemRoutes(store, metrics).register(routing);
             new NamespaceRoutes(store, settings.maxBodyBytes()).register(routing);
             new TokenRoutes(tokens, settings.maxBodyBytes()).register(routing);
+            new KnowledgeRoutes(knowledge, settings.maxBodyBytes()).register(routing);
             Routes.notFound(routing);
 
             this.web =
@@ -79,6 +97,12 @@ public final class CairnServer implements AutoCloseable {
                             .build()
                             .start();
         } catch (RuntimeException e) {
+            if (openedKnowledge != null) {
+                openedKnowledge.close();
+            }
+            if (loadedModel != null) {
+                loadedModel.close();
+            }
             store.close();
             throw e;
         }
@@ -114,6 +138,10 @@ public final class CairnServer implements AutoCloseable {
         return store;
     }
 
+    public KnowledgeBase knowledge() {
+        return knowledge;
+    }
+
     @Override
     public void close() {
         try {
@@ -122,7 +150,12 @@ public final class CairnServer implements AutoCloseable {
             LOG.log(Level.WARNING, "web server did not stop cleanly", e);
         } finally {
             gcMetrics.close();
-            store.close();
+            try {
+                knowledge.close();
+            } finally {
+                model.close();
+                store.close();
+            }
         }
     }
 }

@@ -5,13 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.cairn.memory.internal.Guards;
 import dev.cairn.memory.safety.SecretRedactor;
-import dev.cairn.memory.safety.WriteBlockedException;
 import dev.cairn.memory.safety.WriteGuard;
 import dev.cairn.memory.safety.WriteTarget;
 import dev.cairn.memory.search.HybridTextIndex;
 import dev.cairn.memory.search.TextEntry;
 import dev.cairn.memory.search.TextHit;
+import dev.cairn.memory.service.WriteBlockedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -78,8 +79,7 @@ public final class Transcripts {
         for (JsonNode message : messages) {
             String content = MessageText.content(message);
             WriteGuard.Guarded guarded =
-                    WriteBlockedException.check(
-                            guard.apply(content, WriteTarget.MESSAGE), WriteTarget.MESSAGE);
+                    Guards.requireAllowed(guard.apply(content, WriteTarget.MESSAGE));
             JsonNode redacted = redact(message.deepCopy());
             prepared.add(
                     new NewMessage(

@@ -1,11 +1,12 @@
 package dev.cairn.memory.kv;
 
-import dev.cairn.memory.safety.WriteBlockedException;
+import dev.cairn.memory.internal.Guards;
 import dev.cairn.memory.safety.WriteGuard;
 import dev.cairn.memory.safety.WriteTarget;
 import dev.cairn.memory.search.HybridTextIndex;
 import dev.cairn.memory.search.TextEntry;
 import dev.cairn.memory.search.TextHit;
+import dev.cairn.memory.service.WriteBlockedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -50,9 +51,7 @@ public final class KeyValueMemory {
      */
     public KeyValueEntry put(String namespace, String key, String value) {
         KeyValueEntry.requireKey(key);
-        WriteGuard.Guarded guarded =
-                WriteBlockedException.check(
-                        guard.apply(value, WriteTarget.MEMORY), WriteTarget.MEMORY);
+        WriteGuard.Guarded guarded = Guards.requireAllowed(guard.apply(value, WriteTarget.MEMORY));
         KeyValueEntry entry =
                 repository.put(namespace, key, guarded.text(), guarded.storeDisabled());
         if (entry.flagged()) {
@@ -124,7 +123,7 @@ public final class KeyValueMemory {
         }
         // Check every chunk before writing any, so a blocked chunk writes nothing.
         for (String c : chunks) {
-            WriteBlockedException.check(guard.apply(c, WriteTarget.MEMORY), WriteTarget.MEMORY);
+            Guards.requireAllowed(guard.apply(c, WriteTarget.MEMORY));
         }
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < chunks.size(); i++) {

@@ -3,10 +3,11 @@ package dev.cairn.memory.proposal;
 import dev.cairn.memory.MemorySource;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
+import dev.cairn.memory.internal.Guards;
 import dev.cairn.memory.safety.SecretRedactor;
-import dev.cairn.memory.safety.WriteBlockedException;
 import dev.cairn.memory.safety.WriteGuard;
 import dev.cairn.memory.safety.WriteTarget;
+import dev.cairn.memory.service.WriteBlockedException;
 import dev.cairn.retrieval.store.Page;
 import dev.cairn.retrieval.store.PageRequest;
 import java.util.NoSuchElementException;
@@ -54,11 +55,10 @@ public final class Proposals {
      */
     public Proposal file(String namespace, NewProposal p) {
         WriteGuard.Guarded guarded =
-                WriteBlockedException.check(
+                Guards.requireAllowed(
                         guard.apply(
                                 p.title() + "\n" + p.description() + "\n" + p.content(),
-                                WriteTarget.PROPOSAL),
-                        WriteTarget.PROPOSAL);
+                                WriteTarget.PROPOSAL));
         NewProposal redacted =
                 new NewProposal(
                         p.type(),

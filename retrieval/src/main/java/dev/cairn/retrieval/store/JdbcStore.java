@@ -36,6 +36,8 @@ abstract class JdbcStore implements Store {
      */
     static final List<String> NAMESPACED_TABLES =
             List.of(
+                    "retrieval_trace_hits",
+                    "retrieval_traces",
                     "chunks",
                     "documents",
                     "messages",

@@ -30,8 +30,8 @@ import java.util.NoSuchElementException;
 /**
  * ARK's Memory API at {@code /ark/{ns}} (see API.md, "Conversations"): snake_case fields, 201 on
  * conversation create, messages stored as sent (after write safety and redaction), offset paging
- * with {@code nextCursor} as a string, and ARK's error envelope ({@link ErrorEnvelope#ARK}).
- * Reads need the {@code read} role on the namespace, writes {@code write}. Thread-safe.
+ * with {@code nextCursor} as a string, and ARK's error envelope ({@link ErrorEnvelope#ARK}). Reads
+ * need the {@code read} role on the namespace, writes {@code write}. Thread-safe.
  */
 public final class ArkRoutes {
 
@@ -157,7 +157,9 @@ public final class ArkRoutes {
         Duration ttl = Duration.ZERO;
         JsonNode ttlNode = body.get("ttl_seconds");
         if (ttlNode != null && !ttlNode.isNull()) {
-            if (!ttlNode.canConvertToLong() || !ttlNode.isIntegralNumber() || ttlNode.asLong() < 0) {
+            if (!ttlNode.canConvertToLong()
+                    || !ttlNode.isIntegralNumber()
+                    || ttlNode.asLong() < 0) {
                 throw validation("field 'ttl_seconds' must be an integer >= 0");
             }
             ttl = Duration.ofSeconds(ttlNode.asLong());

@@ -20,8 +20,8 @@ import java.util.Optional;
 
 /**
  * Orloj's HTTP memory provider at {@code /orloj/{ns}} (API.md, "Key/value memory"): put, get,
- * hybrid search, list by prefix and ping over {@link KeyValueMemory}, bearer auth, errors as
- * {@code {"error": "..."}} ({@link ErrorEnvelope#ORLOJ}). Thread-safe.
+ * hybrid search, list by prefix and ping over {@link KeyValueMemory}, bearer auth, errors as {@code
+ * {"error": "..."}} ({@link ErrorEnvelope#ORLOJ}). Thread-safe.
  */
 public final class OrlojRoutes {
 

@@ -25,6 +25,8 @@ public enum ErrorEnvelope {
     ARK,
     ORLOJ;
 
+    private static final io.helidon.http.HeaderName REQUEST_ID = HeaderNames.create("X-Request-ID");
+
     /** ARK's error codes. */
     public static final String VALIDATION_ERROR = "VALIDATION_ERROR";
 
@@ -59,7 +61,7 @@ public enum ErrorEnvelope {
             case ARK -> {
                 String requestId =
                         req.headers()
-                                .first(HeaderNames.X_REQUEST_ID)
+                                .first(REQUEST_ID)
                                 .filter(s -> !s.isBlank() && s.length() <= 200)
                                 .orElseGet(() -> UUID.randomUUID().toString());
                 ObjectNode body = Json.MAPPER.createObjectNode();
@@ -67,7 +69,7 @@ public enum ErrorEnvelope {
                 error.put("code", code.isEmpty() ? arkCode(status) : code);
                 error.put("message", detail);
                 error.put("requestId", requestId);
-                res.header(HeaderNames.X_REQUEST_ID, requestId);
+                res.header(REQUEST_ID, requestId);
                 Json.send(res, status, body);
             }
             case ORLOJ -> {

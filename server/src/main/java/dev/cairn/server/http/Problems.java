@@ -28,6 +28,9 @@ public final class Problems {
                                 ErrorEnvelope.forPath(req.path().path())
                                         .send(req, res, e.status(), e.getMessage(), e.code()))
                 .error(
+                        dev.cairn.retrieval.PayloadTooLargeException.class,
+                        (req, res, e) -> send(res, 413, e.getMessage()))
+                .error(
                         NoSuchElementException.class,
                         (req, res, e) -> send(req, res, 404, safe(e.getMessage(), "not found")))
                 .error(
