@@ -4,6 +4,7 @@ import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.api.GovernanceModule;
 import dev.cairn.server.api.KnowledgeRoutes;
 import dev.cairn.server.api.NamespaceRoutes;
 import dev.cairn.server.api.SystemRoutes;
@@ -45,12 +46,14 @@ public final class CairnServer implements AutoCloseable {
     private final JvmGcMetrics gcMetrics;
     private final EmbeddingModel model;
     private final KnowledgeBase knowledge;
+    private final GovernanceModule governance;
 
     private CairnServer(ServerSettings settings) {
         this.settings = settings;
         this.store = openStore(settings);
         EmbeddingModel loadedModel = null;
         KnowledgeBase openedKnowledge = null;
+        GovernanceModule openedGovernance = null;
         try {
             loadedModel = EmbeddingModels.defaultModel();
             openedKnowledge =
@@ -83,6 +86,18 @@ public final class CairnServer implements AutoCloseable {
             new NamespaceRoutes(store, settings.maxBodyBytes()).register(routing);
             new TokenRoutes(tokens, settings.maxBodyBytes()).register(routing);
             new KnowledgeRoutes(knowledge, settings.maxBodyBytes()).register(routing);
+            // Governance: conversations (ARK), key/value (Orloj), proposals, transcripts, tools.
+            openedGovernance =
+                    GovernanceModule.create(
+                            store,
+                            loadedModel,
+                            (proposals, ns, id, by) -> {
+                                throw new IllegalStateException(
+                                        "applying proposals needs the memory service");
+                            },
+                            settings.maxBodyBytes());
+            this.governance = openedGovernance;
+            governance.register(routing);
             Routes.notFound(routing);
 
             this.web =
@@ -97,6 +112,9 @@ public final class CairnServer implements AutoCloseable {
                             .build()
                             .start();
         } catch (RuntimeException e) {
+            if (openedGovernance != null) {
+                openedGovernance.close();
+            }
             if (openedKnowledge != null) {
                 openedKnowledge.close();
             }
@@ -151,6 +169,7 @@ public final class CairnServer implements AutoCloseable {
         } finally {
             gcMetrics.close();
             try {
+                governance.close();
                 knowledge.close();
             } finally {
                 model.close();

@@ -1,0 +1,84 @@
+package dev.cairn.server.api;
+
+import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.memory.conversation.ConversationRepository;
+import dev.cairn.memory.conversation.Transcripts;
+import dev.cairn.memory.kv.KeyValueMemory;
+import dev.cairn.memory.kv.KeyValueRepository;
+import dev.cairn.memory.proposal.ProposalRepository;
+import dev.cairn.memory.proposal.Proposals;
+import dev.cairn.memory.search.HybridTextIndex;
+import dev.cairn.memory.service.WriteBlockedException;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.http.ErrorEnvelope;
+import io.helidon.webserver.http.HttpRouting;
+
+/**
+ * Memory governance and agent integration, wired onto one store: conversations (ARK), the key/value
+ * memory (Orloj), proposals, transcript search, extraction and agent tools. Owns the two in-memory
+ * search indexes (closed by {@link #close()}), not the store or the model. Thread-safe.
+ */
+public final class GovernanceModule implements AutoCloseable {
+
+    private final Store store;
+    private final long maxBodyBytes;
+    private final HybridTextIndex transcriptIndex;
+    private final HybridTextIndex keyValueIndex;
+    private final Transcripts transcripts;
+    private final KeyValueMemory keyValues;
+    private final Proposals proposals;
+    private final ProposalApplier applier;
+
+    private GovernanceModule(
+            Store store, EmbeddingModel model, ProposalApplier applier, long maxBodyBytes) {
+        this.store = store;
+        this.maxBodyBytes = maxBodyBytes;
+        this.applier = applier;
+        this.transcriptIndex = HybridTextIndex.withEmbeddings(model);
+        this.keyValueIndex = HybridTextIndex.withEmbeddings(model);
+        this.transcripts =
+                Transcripts.create(ConversationRepository.sql(store.sql()), transcriptIndex);
+        this.keyValues = KeyValueMemory.create(KeyValueRepository.sql(store.sql()), keyValueIndex);
+        this.proposals = Proposals.create(ProposalRepository.sql(store.sql()));
+    }
+
+    /** A module over {@code store}, searching with {@code model}'s vectors. */
+    public static GovernanceModule create(
+            Store store, EmbeddingModel model, ProposalApplier applier, long maxBodyBytes) {
+        return new GovernanceModule(store, model, applier, maxBodyBytes);
+    }
+
+    public Transcripts transcripts() {
+        return transcripts;
+    }
+
+    public KeyValueMemory keyValues() {
+        return keyValues;
+    }
+
+    public Proposals proposals() {
+        return proposals;
+    }
+
+    /** Registers every route of the module and the 422 answer for blocked writes. */
+    public void register(HttpRouting.Builder routing) {
+        routing.error(
+                WriteBlockedException.class,
+                (req, res, e) ->
+                        ErrorEnvelope.forPath(req.path().path())
+                                .send(req, res, 422, e.getMessage(), ""));
+        new ArkRoutes(store, transcripts, maxBodyBytes).register(routing);
+        new OrlojRoutes(store, keyValues, maxBodyBytes).register(routing);
+        new ProposalRoutes(store, proposals, applier, maxBodyBytes).register(routing);
+        new TranscriptRoutes(store, transcripts, maxBodyBytes).register(routing);
+    }
+
+    @Override
+    public void close() {
+        try {
+            transcriptIndex.close();
+        } finally {
+            keyValueIndex.close();
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package dev.cairn.server.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.memory.MemoryType;
+import dev.cairn.memory.proposal.NewProposal;
+import dev.cairn.memory.proposal.Proposal;
+import dev.cairn.memory.proposal.ProposalFilter;
+import dev.cairn.memory.proposal.ProposalStatus;
+import dev.cairn.memory.proposal.ProposalType;
+import dev.cairn.memory.proposal.Proposals;
+import dev.cairn.retrieval.store.PageRequest;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.auth.Role;
+import dev.cairn.server.http.Fields;
+import dev.cairn.server.http.Json;
+import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.Routes;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Proposals under {@code /v1/namespaces/{ns}/proposals}: create ({@code write}), list and get
+ * ({@code read}), review and archive ({@code review}), apply ({@code review}; see {@link
+ * ProposalApplier}). Thread-safe.
+ */
+public final class ProposalRoutes {
+
+    static final String BASE = "/v1/namespaces/{ns}/proposals";
+
+    private final Store store;
+    private final Proposals proposals;
+    private final ProposalApplier applier;
+    private final long maxBodyBytes;
+
+    public ProposalRoutes(
+            Store store, Proposals proposals, ProposalApplier applier, long maxBodyBytes) {
+        this.store = store;
+        this.proposals = proposals;
+        this.applier = applier;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public void register(HttpRouting.Builder routing) {
+        routing.post(BASE, this::create)
+                .get(BASE, this::list)
+                .get(BASE + "/{id}", this::get)
+                .post(BASE + "/{id}/review", this::review)
+                .post(BASE + "/{id}/apply", this::apply)
+                .post(BASE + "/{id}/archive", this::archive);
+        Routes.methodNotAllowed(
+                routing,
+                BASE,
+                BASE + "/{id}",
+                BASE + "/{id}/review",
+                BASE + "/{id}/apply",
+                BASE + "/{id}/archive");
+    }
+
+    private void create(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        Proposal p = proposals.file(ns, newProposal(body));
+        Json.send(res, 201, view(p));
+    }
+
+    /** A proposal from a request body (also the arguments of the proposal tools). */
+    static NewProposal newProposal(ObjectNode body) {
+        ProposalType type = ProposalType.parse(Fields.requiredText(body, "type"));
+        MemoryType memoryType =
+                Fields.optionalText(body, "memoryType")
+                        .map(ProposalRoutes::memoryType)
+                        .orElse(MemoryType.FACT);
+        return new NewProposal(
+                type,
+                Fields.requiredText(body, "title"),
+                Fields.optionalText(body, "description").orElse(""),
+                Fields.requiredText(body, "content"),
+                Fields.optionalText(body, "taskName").orElse(""),
+                Fields.optionalText(body, "agentName").orElse(""),
+                memoryType);
+    }
+
+    static MemoryType memoryType(String name) {
+        try {
+            return MemoryType.valueOf(name.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "unknown memory type: '"
+                            + name
+                            + "', must be one of "
+                            + Arrays.stream(MemoryType.values())
+                                    .map(Enum::name)
+                                    .collect(Collectors.joining(", ")));
+        }
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        PageRequest page = Paging.pageRequest(req);
+        ProposalFilter filter =
+                new ProposalFilter(
+                        req.query().first("type").stream()
+                                .flatMap(s -> Arrays.stream(s.split(",")))
+                                .filter(s -> !s.isBlank())
+                                .map(ProposalType::parse)
+                                .collect(Collectors.toSet()),
+                        req.query().first("status").stream()
+                                .flatMap(s -> Arrays.stream(s.split(",")))
+                                .filter(s -> !s.isBlank())
+                                .map(ProposalStatus::parse)
+                                .collect(Collectors.toSet()),
+                        req.query().first("taskName").orElse(""),
+                        req.query().first("agentName").orElse(""),
+                        req.query().first("q").orElse(""));
+        Json.send(
+                res,
+                200,
+                Paging.listAnswer(proposals.list(ns, filter, page), ProposalRoutes::view));
+    }
+
+    private void get(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        Json.send(res, 200, view(proposals.get(ns, req.path().pathParameters().get("id"))));
+    }
+
+    private void review(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.REVIEW);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        ProposalStatus decision = ProposalStatus.parse(Fields.requiredText(body, "status"));
+        if (decision != ProposalStatus.ACCEPTED && decision != ProposalStatus.REJECTED) {
+            throw new IllegalArgumentException(
+                    "field 'status' must be accepted or rejected, got '"
+                            + decision.wireName()
+                            + "'");
+        }
+        proposals.review(
+                ns,
+                req.path().pathParameters().get("id"),
+                decision,
+                Fields.requiredText(body, "reviewer"),
+                Fields.optionalText(body, "reviewNote").orElse(""));
+        res.status(204).send();
+    }
+
+    private void apply(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.REVIEW);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        String appliedBy = Fields.requiredText(body, "appliedBy");
+        Json.send(
+                res,
+                200,
+                applier.apply(proposals, ns, req.path().pathParameters().get("id"), appliedBy));
+    }
+
+    private void archive(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.REVIEW);
+        proposals.archive(ns, req.path().pathParameters().get("id"));
+        res.status(204).send();
+    }
+
+    static Map<String, Object> view(Proposal p) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("id", p.id());
+        v.put("type", p.type().wireName());
+        v.put("title", p.title());
+        v.put("description", p.description());
+        v.put("content", p.content());
+        v.put("taskName", p.taskName());
+        v.put("agentName", p.agentName());
+        if (p.type() == ProposalType.MEMORY) {
+            v.put("memoryType", p.memoryType().name());
+            v.put("suggestedTags", p.suggestedTags());
+        }
+        v.put("status", p.status().wireName());
+        v.put("flagged", p.flagged());
+        if (p.reviewTime().isPresent()) {
+            v.put("reviewer", p.reviewer());
+            v.put("reviewNote", p.reviewNote());
+            v.put("reviewedAt", p.reviewedAt().toString());
+        }
+        if (p.applyTime().isPresent()) {
+            v.put("appliedMemoryId", p.appliedMemoryId());
+            v.put("appliedBy", p.appliedBy());
+            v.put("appliedAt", p.appliedAt().toString());
+        }
+        v.put("createdAt", p.createdAt().toString());
+        v.put("updatedAt", p.updatedAt().toString());
+        return v;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.cairn.server.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.memory.conversation.TranscriptHit;
+import dev.cairn.memory.conversation.Transcripts;
+import dev.cairn.retrieval.store.Page;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.auth.Role;
+import dev.cairn.server.http.Fields;
+import dev.cairn.server.http.Json;
+import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.Routes;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code POST /v1/namespaces/{ns}/transcripts/search}: hybrid search over stored conversation
+ * messages, compact snippets in the list shape. {@code sessionName} names an ARK conversation (ARK
+ * sessions are conversations) and is used when {@code conversationId} is absent. Thread-safe.
+ */
+public final class TranscriptRoutes {
+
+    /** Default number of hits. */
+    public static final int DEFAULT_LIMIT = 10;
+
+    private final Store store;
+    private final Transcripts transcripts;
+    private final long maxBodyBytes;
+
+    public TranscriptRoutes(Store store, Transcripts transcripts, long maxBodyBytes) {
+        this.store = store;
+        this.transcripts = transcripts;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public void register(HttpRouting.Builder routing) {
+        String path = "/v1/namespaces/{ns}/transcripts/search";
+        routing.post(path, this::search);
+        Routes.methodNotAllowed(routing, path);
+    }
+
+    private void search(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        List<TranscriptHit> hits = search(transcripts, ns, body);
+        Json.send(
+                res,
+                200,
+                Paging.listAnswer(new Page<>(hits, hits.size(), ""), TranscriptRoutes::view));
+    }
+
+    /** Runs a search from a request body (also the {@code search_transcript} tool's arguments). */
+    static List<TranscriptHit> search(Transcripts transcripts, String ns, ObjectNode body) {
+        String query = Fields.requiredText(body, "query");
+        String conversation =
+                Fields.optionalText(body, "conversationId")
+                        .or(() -> Fields.optionalText(body, "sessionName"))
+                        .orElse("")
+                        .strip();
+        int limit = OrlojRoutes.intField(body, "limit", DEFAULT_LIMIT);
+        return transcripts.search(ns, query, conversation, limit);
+    }
+
+    static Map<String, Object> view(TranscriptHit h) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("conversationId", h.conversationId());
+        v.put("messageId", h.messageId());
+        v.put("queryId", h.queryId());
+        v.put("role", h.role());
+        v.put("snippet", h.snippet());
+        v.put("score", h.score());
+        return v;
+    }
+}
