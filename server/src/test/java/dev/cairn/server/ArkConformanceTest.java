@@ -1,0 +1,424 @@
+package dev.cairn.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.server.http.Json;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Drives {@code /ark/{ns}} with the requests ARK's controller sends for a query (its HTTP memory
+ * client: create the conversation, read its history, append the turn's OpenAI-format messages, read
+ * them back) and checks every status code and field name, then paging, deletes, TTL and ARK's error
+ * envelope.
+ */
+class ArkConformanceTest {
+
+    @TempDir static Path dataDir;
+    static ServerFixture cairn;
+    static String base;
+
+    @BeforeAll
+    static void start() {
+        cairn = new ServerFixture(dataDir);
+        cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"ark\"}");
+        base = "/ark/ark";
+    }
+
+    @AfterAll
+    static void stop() {
+        cairn.close();
+    }
+
+    /** A request shaped like ARK's Go client's: JSON content type even without a body. */
+    static ServerFixture.Response ark(String method, String path, String body) {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create("http://localhost:" + cairn.server.port() + path))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .header("User-Agent", "ark-controller/conformance")
+                        .header("Authorization", "Bearer " + ServerFixture.ADMIN)
+                        .method(
+                                method,
+                                body == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofString(body));
+        try {
+            HttpResponse<String> r =
+                    cairn.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new ServerFixture.Response(
+                    r.statusCode(), r.headers().firstValue("content-type").orElse(""), r.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void assertArkError(ServerFixture.Response r, int status, String code) {
+        assertThat(r.status()).as(r.body()).isEqualTo(status);
+        assertThat(r.contentType()).startsWith("application/json");
+        JsonNode error = r.json().path("error");
+        assertThat(error.path("code").asText()).isEqualTo(code);
+        assertThat(error.path("message").asText()).isNotBlank();
+        assertThat(error.path("requestId").asText()).isNotBlank();
+    }
+
+    static String createConversation() {
+        var created = ark("POST", base + "/conversations", null);
+        assertThat(created.status()).isEqualTo(201);
+        return created.json().path("conversation_id").asText();
+    }
+
+    @Test
+    void queryLifecycleAsArksControllerDrivesIt() {
+        // 0. Health is open.
+        var health = cairn.call("GET", base + "/health", null, null);
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.body()).isEqualTo("OK");
+
+        // 1. NewHTTPMemory: POST /conversations with a JSON content type and no body.
+        var created = ark("POST", base + "/conversations", null);
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.json().properties())
+                .extracting(e -> e.getKey())
+                .containsExactly("conversation_id");
+        String conversation = created.json().path("conversation_id").asText();
+        assertThat(conversation).matches("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}");
+
+        // 2. GetMessages before the first turn: empty history.
+        var empty = ark("GET", base + "/messages?conversation_id=" + conversation, null);
+        assertThat(empty.status()).isEqualTo(200);
+        assertThat(empty.json().path("items").isArray()).isTrue();
+        assertThat(empty.json().path("items")).isEmpty();
+        assertThat(empty.json().path("total").asLong()).isZero();
+        assertThat(empty.json().path("hasMore").asBoolean()).isFalse();
+        assertThat(empty.json().has("nextCursor")).isFalse();
+
+        // 3. AddMessages: the turn in OpenAI format, including a tool call and its result.
+        String user = "{\"role\":\"user\",\"content\":\"What is the capital of France?\"}";
+        String toolCall =
+                "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_1\","
+                        + "\"type\":\"function\",\"function\":{\"name\":\"lookup\","
+                        + "\"arguments\":\"{\\\"q\\\":\\\"France\\\"}\"}}]}";
+        String toolResult = "{\"role\":\"tool\",\"tool_call_id\":\"call_1\",\"content\":\"Paris\"}";
+        String assistant =
+                "{\"role\":\"assistant\",\"content\":\"The capital of France is Paris.\"}";
+        var added =
+                ark(
+                        "POST",
+                        base + "/messages",
+                        "{\"conversation_id\":\""
+                                + conversation
+                                + "\",\"query_id\":\"query-1\",\"messages\":["
+                                + String.join(",", user, toolCall, toolResult, assistant)
+                                + "]}");
+        assertThat(added.status()).isEqualTo(200);
+        assertThat(added.body()).isEmpty();
+
+        // 4. GetMessages: the records, in order, messages exactly as sent.
+        Instant before = Instant.now().plusSeconds(1);
+        var read = ark("GET", base + "/messages?conversation_id=" + conversation, null);
+        assertThat(read.status()).isEqualTo(200);
+        JsonNode page = read.json();
+        assertThat(page.properties())
+                .extracting(e -> e.getKey())
+                .containsExactly("items", "total", "hasMore");
+        assertThat(page.path("total").asLong()).isEqualTo(4);
+        List<JsonNode> items = new ArrayList<>();
+        page.path("items").forEach(items::add);
+        assertThat(items).hasSize(4);
+        for (JsonNode item : items) {
+            assertThat(item.properties())
+                    .extracting(e -> e.getKey())
+                    .containsExactly(
+                            "timestamp", "conversation_id", "query_id", "message", "sequence");
+            assertThat(item.path("conversation_id").asText()).isEqualTo(conversation);
+            assertThat(item.path("query_id").asText()).isEqualTo("query-1");
+            assertThat(Instant.parse(item.path("timestamp").asText())).isBefore(before);
+            assertThat(item.path("sequence").isIntegralNumber()).isTrue();
+        }
+        assertThat(items.stream().map(i -> i.path("message")).toList())
+                .containsExactly(tree(user), tree(toolCall), tree(toolResult), tree(assistant));
+        assertThat(items.stream().map(i -> i.path("sequence").asLong()).toList()).isSorted();
+
+        // 5. The conversation is listed and readable.
+        var list = ark("GET", base + "/conversations", null);
+        assertThat(list.status()).isEqualTo(200);
+        assertThat(texts(list.json().path("conversations"))).contains(conversation);
+        var one = ark("GET", base + "/conversations/" + conversation, null);
+        assertThat(one.status()).isEqualTo(200);
+        assertThat(one.json().path("conversation_id").asText()).isEqualTo(conversation);
+        assertThat(one.json().path("messages")).hasSize(4);
+
+        // 6. A second query in the same conversation; filter by query id.
+        ark(
+                "POST",
+                base + "/messages",
+                "{\"conversation_id\":\""
+                        + conversation
+                        + "\",\"query_id\":\"query-2\",\"messages\":["
+                        + user
+                        + "]}");
+        var second =
+                ark(
+                        "GET",
+                        base + "/messages?conversation_id=" + conversation + "&query_id=query-2",
+                        null);
+        assertThat(second.json().path("total").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void pagesPastOneHundredMessagesWithAStringCursor() {
+        String conversation = createConversation();
+        StringBuilder messages = new StringBuilder();
+        for (int i = 0; i < 250; i++) {
+            messages.append(i == 0 ? "" : ",")
+                    .append("{\"role\":\"user\",\"content\":\"message ")
+                    .append(i)
+                    .append("\"}");
+        }
+        assertThat(
+                        ark(
+                                        "POST",
+                                        base + "/messages",
+                                        "{\"conversation_id\":\""
+                                                + conversation
+                                                + "\",\"query_id\":\"bulk\",\"messages\":["
+                                                + messages
+                                                + "]}")
+                                .status())
+                .isEqualTo(200);
+
+        List<String> contents = new ArrayList<>();
+        String cursor = null;
+        List<String> cursors = new ArrayList<>();
+        do {
+            var r =
+                    ark(
+                            "GET",
+                            base
+                                    + "/messages?conversation_id="
+                                    + conversation
+                                    + (cursor == null ? "" : "&cursor=" + cursor),
+                            null);
+            assertThat(r.status()).isEqualTo(200);
+            JsonNode page = r.json();
+            assertThat(page.path("total").asLong()).isEqualTo(250);
+            page.path("items")
+                    .forEach(i -> contents.add(i.path("message").path("content").asText()));
+            if (page.path("hasMore").asBoolean()) {
+                assertThat(page.path("nextCursor").isTextual())
+                        .as("nextCursor is a string")
+                        .isTrue();
+                cursor = page.path("nextCursor").asText();
+                cursors.add(cursor);
+            } else {
+                assertThat(page.has("nextCursor")).isFalse();
+                cursor = null;
+            }
+        } while (cursor != null);
+
+        assertThat(cursors).containsExactly("100", "200");
+        assertThat(contents).hasSize(250);
+        assertThat(contents.getFirst()).isEqualTo("message 0");
+        assertThat(contents.getLast()).isEqualTo("message 249");
+
+        var limited =
+                ark(
+                        "GET",
+                        base + "/messages?conversation_id=" + conversation + "&limit=1000",
+                        null);
+        assertThat(limited.json().path("items")).hasSize(250);
+        assertThat(limited.json().path("hasMore").asBoolean()).isFalse();
+    }
+
+    @Test
+    void deletesAreIdempotentAndAnEmptiedConversationIsNotFound() {
+        String conversation = createConversation();
+        post(conversation, "q1", "{\"role\":\"user\",\"content\":\"one\"}");
+        post(conversation, "q2", "{\"role\":\"user\",\"content\":\"two\"}");
+
+        for (int i = 0; i < 2; i++) {
+            var r =
+                    ark(
+                            "DELETE",
+                            base + "/conversations/" + conversation + "/queries/q1/messages",
+                            null);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.json().path("status").asText()).isEqualTo("success");
+            assertThat(r.json().path("message").asText()).isNotBlank();
+        }
+        assertThat(
+                        ark("GET", base + "/messages?conversation_id=" + conversation, null)
+                                .json()
+                                .path("total")
+                                .asLong())
+                .isEqualTo(1);
+        for (int i = 0; i < 2; i++) {
+            var r = ark("DELETE", base + "/queries/q2/messages", null);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.json().path("status").asText()).isEqualTo("success");
+        }
+        assertArkError(ark("GET", base + "/conversations/" + conversation, null), 404, "NOT_FOUND");
+        for (int i = 0; i < 2; i++) {
+            var r = ark("DELETE", base + "/conversations/" + conversation, null);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.json().path("status").asText()).isEqualTo("success");
+        }
+        assertThat(texts(ark("GET", base + "/conversations", null).json().path("conversations")))
+                .doesNotContain(conversation);
+    }
+
+    @Test
+    void expiredMessagesAreNotReturned() throws InterruptedException {
+        String conversation = createConversation();
+        var r =
+                ark(
+                        "POST",
+                        base + "/messages",
+                        "{\"conversation_id\":\""
+                                + conversation
+                                + "\",\"query_id\":\"q\",\"ttl_seconds\":1,\"messages\":[{\"role\":\"user\",\"content\":\"brief\"}]}");
+        assertThat(r.status()).isEqualTo(200);
+        post(conversation, "q", "{\"role\":\"user\",\"content\":\"lasting\"}");
+        assertThat(
+                        ark("GET", base + "/messages?conversation_id=" + conversation, null)
+                                .json()
+                                .path("total")
+                                .asLong())
+                .isEqualTo(2);
+
+        Thread.sleep(1100);
+
+        JsonNode page = ark("GET", base + "/messages?conversation_id=" + conversation, null).json();
+        assertThat(page.path("total").asLong()).isEqualTo(1);
+        assertThat(page.path("items").get(0).path("message").path("content").asText())
+                .isEqualTo("lasting");
+    }
+
+    @Test
+    void errorsUseArksEnvelope() {
+        String conversation = createConversation();
+        assertArkError(
+                ark(
+                        "POST",
+                        base + "/messages",
+                        "{\"conversation_id\":\"" + conversation + "\",\"messages\":[]}"),
+                400,
+                "VALIDATION_ERROR");
+        assertArkError(
+                ark("POST", base + "/messages", "{\"query_id\":\"q\",\"messages\":[]}"),
+                400,
+                "VALIDATION_ERROR");
+        assertArkError(
+                ark("POST", base + "/messages", "{\"conversation_id\":\"c\",\"query_id\":\"q\"}"),
+                400,
+                "VALIDATION_ERROR");
+        assertArkError(
+                ark(
+                        "POST",
+                        base + "/messages",
+                        "{\"conversation_id\":\"c\",\"query_id\":\"q\",\"messages\":{}}"),
+                400,
+                "VALIDATION_ERROR");
+        assertArkError(
+                ark("POST", base + "/messages", "{\"conversation_id\": "), 400, "BAD_REQUEST");
+        assertArkError(ark("GET", base + "/messages?cursor=-1", null), 400, "PAGINATION_ERROR");
+        assertArkError(ark("GET", base + "/messages?cursor=abc", null), 400, "PAGINATION_ERROR");
+        assertArkError(ark("GET", base + "/messages?limit=0", null), 400, "PAGINATION_ERROR");
+        assertArkError(ark("GET", base + "/messages?limit=1001", null), 400, "PAGINATION_ERROR");
+        assertArkError(
+                ark("GET", base + "/conversations/no-such-conversation", null), 404, "NOT_FOUND");
+        assertArkError(ark("GET", "/ark/no-such-namespace/conversations", null), 404, "NOT_FOUND");
+        assertArkError(ark("GET", base + "/no-such-resource", null), 404, "NOT_FOUND");
+        assertArkError(cairn.call("GET", base + "/conversations", null, null), 401, "BAD_REQUEST");
+        assertArkError(
+                cairn.call("GET", base + "/conversations", "wrong-token", null),
+                401,
+                "BAD_REQUEST");
+        assertArkError(ark("PUT", base + "/messages", "{}"), 405, "BAD_REQUEST");
+        // A bidi override in a message's text is blocked: 422 naming the rule, nothing stored.
+        var blocked =
+                ark(
+                        "POST",
+                        base + "/messages",
+                        "{\"conversation_id\":\""
+                                + conversation
+                                + "\",\"query_id\":\"q\",\"messages\":[{\"role\":\"user\",\"content\":\"ok\"},"
+                                + "{\"role\":\"user\",\"content\":\"abc\\u202edef\"}]}");
+        assertArkError(blocked, 422, "VALIDATION_ERROR");
+        assertThat(blocked.json().path("error").path("message").asText()).contains("bidi_control");
+        assertThat(
+                        ark("GET", base + "/messages?conversation_id=" + conversation, null)
+                                .json()
+                                .path("total")
+                                .asLong())
+                .isZero();
+    }
+
+    @Test
+    void storesAnyJsonMessageAndRedactsSecretsInsideIt() {
+        String conversation = createConversation();
+        String a2a =
+                "{\"kind\":\"message\",\"messageId\":\"m1\",\"role\":\"agent\",\"parts\":[{\"kind\":\"text\",\"text\":\"done\"}],\"metadata\":{\"n\":[1,2.5,true,null]}}";
+        post(conversation, "q", a2a);
+        post(conversation, "q", "\"plain string message\"");
+        post(
+                conversation,
+                "q",
+                "{\"role\":\"user\",\"content\":\"my key is AKIAIOSFODNN7EXAMPLE ok\"}");
+
+        JsonNode items =
+                ark("GET", base + "/messages?conversation_id=" + conversation, null)
+                        .json()
+                        .path("items");
+        assertThat(items.get(0).path("message")).isEqualTo(tree(a2a));
+        assertThat(items.get(1).path("message").asText()).isEqualTo("plain string message");
+        assertThat(items.get(2).path("message").path("content").asText())
+                .doesNotContain("AKIAIOSFODNN7EXAMPLE")
+                .startsWith("my key is ");
+    }
+
+    static void post(String conversation, String query, String message) {
+        var r =
+                ark(
+                        "POST",
+                        base + "/messages",
+                        "{\"conversation_id\":\""
+                                + conversation
+                                + "\",\"query_id\":\""
+                                + query
+                                + "\",\"messages\":["
+                                + message
+                                + "]}");
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+    }
+
+    static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    static JsonNode tree(String json) {
+        try {
+            return Json.MAPPER.readTree(json);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
