@@ -89,8 +89,7 @@ public final class CairnServer implements AutoCloseable {
             // Governance: conversations (ARK), key/value (Orloj), proposals, transcripts, tools.
             openedGovernance =
                     GovernanceModule.create(
-                            store,
-                            loadedModel,
+                            knowledge,
                             (proposals, ns, id, by) -> {
                                 throw new IllegalStateException(
                                         "applying proposals needs the memory service");

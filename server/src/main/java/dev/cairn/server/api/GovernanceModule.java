@@ -9,6 +9,7 @@ import dev.cairn.memory.proposal.ProposalRepository;
 import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.memory.search.HybridTextIndex;
 import dev.cairn.memory.service.WriteBlockedException;
+import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.store.Store;
 import dev.cairn.server.http.ErrorEnvelope;
 import io.helidon.webserver.http.HttpRouting;
@@ -29,8 +30,12 @@ public final class GovernanceModule implements AutoCloseable {
     private final Proposals proposals;
     private final ProposalApplier applier;
 
-    private GovernanceModule(
-            Store store, EmbeddingModel model, ProposalApplier applier, long maxBodyBytes) {
+    private final KnowledgeBase knowledge;
+
+    private GovernanceModule(KnowledgeBase knowledge, ProposalApplier applier, long maxBodyBytes) {
+        this.knowledge = knowledge;
+        Store store = knowledge.store();
+        EmbeddingModel model = knowledge.model();
         this.store = store;
         this.maxBodyBytes = maxBodyBytes;
         this.applier = applier;
@@ -42,10 +47,13 @@ public final class GovernanceModule implements AutoCloseable {
         this.proposals = Proposals.create(ProposalRepository.sql(store.sql()));
     }
 
-    /** A module over {@code store}, searching with {@code model}'s vectors. */
+    /**
+     * A module over the knowledge base's store, searching with its model's vectors; the {@code
+     * retrieve} tool runs on the knowledge base.
+     */
     public static GovernanceModule create(
-            Store store, EmbeddingModel model, ProposalApplier applier, long maxBodyBytes) {
-        return new GovernanceModule(store, model, applier, maxBodyBytes);
+            KnowledgeBase knowledge, ProposalApplier applier, long maxBodyBytes) {
+        return new GovernanceModule(knowledge, applier, maxBodyBytes);
     }
 
     public Transcripts transcripts() {
@@ -71,6 +79,12 @@ public final class GovernanceModule implements AutoCloseable {
         new OrlojRoutes(store, keyValues, maxBodyBytes).register(routing);
         new ProposalRoutes(store, proposals, applier, maxBodyBytes).register(routing);
         new TranscriptRoutes(store, transcripts, maxBodyBytes).register(routing);
+        new ToolRoutes(store, maxBodyBytes)
+                .keyValueTools(keyValues)
+                .proposalTools(proposals)
+                .transcriptTools(transcripts)
+                .retrievalTools(knowledge)
+                .register(routing);
     }
 
     @Override
