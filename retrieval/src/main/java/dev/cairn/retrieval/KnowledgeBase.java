@@ -366,7 +366,7 @@ public final class KnowledgeBase implements AutoCloseable {
         if (store.lastChangeSeq() > lexical.lastAppliedSeq()) {
             catchUp(); // another server wrote since
         }
-        Map<Signal, CompletableFuture<List<ScoredId>>> running = new EnumMap<>(Signal.class);
+        Map<Signal, CompletableFuture<Timed>> running = new EnumMap<>(Signal.class);
         Map<String, String> explanations = new HashMap<>();
         CompletableFuture<GraphContext> graphContext = new CompletableFuture<>();
         int n = request.candidates();
@@ -374,18 +374,27 @@ public final class KnowledgeBase implements AutoCloseable {
             running.put(
                     Signal.LEXICAL,
                     CompletableFuture.supplyAsync(
-                            () -> lexicalSignal(namespace, request, n, explanations), signals));
+                            () -> Timed.of(lexicalSignal(namespace, request, n, explanations)),
+                            signals));
         }
         if (request.weights().weight(Signal.DENSE) > 0) {
             running.put(
                     Signal.DENSE,
                     CompletableFuture.supplyAsync(
                             () ->
-                                    dense
-                                            .search(namespace, model.embedQuery(request.query()), n)
-                                            .stream()
-                                            .map(h -> new ScoredId(h.chunkId(), h.similarity()))
-                                            .toList(),
+                                    Timed.of(
+                                            dense
+                                                    .search(
+                                                            namespace,
+                                                            model.embedQuery(request.query()),
+                                                            n)
+                                                    .stream()
+                                                    .map(
+                                                            h ->
+                                                                    new ScoredId(
+                                                                            h.chunkId(),
+                                                                            h.similarity()))
+                                                    .toList()),
                             signals));
         }
         if (request.weights().weight(Signal.GRAPH) > 0 && graph != GraphRanker.NONE) {
@@ -396,7 +405,7 @@ public final class KnowledgeBase implements AutoCloseable {
                                 GraphRanker.Ranking ranking =
                                         graph.rank(namespace, request.query(), n);
                                 graphContext.complete(ranking.context());
-                                return ranking.chunks();
+                                return Timed.of(ranking.chunks());
                             },
                             signals));
         }
@@ -405,7 +414,7 @@ public final class KnowledgeBase implements AutoCloseable {
         List<SignalOutcome> outcomes = new ArrayList<>();
         Map<Signal, Double> millis = new EnumMap<>(Signal.class);
         for (Signal signal : Signal.values()) {
-            CompletableFuture<List<ScoredId>> future = running.get(signal);
+            CompletableFuture<Timed> future = running.get(signal);
             if (future == null) {
                 String why =
                         request.weights().weight(signal) > 0
@@ -419,14 +428,19 @@ public final class KnowledgeBase implements AutoCloseable {
             Duration deadline = deadline(signal);
             long remaining = deadline.toNanos() - (System.nanoTime() - start);
             try {
-                List<ScoredId> ranking = future.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+                Timed answer = future.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+                if (answer.finishedAt() - start > deadline.toNanos()) {
+                    throw new TimeoutException(); // answered, but after its deadline
+                }
+                List<ScoredId> ranking = answer.ranking();
                 rankings.put(signal, ranking);
-                double ms = elapsedMs(start);
+                double ms = (answer.finishedAt() - start) / 1e6;
                 millis.put(signal, ms);
                 outcomes.add(
                         new SignalOutcome(signal, SignalOutcome.Status.OK, ms, ranking.size(), ""));
             } catch (TimeoutException e) {
-                future.cancel(true);
+                // Never interrupt a late signal: an interrupt closes Lucene's file channels.
+                future.cancel(false);
                 millis.put(signal, (double) deadline.toMillis());
                 outcomes.add(
                         new SignalOutcome(
@@ -506,6 +520,13 @@ public final class KnowledgeBase implements AutoCloseable {
                         outcomes);
         traces.save(namespace, trace(namespace, request, result));
         return result;
+    }
+
+    /** A signal's ranking and when it was ready, to hold it to its deadline. */
+    private record Timed(List<ScoredId> ranking, long finishedAt) {
+        static Timed of(List<ScoredId> ranking) {
+            return new Timed(ranking, System.nanoTime());
+        }
     }
 
     private List<ScoredId> lexicalSignal(

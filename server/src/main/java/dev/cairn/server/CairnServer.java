@@ -1,7 +1,5 @@
 package dev.cairn.server;
 
-import dev.cairn.embeddings.EmbeddingModel;
-import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.store.Store;
 import dev.cairn.server.api.GovernanceModule;
@@ -40,30 +38,19 @@ public final class CairnServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CairnServer.class.getName());
 
     private final ServerSettings settings;
-    private final Store store;
+    private final Cairn cairn;
     private final WebServer web;
     private final Optional<String> generatedAdminToken;
     private final JvmGcMetrics gcMetrics;
-    private final EmbeddingModel model;
-    private final KnowledgeBase knowledge;
     private final GovernanceModule governance;
 
     private CairnServer(ServerSettings settings) {
         this.settings = settings;
-        this.store = openStore(settings);
-        EmbeddingModel loadedModel = null;
-        KnowledgeBase openedKnowledge = null;
+        this.cairn = Cairn.open(settings);
         GovernanceModule openedGovernance = null;
         try {
-            loadedModel = EmbeddingModels.defaultModel();
-            openedKnowledge =
-                    KnowledgeBase.open(
-                            store,
-                            loadedModel,
-                            settings.dataDir().resolve("lucene").resolve("documents"),
-                            settings.retrieval());
-            this.model = loadedModel;
-            this.knowledge = openedKnowledge;
+            Store store = cairn.store();
+            KnowledgeBase knowledge = cairn.knowledge();
             AdminToken.Resolved admin =
                     AdminToken.resolve(settings.adminToken(), settings.dataDir());
             this.generatedAdminToken = admin.newSecret();
@@ -114,13 +101,7 @@ public final class CairnServer implements AutoCloseable {
             if (openedGovernance != null) {
                 openedGovernance.close();
             }
-            if (openedKnowledge != null) {
-                openedKnowledge.close();
-            }
-            if (loadedModel != null) {
-                loadedModel.close();
-            }
-            store.close();
+            cairn.close();
             throw e;
         }
     }
@@ -128,13 +109,6 @@ public final class CairnServer implements AutoCloseable {
     /** Opens the store, starts the server and answers once it accepts connections. */
     public static CairnServer start(ServerSettings settings) {
         return new CairnServer(settings);
-    }
-
-    private static Store openStore(ServerSettings settings) {
-        if (settings.dbUrl().isBlank()) {
-            return Store.embedded(settings.dataDir());
-        }
-        return Store.postgres(settings.dbUrl());
     }
 
     public int port() {
@@ -152,11 +126,11 @@ public final class CairnServer implements AutoCloseable {
     }
 
     public Store store() {
-        return store;
+        return cairn.store();
     }
 
     public KnowledgeBase knowledge() {
-        return knowledge;
+        return cairn.knowledge();
     }
 
     @Override
@@ -169,10 +143,8 @@ public final class CairnServer implements AutoCloseable {
             gcMetrics.close();
             try {
                 governance.close();
-                knowledge.close();
             } finally {
-                model.close();
-                store.close();
+                cairn.close();
             }
         }
     }

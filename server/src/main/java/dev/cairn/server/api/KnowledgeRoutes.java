@@ -231,7 +231,8 @@ public final class KnowledgeRoutes {
         Json.send(res, 200, answer(result, withTrace));
     }
 
-    static RetrieveRequest request(ObjectNode body) {
+    /** The API request body as a retrieve request; the CLI shares it. */
+    public static RetrieveRequest request(ObjectNode body) {
         String query = Fields.optionalText(body, "query").orElse("");
         int topK = intField(body, "topK", RetrieveRequest.DEFAULT_TOP_K);
         int candidates = intField(body, "candidates", RetrieveRequest.DEFAULT_CANDIDATES);
@@ -288,7 +289,8 @@ public final class KnowledgeRoutes {
         return new RetrieveRequest(query, topK, candidates, weights, k, fusion, filters, explain);
     }
 
-    static Map<String, Object> answer(RetrieveResult result, boolean withTrace) {
+    /** The API answer of a retrieve call; the CLI shares it. */
+    public static Map<String, Object> answer(RetrieveResult result, boolean withTrace) {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("traceId", result.traceId());
         List<Map<String, Object>> hits = new ArrayList<>();

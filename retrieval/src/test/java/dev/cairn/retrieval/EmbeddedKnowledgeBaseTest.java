@@ -1,0 +1,11 @@
+package dev.cairn.retrieval;
+
+import dev.cairn.retrieval.store.Store;
+
+class EmbeddedKnowledgeBaseTest extends KnowledgeBaseContractTest {
+
+    @Override
+    Store openStore() {
+        return Store.embedded(indexRoot.resolve("db"));
+    }
+}

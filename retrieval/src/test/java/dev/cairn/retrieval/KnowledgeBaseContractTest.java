@@ -1,0 +1,289 @@
+package dev.cairn.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cairn.retrieval.fusion.Signal;
+import dev.cairn.retrieval.fusion.SignalWeights;
+import dev.cairn.retrieval.ingest.DocumentParser;
+import dev.cairn.retrieval.ingest.ParsedDocument;
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.Store;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The knowledge base's behaviour, run against each store backend. */
+abstract class KnowledgeBaseContractTest {
+
+    @TempDir Path indexRoot;
+    Store store;
+    KnowledgeBase kb;
+    String ns;
+
+    /** A fresh store for one test. */
+    abstract Store openStore();
+
+    @BeforeEach
+    void open() {
+        store = openStore();
+        ns = "kb-" + UUID.randomUUID().toString().substring(0, 8);
+        store.createNamespace(ns, "test");
+        kb =
+                KnowledgeBase.open(
+                        store,
+                        TestModel.get(),
+                        indexRoot.resolve("lucene"),
+                        RetrievalConfig.defaults());
+    }
+
+    @AfterEach
+    void close() {
+        if (kb != null) {
+            kb.close();
+        }
+        store.close();
+    }
+
+    static ParsedDocument markdown(String fileName, String text) {
+        return DocumentParser.parseMarkdown(text, fileName);
+    }
+
+    static final String FAILOVER =
+            """
+            ---
+            id: ledger-promote
+            title: Promote the ledger replica
+            authority: authoritative
+            tags: [database, ha]
+            ---
+            # Promote the ledger replica
+
+            Run pg_ctl promote on the standby host, then point the ledger DNS record at it.
+
+            ## Verify
+
+            Replication lag must read zero before the promotion starts.
+            """;
+
+    static final String CACHE =
+            """
+            ---
+            id: cache-flush
+            title: Flush the session cache
+            authority: supporting
+            tags: [cache]
+            ---
+            # Flush the session cache
+
+            Connect to the redis cluster and run FLUSHDB on the sessions database during low traffic.
+            """;
+
+    void ingestBoth() {
+        kb.ingest(ns, markdown("ledger-promote.md", FAILOVER));
+        kb.ingest(ns, markdown("cache-flush.md", CACHE));
+    }
+
+    @Test
+    void retrieveRanksTheMatchingRunbookFirstInBothSignals() {
+        ingestBoth();
+        RetrieveResult result =
+                kb.retrieve(ns, RetrieveRequest.of("promote the standby database replica"));
+        assertThat(result.hits()).isNotEmpty();
+        RetrievedHit top = result.hits().getFirst();
+        assertThat(top.documentId()).isEqualTo("ledger-promote");
+        assertThat(top.authority()).isEqualTo(Authority.AUTHORITATIVE);
+        assertThat(top.ranks()).containsEntry(Signal.LEXICAL, 1).containsEntry(Signal.DENSE, 1);
+        assertThat(top.score())
+                .isEqualTo(1.0 / 61 + 1.0 / 61, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(result.grounding()).isBetween(0.0, 1.0);
+        assertThat(result.signals())
+                .filteredOn(s -> s.signal() != Signal.GRAPH)
+                .allSatisfy(s -> assertThat(s.status()).isEqualTo(SignalOutcome.Status.OK));
+    }
+
+    @Test
+    void reingestReplacesTheOldVersionInEveryIndex() {
+        kb.ingest(ns, markdown("ledger-promote.md", FAILOVER));
+        IngestResult second =
+                kb.ingest(
+                        ns,
+                        markdown(
+                                "ledger-promote.md",
+                                FAILOVER.replace("pg_ctl promote", "the failover controller")
+                                        .replace(
+                                                "Replication lag must read zero before the promotion starts.",
+                                                "Wait for the controller to report healthy.")));
+        assertThat(second.version()).isEqualTo(2);
+        RetrieveResult lexicalOnly =
+                kb.retrieve(
+                        ns,
+                        RetrieveRequest.of("pg_ctl replication lag")
+                                .withWeights(SignalWeights.of(1, 0, 0)));
+        assertThat(lexicalOnly.hits())
+                .allSatisfy(
+                        h -> assertThat(h.text()).doesNotContain("pg_ctl").doesNotContain("lag"));
+        RetrieveResult dense =
+                kb.retrieve(
+                        ns,
+                        RetrieveRequest.of("failover controller")
+                                .withWeights(SignalWeights.of(0, 1, 0)));
+        assertThat(dense.hits())
+                .extracting(RetrievedHit::text)
+                .anyMatch(t -> t.contains("failover controller"));
+        assertThat(store.chunks(ns, "ledger-promote"))
+                .allSatisfy(c -> assertThat(c.text()).doesNotContain("pg_ctl"));
+    }
+
+    @Test
+    void deleteRemovesTheDocumentFromEveryIndex() {
+        ingestBoth();
+        assertThat(kb.delete(ns, "cache-flush")).isTrue();
+        RetrieveResult result = kb.retrieve(ns, RetrieveRequest.of("flush redis sessions"));
+        assertThat(result.hits())
+                .extracting(RetrievedHit::documentId)
+                .doesNotContain("cache-flush");
+        assertThat(kb.delete(ns, "cache-flush")).isFalse();
+    }
+
+    @Test
+    void deletedLuceneDirectoryIsRebuiltFromTheStoreOnOpen() throws IOException {
+        ingestBoth();
+        kb.close();
+        kb = null;
+        try (Stream<Path> files = Files.walk(indexRoot.resolve("lucene"))) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        kb =
+                KnowledgeBase.open(
+                        store,
+                        TestModel.get(),
+                        indexRoot.resolve("lucene"),
+                        RetrievalConfig.defaults());
+        RetrieveResult lexicalOnly =
+                kb.retrieve(
+                        ns,
+                        RetrieveRequest.of("FLUSHDB sessions")
+                                .withWeights(SignalWeights.of(1, 0, 0)));
+        assertThat(lexicalOnly.hits())
+                .extracting(RetrievedHit::documentId)
+                .first()
+                .isEqualTo("cache-flush");
+    }
+
+    @Test
+    void zeroWeightSkipsTheSignal() {
+        ingestBoth();
+        RetrieveResult result =
+                kb.retrieve(
+                        ns,
+                        RetrieveRequest.of("flush redis").withWeights(SignalWeights.of(0, 1, 0)));
+        assertThat(result.hits())
+                .allSatisfy(h -> assertThat(h.ranks()).containsOnlyKeys(Signal.DENSE));
+        assertThat(result.signals())
+                .filteredOn(s -> s.signal() == Signal.LEXICAL)
+                .singleElement()
+                .satisfies(s -> assertThat(s.status()).isEqualTo(SignalOutcome.Status.SKIPPED));
+    }
+
+    @Test
+    void lateSignalIsMarkedAndTheOthersStillAnswer() {
+        ingestBoth();
+        kb.close();
+        kb =
+                KnowledgeBase.open(
+                        store,
+                        TestModel.get(),
+                        indexRoot.resolve("lucene"),
+                        RetrievalConfig.defaults()
+                                .withTimeouts(
+                                        Duration.ofNanos(1),
+                                        Duration.ofSeconds(30),
+                                        Duration.ofSeconds(1)));
+        RetrieveResult result =
+                kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
+        assertThat(result.signals())
+                .filteredOn(s -> s.signal() == Signal.LEXICAL)
+                .singleElement()
+                .satisfies(s -> assertThat(s.status()).isEqualTo(SignalOutcome.Status.TIMEOUT));
+        assertThat(result.partial()).isTrue();
+        assertThat(result.hits())
+                .isNotEmpty()
+                .allSatisfy(h -> assertThat(h.ranks()).containsOnlyKeys(Signal.DENSE));
+    }
+
+    @Test
+    void filtersKeepOnlyMatchingDocumentsAndMarkTheRest() {
+        ingestBoth();
+        RetrieveRequest request =
+                new RetrieveRequest(
+                        "flush the cache or promote the replica",
+                        10,
+                        100,
+                        SignalWeights.DEFAULTS,
+                        60,
+                        FusionStrategy.RRF,
+                        new RetrieveFilters(List.of(), List.of(), Set.of(Authority.AUTHORITATIVE)),
+                        false);
+        RetrieveResult result = kb.retrieve(ns, request);
+        assertThat(result.hits())
+                .isNotEmpty()
+                .allSatisfy(h -> assertThat(h.authority()).isEqualTo(Authority.AUTHORITATIVE));
+        assertThat(result.candidates())
+                .anySatisfy(
+                        c -> {
+                            assertThat(c.documentId()).isEqualTo("cache-flush");
+                            assertThat(c.filteredOut()).isTrue();
+                            assertThat(c.selected()).isFalse();
+                        });
+    }
+
+    @Test
+    void traceIsPersistedWithTheSelectedHitsText() {
+        ingestBoth();
+        RetrieveResult result = kb.retrieve(ns, RetrieveRequest.of("promote the replica"));
+        StoredTrace trace = kb.trace(ns, result.traceId()).orElseThrow();
+        assertThat(trace.query()).isEqualTo("promote the replica");
+        assertThat(trace.plan()).isEqualTo(result.plan());
+        assertThat(trace.selected())
+                .extracting(StoredTrace.Entry::chunkId)
+                .containsExactlyElementsOf(
+                        result.hits().stream().map(RetrievedHit::chunkId).toList());
+        assertThat(trace.selected().getFirst().text()).isEqualTo(result.hits().getFirst().text());
+        assertThat(kb.trace("other-" + ns, result.traceId())).isEmpty();
+    }
+
+    @Test
+    void unknownNamespaceIsNotFound() {
+        assertThatThrownBy(() -> kb.retrieve("missing-ns", RetrieveRequest.of("anything")))
+                .isInstanceOf(NoSuchElementException.class)
+                .hasMessageContaining("missing-ns");
+    }
+
+    @Test
+    void documentOverTheSizeLimitIsRejectedAndNothingIsWritten() {
+        kb.close();
+        kb =
+                KnowledgeBase.open(
+                        store,
+                        TestModel.get(),
+                        indexRoot.resolve("lucene"),
+                        RetrievalConfig.defaults().withMaxDocumentBytes(100));
+        assertThatThrownBy(
+                        () -> kb.ingest(ns, markdown("big.md", "# Big\n\n" + "word ".repeat(100))))
+                .isInstanceOf(PayloadTooLargeException.class)
+                .hasMessageContaining("limit of 100");
+        assertThat(store.document(ns, "big")).isEmpty();
+    }
+}
