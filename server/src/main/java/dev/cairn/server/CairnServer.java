@@ -7,6 +7,7 @@ import dev.cairn.server.api.KnowledgeRoutes;
 import dev.cairn.server.api.NamespaceRoutes;
 import dev.cairn.server.api.SystemRoutes;
 import dev.cairn.server.api.TokenRoutes;
+import dev.cairn.server.api.UnavailableMemory;
 import dev.cairn.server.auth.AdminToken;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.AuthFilter;
@@ -76,12 +77,7 @@ public final class CairnServer implements AutoCloseable {
             // Governance: conversations (ARK), key/value (Orloj), proposals, transcripts, tools.
             openedGovernance =
                     GovernanceModule.create(
-                            knowledge,
-                            (proposals, ns, id, by) -> {
-                                throw new IllegalStateException(
-                                        "applying proposals needs the memory service");
-                            },
-                            settings.maxBodyBytes());
+                            knowledge, UnavailableMemory.INSTANCE, settings.maxBodyBytes());
             this.governance = openedGovernance;
             governance.register(routing);
             Routes.notFound(routing);

@@ -28,17 +28,17 @@ public final class GovernanceModule implements AutoCloseable {
     private final Transcripts transcripts;
     private final KeyValueMemory keyValues;
     private final Proposals proposals;
-    private final ProposalApplier applier;
+    private final MemoryPort memory;
 
     private final KnowledgeBase knowledge;
 
-    private GovernanceModule(KnowledgeBase knowledge, ProposalApplier applier, long maxBodyBytes) {
+    private GovernanceModule(KnowledgeBase knowledge, MemoryPort memory, long maxBodyBytes) {
         this.knowledge = knowledge;
         Store store = knowledge.store();
         EmbeddingModel model = knowledge.model();
         this.store = store;
         this.maxBodyBytes = maxBodyBytes;
-        this.applier = applier;
+        this.memory = memory;
         this.transcriptIndex = HybridTextIndex.withEmbeddings(model);
         this.keyValueIndex = HybridTextIndex.withEmbeddings(model);
         this.transcripts =
@@ -52,8 +52,8 @@ public final class GovernanceModule implements AutoCloseable {
      * retrieve} tool runs on the knowledge base.
      */
     public static GovernanceModule create(
-            KnowledgeBase knowledge, ProposalApplier applier, long maxBodyBytes) {
-        return new GovernanceModule(knowledge, applier, maxBodyBytes);
+            KnowledgeBase knowledge, MemoryPort memory, long maxBodyBytes) {
+        return new GovernanceModule(knowledge, memory, maxBodyBytes);
     }
 
     public Transcripts transcripts() {
@@ -77,13 +77,21 @@ public final class GovernanceModule implements AutoCloseable {
                                 .send(req, res, 422, e.getMessage(), ""));
         new ArkRoutes(store, transcripts, maxBodyBytes).register(routing);
         new OrlojRoutes(store, keyValues, maxBodyBytes).register(routing);
-        new ProposalRoutes(store, proposals, applier, maxBodyBytes).register(routing);
+        new ProposalRoutes(store, proposals, memory, maxBodyBytes).register(routing);
+        new ExtractRoutes(
+                        store,
+                        dev.cairn.memory.extract.ExtractionPipeline.defaults(),
+                        proposals,
+                        memory,
+                        maxBodyBytes)
+                .register(routing);
         new TranscriptRoutes(store, transcripts, maxBodyBytes).register(routing);
         new ToolRoutes(store, maxBodyBytes)
                 .keyValueTools(keyValues)
                 .proposalTools(proposals)
                 .transcriptTools(transcripts)
                 .retrievalTools(knowledge)
+                .memoryTools(memory)
                 .register(routing);
     }
 

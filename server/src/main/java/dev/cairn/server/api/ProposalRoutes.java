@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
 /**
  * Proposals under {@code /v1/namespaces/{ns}/proposals}: create ({@code write}), list and get
  * ({@code read}), review and archive ({@code review}), apply ({@code review}; see {@link
- * ProposalApplier}). Thread-safe.
+ * MemoryPort}). Thread-safe.
  */
 public final class ProposalRoutes {
 
@@ -34,14 +34,13 @@ public final class ProposalRoutes {
 
     private final Store store;
     private final Proposals proposals;
-    private final ProposalApplier applier;
+    private final MemoryPort memory;
     private final long maxBodyBytes;
 
-    public ProposalRoutes(
-            Store store, Proposals proposals, ProposalApplier applier, long maxBodyBytes) {
+    public ProposalRoutes(Store store, Proposals proposals, MemoryPort memory, long maxBodyBytes) {
         this.store = store;
         this.proposals = proposals;
-        this.applier = applier;
+        this.memory = memory;
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -151,10 +150,15 @@ public final class ProposalRoutes {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.REVIEW);
         ObjectNode body = Json.readObject(req, maxBodyBytes);
         String appliedBy = Fields.requiredText(body, "appliedBy");
-        Json.send(
-                res,
-                200,
-                applier.apply(proposals, ns, req.path().pathParameters().get("id"), appliedBy));
+        Proposals.Applied applied =
+                proposals.apply(
+                        ns,
+                        req.path().pathParameters().get("id"),
+                        appliedBy,
+                        draft -> memory.write(draft, appliedBy).id());
+        Map<String, Object> view = new LinkedHashMap<>(memory.view(ns, applied.memoryId()));
+        view.put("sourceProposalId", applied.proposal().id());
+        Json.send(res, 200, view);
     }
 
     private void archive(ServerRequest req, ServerResponse res) {

@@ -418,4 +418,32 @@ public final class ToolRoutes {
                                         false)));
         return this;
     }
+
+    /** {@code recall_memory} over the memory service. */
+    ToolRoutes memoryTools(MemoryPort memory) {
+        add(
+                new Tool(
+                        "recall_memory",
+                        "Recall durable memories relevant to a query (facts, preferences, decisions,"
+                                + " procedures), with an assembled context block ready for a prompt.",
+                        schema(
+                                List.of("query"),
+                                "query",
+                                prop("string", "What the memories should be about."),
+                                "userId",
+                                prop("string", "Only memories of this user."),
+                                "agentId",
+                                prop("string", "Only memories of this agent."),
+                                "limit",
+                                intProp("Most memories.", 1, 200, 25),
+                                "maxTokens",
+                                intProp(
+                                        "Budget of the context block in tokens.",
+                                        0,
+                                        100_000,
+                                        3500)),
+                        Role.READ,
+                        memory::recall));
+        return this;
+    }
 }

@@ -1,0 +1,35 @@
+package dev.cairn.server.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.memory.MemoryType;
+import dev.cairn.memory.NewMemory;
+import dev.cairn.memory.Scope;
+import java.util.Map;
+
+/**
+ * What the governance routes need from durable memory: write one (proposal apply, extract), read
+ * one's JSON view, check for an exact duplicate (extraction's quality gate) and recall (the {@code
+ * recall_memory} tool). The memory service implements it; the server wires it. Implementations are
+ * thread-safe.
+ */
+public interface MemoryPort {
+
+    /** What a write stored: the memory's id and its JSON view. */
+    record Written(String id, Map<String, Object> view) {}
+
+    /**
+     * Writes a memory through the memory service's write path.
+     *
+     * @throws dev.cairn.memory.service.WriteBlockedException when write safety blocks it
+     */
+    Written write(NewMemory memory, String actor);
+
+    /** The JSON view of a memory ({@link java.util.NoSuchElementException} when unknown). */
+    Map<String, Object> view(String namespace, String id);
+
+    /** Whether a memory with the same normalised content exists in the scope with that type. */
+    boolean exists(Scope scope, MemoryType type, String content);
+
+    /** Runs a recall from a request body ({@code query, userId?, agentId?, limit?, ...}). */
+    Map<String, Object> recall(String namespace, ObjectNode request);
+}
