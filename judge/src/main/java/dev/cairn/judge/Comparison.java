@@ -170,14 +170,12 @@ record Comparison(
             if (stated(q, sentence)) {
                 continue;
             }
-            long claimOfKind = claim.stream().filter(x -> x.kind() == q.kind()).count();
-            long sentenceOfKind = sentence.stream().filter(x -> x.kind() == q.kind()).count();
             for (Quantities.Quantity r : sentence) {
                 if (r.kind() != q.kind()) {
                     continue;
                 }
                 boolean sharedContext = r.context().stream().anyMatch(q.context()::contains);
-                if (sharedContext || (claimOfKind == 1 && sentenceOfKind == 1)) {
+                if (sharedContext) {
                     return q.kind().name().toLowerCase(java.util.Locale.ROOT)
                             + " "
                             + q.surface()

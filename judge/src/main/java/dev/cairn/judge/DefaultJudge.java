@@ -99,7 +99,10 @@ final class DefaultJudge implements Judge {
                     supporting[k] = c;
                 }
                 if (contradiction[k] == null && c.overlap() >= config.contextThreshold()) {
-                    contradiction[k] = contradictionReason(c);
+                    boolean allStated =
+                            quantities.stream()
+                                    .allMatch(q -> Comparison.stated(q, evidenceQuantities.get(k)));
+                    contradiction[k] = contradictionReason(c, allStated);
                 }
             }
             List<String> reasons = new ArrayList<>();
@@ -190,8 +193,12 @@ final class DefaultJudge implements Judge {
                 violations);
     }
 
-    private static String contradictionReason(Comparison c) {
-        if (!c.quantityConflict().isEmpty()) {
+    /**
+     * Why the compared sentence contradicts the claim, or null. A quantity conflict does not count
+     * when the evidence item states every quantity of the claim elsewhere.
+     */
+    private static String contradictionReason(Comparison c, boolean quantitiesStatedInItem) {
+        if (!c.quantityConflict().isEmpty() && !quantitiesStatedInItem) {
             return c.quantityConflict()
                     + " on a matching statement (overlap "
                     + f(c.overlap())

@@ -25,7 +25,7 @@ public record JudgeConfig(
      * Default support threshold, calibrated with the lexical similarity on SciFact's training
      * claims (see the package documentation); re-calibrate for an embedding similarity.
      */
-    public static final double DEFAULT_SUPPORT_THRESHOLD = 0.45;
+    public static final double DEFAULT_SUPPORT_THRESHOLD = 0.20;
 
     /** Default weight of similarity against content-word overlap: an even mix. */
     public static final double DEFAULT_SIMILARITY_WEIGHT = 0.5;
@@ -35,7 +35,7 @@ public record JudgeConfig(
      * evidence sentence before a differing number or polarity is read as a contradiction rather
      * than as a statement about something else.
      */
-    public static final double DEFAULT_CONTEXT_THRESHOLD = 0.6;
+    public static final double DEFAULT_CONTEXT_THRESHOLD = 0.4;
 
     /** Default coverage needed to be grounded: 80% of claims carry a supporting citation. */
     public static final double DEFAULT_GROUNDED_COVERAGE = 0.8;

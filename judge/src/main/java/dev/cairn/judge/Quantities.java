@@ -36,7 +36,7 @@ final class Quantities {
     record Quantity(Kind kind, String value, String surface, Set<String> context) {}
 
     /** Content words on each side of a quantity that make up its context. */
-    static final int CONTEXT_WINDOW = 3;
+    static final int CONTEXT_WINDOW = 2;
 
     private static final String MONTHS =
             "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
