@@ -107,7 +107,8 @@ record Comparison(
             double similarityWeight) {
         double overlap = overlap(claimStems, sentenceStems);
         double score = similarityWeight * similarity + (1 - similarityWeight) * overlap;
-        boolean negationMismatch = (Text.negations(claim) > 0) != (Text.negations(sentence) > 0);
+        boolean negationMismatch =
+                negatedNear(claim, sentenceStems) != negatedNear(sentence, claimStems);
         return new Comparison(
                 similarity,
                 overlap,
@@ -115,6 +116,28 @@ record Comparison(
                 negationMismatch,
                 antonym(claimStems, sentenceStems),
                 quantityConflict(claimQuantities, sentenceQuantities));
+    }
+
+    /** Tokens after a negation cue that it is taken to scope over. */
+    static final int NEGATION_SCOPE = 5;
+
+    /**
+     * Whether {@code text} negates something the other side talks about: a negation cue with one of
+     * {@code otherStems} among the {@link #NEGATION_SCOPE} tokens after it. A negation in an
+     * unrelated clause of a long evidence sentence does not flip the statement.
+     */
+    static boolean negatedNear(String text, Set<String> otherStems) {
+        List<String> tokens = Text.tokens(text);
+        for (int i = 0; i < tokens.size(); i++) {
+            if (Text.isNegation(tokens.get(i))) {
+                for (int k = i + 1; k < Math.min(tokens.size(), i + 1 + NEGATION_SCOPE); k++) {
+                    if (otherStems.contains(Text.stem(tokens.get(k)))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     static double overlap(Set<String> claimStems, Set<String> sentenceStems) {
@@ -164,6 +187,10 @@ record Comparison(
         return false;
     }
 
+    private static String prefix(String namedNumber) {
+        return namedNumber.substring(0, namedNumber.indexOf(' '));
+    }
+
     private static String quantityConflict(
             List<Quantities.Quantity> claim, List<Quantities.Quantity> sentence) {
         for (Quantities.Quantity q : claim) {
@@ -174,13 +201,18 @@ record Comparison(
                 if (r.kind() != q.kind()) {
                     continue;
                 }
-                boolean sharedContext = r.context().stream().anyMatch(q.context()::contains);
+                boolean sharedContext =
+                        q.kind() == Quantities.Kind.NAMED_NUMBER
+                                ? prefix(q.value()).equals(prefix(r.value()))
+                                : r.context().stream().anyMatch(q.context()::contains);
                 if (sharedContext) {
-                    return q.kind().name().toLowerCase(java.util.Locale.ROOT)
-                            + " "
-                            + q.surface()
-                            + " vs "
-                            + r.surface();
+                    return q.kind() == Quantities.Kind.NAMED_NUMBER
+                            ? "number " + q.value() + " vs " + r.value()
+                            : q.kind().name().toLowerCase(java.util.Locale.ROOT)
+                                    + " "
+                                    + q.surface()
+                                    + " vs "
+                                    + r.surface();
                 }
             }
         }

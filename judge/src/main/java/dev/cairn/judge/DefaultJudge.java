@@ -98,7 +98,9 @@ final class DefaultJudge implements Judge {
                         && (supporting[k] == null || c.score() > supporting[k].score())) {
                     supporting[k] = c;
                 }
-                if (contradiction[k] == null && c.overlap() >= config.contextThreshold()) {
+                if (contradiction[k] == null
+                        && c.overlap() >= config.contextThreshold()
+                        && c.score() >= config.supportThreshold()) {
                     boolean allStated =
                             quantities.stream()
                                     .allMatch(q -> Comparison.stated(q, evidenceQuantities.get(k)));
@@ -222,7 +224,8 @@ final class DefaultJudge implements Judge {
             return "evidence has no text";
         }
         for (Quantities.Quantity q : claimQuantities) {
-            if (!Comparison.stated(q, evidenceQuantities)) {
+            if (q.kind() != Quantities.Kind.NAMED_NUMBER
+                    && !Comparison.stated(q, evidenceQuantities)) {
                 return q.kind().name().toLowerCase(Locale.ROOT)
                         + " "
                         + q.surface()

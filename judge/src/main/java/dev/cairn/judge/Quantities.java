@@ -22,7 +22,13 @@ final class Quantities {
         NUMBER,
         PERCENT,
         DATE,
-        VERSION
+        VERSION,
+        /**
+         * A number right after an all-caps name ("BRCA 1", "HTTP 429"), value {@code "NAME n"}:
+         * conflicts only with the same name and another number, and need not be restated for
+         * support.
+         */
+        NAMED_NUMBER
     }
 
     /**
@@ -102,11 +108,38 @@ final class Quantities {
                 kind = m.group("pct") != null ? Kind.PERCENT : Kind.NUMBER;
                 value = number(m.group("num"));
             }
+            String name = kind == Kind.NUMBER ? nameBefore(text, m.start()) : "";
+            if (!name.isEmpty()) {
+                kind = Kind.NAMED_NUMBER;
+                value = name + " " + value;
+            }
             out.add(
                     new Quantity(
                             kind, value, m.group().strip(), context(text, m.start(), m.end())));
         }
         return out;
+    }
+
+    /**
+     * The all-caps name a number at {@code start} follows, as in "BRCA 1" or "HTTP 429", or empty.
+     */
+    private static String nameBefore(String text, int start) {
+        int end = start;
+        while (end > 0 && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        int s = end;
+        while (s > 0 && Character.isLetterOrDigit(text.charAt(s - 1))) {
+            s--;
+        }
+        String word = text.substring(s, end);
+        boolean name =
+                end < start
+                        && word.length() >= 2
+                        && word.chars().anyMatch(Character::isLetter)
+                        && word.chars()
+                                .allMatch(ch -> Character.isUpperCase(ch) || Character.isDigit(ch));
+        return name ? word : "";
     }
 
     private static String date(String year, String month, String day) {

@@ -47,11 +47,10 @@ final class Sentences {
                         && !text.substring(start, i).strip().matches("\\d{1,3}")) {
                     int next = skipSpace(text, end);
                     // Citations right after the full stop belong to this sentence.
-                    var m = CITATION_START.matcher(text.substring(next));
-                    while (m.find()) {
-                        end = next + m.end();
+                    var m = CITATION_START.matcher(text);
+                    while (next < n && m.region(next, n).lookingAt()) {
+                        end = m.end();
                         next = skipSpace(text, end);
-                        m = CITATION_START.matcher(text.substring(next));
                     }
                     add(out, text.substring(start, end));
                     start = next;

@@ -36,7 +36,9 @@
  *   <li>Quantity conflict: a number, percentage, date or version of the claim that the sentence
  *       does not state while it states a different value of the same kind that shares a content
  *       word within two words of it ("limit ... 500" vs "limit ... 100"). Values are normalised
- *       (1,000 = 1000; v1.2 = version 1.2.0; March 2024 matches 2024-03-05).
+ *       (1,000 = 1000; v1.2 = version 1.2.0; March 2024 matches 2024-03-05). A number right after
+ *       an all-caps name ("HTTP 429", "BRCA 1") is part of the name: it conflicts only with the
+ *       same name and another number.
  * </ul>
  *
  * <h2>Decisions</h2>
@@ -47,14 +49,14 @@
  *       quantity of {@code c} is stated somewhere in {@code e}, and {@code e} does not contradict
  *       {@code c}. Only cited evidence can support: support is about citations.
  *   <li>Any evidence {@code e}, cited or not, <b>contradicts</b> {@code c} when some sentence of
- *       {@code e} has {@code overlap >= contextThreshold} and a polarity mismatch or a quantity
- *       conflict (a quantity conflict does not count when {@code e} states the claim's quantities
- *       elsewhere), or through a {@code contradicts} relation: between evidence ids, a claim
- *       supported by one end is contradicted by the other; between entity names, a claim that names
- *       one end is contradicted by evidence that names the other and not the first. Uncited
- *       evidence counts because an answer that conflicts with what retrieval found is wrong whether
- *       or not it cites the conflicting chunk; citing only agreeable evidence must not hide a
- *       conflict.
+ *       {@code e} is an otherwise similar statement ({@code overlap >= contextThreshold} and {@code
+ *       score >= supportThreshold}) with a polarity mismatch or a quantity conflict (a quantity
+ *       conflict does not count when {@code e} states the claim's quantities elsewhere), or through
+ *       a {@code contradicts} relation: between evidence ids, a claim supported by one end is
+ *       contradicted by the other; between entity names, a claim that names one end is contradicted
+ *       by evidence that names the other and not the first. Uncited evidence counts because an
+ *       answer that conflicts with what retrieval found is wrong whether or not it cites the
+ *       conflicting chunk; citing only agreeable evidence must not hide a conflict.
  * </ul>
  *
  * <h2>Scores</h2>

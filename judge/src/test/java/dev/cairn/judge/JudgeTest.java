@@ -255,4 +255,28 @@ class JudgeTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("duplicate id 'x'");
     }
+
+    @Test
+    void numberAfterAnAllCapsNameConflictsOnlyWithTheSameName() {
+        List<Evidence> e =
+                List.of(
+                        Evidence.of(
+                                "e",
+                                "Clients over the limit get HTTP 429 from the gateway, 12 times in 9052 calls."));
+
+        Judgement other =
+                judge.judge(
+                        JudgeInput.of(
+                                "q",
+                                "Clients over the limit get HTTP 503 from the gateway [1].",
+                                e));
+        Judgement name =
+                judge.judge(
+                        JudgeInput.of(
+                                "q", "Clients of the BRCA 1 gateway get limited calls [1].", e));
+
+        assertThat(other.claims().getFirst().reasons())
+                .anySatisfy(r -> assertThat(r).contains("number HTTP 503 vs HTTP 429"));
+        assertThat(name.claims().getFirst().contradicted()).isFalse();
+    }
 }

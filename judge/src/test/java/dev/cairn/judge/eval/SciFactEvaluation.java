@@ -64,12 +64,10 @@ public final class SciFactEvaluation {
             int[][] confusion) {}
 
     /** Support thresholds swept. */
-    static final double[] SUPPORT_THRESHOLDS = {
-        0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.50, 0.60
-    };
+    static final double[] SUPPORT_THRESHOLDS = {0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.50};
 
     /** Context thresholds swept. */
-    static final double[] CONTEXT_THRESHOLDS = {0.2, 0.3, 0.4, 0.5, 0.6, 0.8};
+    static final double[] CONTEXT_THRESHOLDS = {0.2, 0.3, 0.4, 0.5, 0.6};
 
     private final List<Example> examples;
 
