@@ -25,7 +25,7 @@ public record JudgeConfig(
      * Default support threshold, calibrated with the lexical similarity on SciFact's training
      * claims (see the package documentation); re-calibrate for an embedding similarity.
      */
-    public static final double DEFAULT_SUPPORT_THRESHOLD = 0.20;
+    public static final double DEFAULT_SUPPORT_THRESHOLD = 0.25;
 
     /** Default weight of similarity against content-word overlap: an even mix. */
     public static final double DEFAULT_SIMILARITY_WEIGHT = 0.5;

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class SciFactEvaluationTest {
 
     /** Macro-F1 of the lexical similarity at its calibrated thresholds, measured on train. */
-    static final double LEXICAL_BASELINE_MACRO_F1 = 0.554;
+    static final double LEXICAL_BASELINE_MACRO_F1 = 0.567;
 
     /** Allowed drop below the baseline before the test fails. */
     static final double TOLERANCE = 0.02;
