@@ -6,6 +6,8 @@ import java.util.Locale;
 /**
  * How far a piece of evidence can be trusted, as set on its document at ingest (API.md: {@code
  * authoritative | supporting | unverified}).
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum Authority {
     /** An owned, reviewed source such as a runbook; required by the cite-authoritative rule. */

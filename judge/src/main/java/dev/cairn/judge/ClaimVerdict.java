@@ -6,6 +6,8 @@ import java.util.Objects;
 /**
  * The verdict on one claim of an answer; explains itself through {@code reasons}.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param text the claim with its citations stripped
  * @param citations ids of the evidence the claim cites, in citation order, without duplicates
  * @param supported whether at least one cited evidence item supports the claim

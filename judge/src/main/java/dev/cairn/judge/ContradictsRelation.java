@@ -6,6 +6,8 @@ import java.util.Objects;
  * A {@code contradicts} relation from the entity graph, between two evidence ids or two entity
  * names. The relation is symmetric for judging purposes.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param from an evidence id or entity name; non-blank
  * @param to an evidence id or entity name; non-blank and different from {@code from}
  */

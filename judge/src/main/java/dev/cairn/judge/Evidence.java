@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * One piece of evidence an answer may cite: usually a retrieved chunk.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param id stable identifier, cited as {@code [id]}; non-blank
  * @param text the evidence text
  * @param title title of the source, cited as {@code (source: Title)}; empty when unknown

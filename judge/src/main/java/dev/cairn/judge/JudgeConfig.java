@@ -4,6 +4,8 @@ package dev.cairn.judge;
  * Thresholds of the {@link Judge}. Immutable; change one setting with the {@code with...} methods.
  * How the defaults were chosen is in the package documentation.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param supportThreshold a cited evidence item supports a claim when its support score {@code
  *     similarityWeight * similarity + (1 - similarityWeight) * overlap} reaches this, in (0, 1]
  * @param similarityWeight weight of the {@link SimilarityFunction} in the support score, the rest

@@ -10,6 +10,8 @@ import java.util.Set;
  * server fills {@code evidence}, {@code plan} and {@code contradicts} from a stored trace when the
  * request names one.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param query the question the answer responds to (may be empty)
  * @param answer the answer text; citations inside it refer to {@code evidence}
  * @param evidence the evidence, in the order that {@code [1]}-style citations count (1-based); ids

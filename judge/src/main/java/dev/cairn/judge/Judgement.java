@@ -6,6 +6,8 @@ import java.util.Objects;
 /**
  * How well an answer is grounded in its evidence. Formulas are in the package documentation.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param citationCoverage share of claims with at least one supporting citation, in [0, 1]; 1 when
  *     the answer makes no claims
  * @param citationPrecision share of citations that support the claim they are attached to, in [0,

@@ -7,6 +7,8 @@ import java.util.Map;
 
 /**
  * TF-IDF cosine over stemmed content words; see {@link SimilarityFunction#lexical()}. Stateless.
+ *
+ * <p>Immutable and thread-safe.
  */
 final class LexicalSimilarity implements SimilarityFunction {
 

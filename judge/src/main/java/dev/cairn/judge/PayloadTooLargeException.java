@@ -6,6 +6,8 @@ import java.io.Serial;
  * The answer to judge is larger than the configured limit ({@link JudgeConfig#maxAnswerBytes()});
  * the server maps it to {@code 413 Content Too Large}. It is an {@link IllegalArgumentException} so
  * that callers that do not know it still answer 400.
+ *
+ * <p>Immutable and thread-safe.
  */
 public final class PayloadTooLargeException extends IllegalArgumentException {
 

@@ -8,6 +8,8 @@ import java.util.Set;
 /**
  * A named set of rules an answer must follow; one document of them per namespace.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param name the policy's name, non-blank
  * @param rules its rules, with unique names; may be empty (then compliance is 1)
  */

@@ -9,6 +9,8 @@ import java.util.Objects;
  * One named rule of a {@link Policy}. The kinds are a closed set; each record carries its own
  * settings and validates them. Every rule has a {@code weight > 0} in {@link
  * Judgement#policyCompliance()}.
+ *
+ * <p>Immutable and thread-safe.
  */
 public sealed interface PolicyRule {
 

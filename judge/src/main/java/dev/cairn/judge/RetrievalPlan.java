@@ -7,6 +7,8 @@ import java.util.Locale;
  * The answer plan that retrieval recommended for the query the answer responds to (API.md: {@code
  * direct | scoped | defer}). {@link #UNKNOWN} when the answer was not tied to a stored retrieval
  * trace.
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum RetrievalPlan {
     /** Evidence was strong: answer directly. */

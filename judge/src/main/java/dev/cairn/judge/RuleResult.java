@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * The outcome of one policy rule.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param rule the rule's name in its policy
  * @param kind the rule's kind
  * @param passed whether the answer complies (rules that do not apply pass)

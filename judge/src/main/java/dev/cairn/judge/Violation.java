@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * A policy rule the answer broke.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param rule the rule's name in its policy
  * @param detail what was wrong, without quoting secrets
  */
