@@ -279,4 +279,64 @@ class JudgeTest {
                 .anySatisfy(r -> assertThat(r).contains("number HTTP 503 vs HTTP 429"));
         assertThat(name.claims().getFirst().contradicted()).isFalse();
     }
+
+    @Test
+    void dateMismatchIsAContradictionAndAMoreOrLessPreciseDateIsNot() {
+        List<Evidence> e =
+                List.of(Evidence.of("m", "The migration finished on 2024-03-05 in all regions."));
+
+        Judgement wrong =
+                judge.judge(
+                        JudgeInput.of(
+                                "q",
+                                "The migration finished on 2024-04-05 in all regions [1].",
+                                e));
+        Judgement coarse =
+                judge.judge(
+                        JudgeInput.of(
+                                "q",
+                                "The migration finished in March 2024 in all regions [1].",
+                                e));
+
+        assertThat(wrong.claims().getFirst().reasons())
+                .anySatisfy(r -> assertThat(r).contains("date 2024-04-05 vs 2024-03-05"));
+        assertThat(coarse.claims().getFirst().supported()).isTrue();
+        assertThat(coarse.claims().getFirst().contradicted()).isFalse();
+    }
+
+    @Test
+    void claimWithANumberTheEvidenceNeverStatesIsNotSupported() {
+        List<Evidence> e = List.of(Evidence.of("b", "Database backups are kept for a month."));
+
+        ClaimVerdict claim =
+                judge.judge(JudgeInput.of("q", "Database backups are kept for 45 days [1].", e))
+                        .claims()
+                        .getFirst();
+
+        assertThat(claim.supported()).isFalse();
+        assertThat(claim.reasons()).contains("[b] does not support: number 45 not in evidence");
+    }
+
+    @Test
+    void emptyAnswerAndEmptyEvidenceAreJudgedWithoutError() {
+        Judgement empty = judge.judge(JudgeInput.of("q", "", List.of()));
+        Judgement blankEvidence =
+                judge.judge(
+                        JudgeInput.of("q", "Backups are kept [1].", List.of(Evidence.of("x", ""))));
+
+        assertThat(empty.claims()).isEmpty();
+        assertThat(empty.citationCoverage()).isEqualTo(1.0);
+        assertThat(blankEvidence.claims().getFirst().reasons())
+                .contains("[x] does not support: evidence has no text");
+    }
+
+    @Test
+    void planAndAuthorityParseTheirApiSpellings() {
+        assertThat(RetrievalPlan.parse("defer")).isEqualTo(RetrievalPlan.DEFER);
+        assertThat(Authority.parse(" Authoritative ")).isEqualTo(Authority.AUTHORITATIVE);
+        assertThatThrownBy(() -> RetrievalPlan.parse("later"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "illegal plan: 'later', must be one of [direct, scoped, defer, unknown]");
+    }
 }
