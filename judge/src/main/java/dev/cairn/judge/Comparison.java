@@ -86,6 +86,12 @@ record Comparison(
                     pair("inside", "outside"),
                     pair("win", "lose"));
 
+    /** Every stem that appears in an antonym pair. */
+    static final Set<String> POLAR_STEMS =
+            ANTONYMS.stream()
+                    .flatMap(p -> java.util.stream.Stream.of(p[0], p[1]))
+                    .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
     private static String[] pair(String a, String b) {
         return new String[] {Text.stem(a), Text.stem(b), a + "/" + b};
     }
@@ -97,47 +103,20 @@ record Comparison(
 
     /** Compares claim and sentence, given their similarity. */
     static Comparison of(
-            String claim,
-            Set<String> claimStems,
-            List<Quantities.Quantity> claimQuantities,
-            String sentence,
-            Set<String> sentenceStems,
-            List<Quantities.Quantity> sentenceQuantities,
-            double similarity,
-            double similarityWeight) {
-        double overlap = overlap(claimStems, sentenceStems);
+            Statement claim, Statement sentence, double similarity, double similarityWeight) {
+        double overlap = overlap(claim.stems(), sentence.stems());
         double score = similarityWeight * similarity + (1 - similarityWeight) * overlap;
         boolean negationMismatch =
-                negatedNear(claim, sentenceStems) != negatedNear(sentence, claimStems);
+                claim.negatedNear(sentence.stems()) != sentence.negatedNear(claim.stems());
         return new Comparison(
                 similarity,
                 overlap,
                 score,
                 negationMismatch,
-                antonym(claimStems, sentenceStems),
-                quantityConflict(claimQuantities, sentenceQuantities));
-    }
-
-    /** Tokens after a negation cue that it is taken to scope over. */
-    static final int NEGATION_SCOPE = 5;
-
-    /**
-     * Whether {@code text} negates something the other side talks about: a negation cue with one of
-     * {@code otherStems} among the {@link #NEGATION_SCOPE} tokens after it. A negation in an
-     * unrelated clause of a long evidence sentence does not flip the statement.
-     */
-    static boolean negatedNear(String text, Set<String> otherStems) {
-        List<String> tokens = Text.tokens(text);
-        for (int i = 0; i < tokens.size(); i++) {
-            if (Text.isNegation(tokens.get(i))) {
-                for (int k = i + 1; k < Math.min(tokens.size(), i + 1 + NEGATION_SCOPE); k++) {
-                    if (otherStems.contains(Text.stem(tokens.get(k)))) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
+                claim.polar().isEmpty() && sentence.polar().isEmpty()
+                        ? ""
+                        : antonym(claim.stems(), sentence.stems()),
+                quantityConflict(claim.quantities(), sentence.quantities()));
     }
 
     static double overlap(Set<String> claimStems, Set<String> sentenceStems) {

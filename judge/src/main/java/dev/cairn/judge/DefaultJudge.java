@@ -35,8 +35,7 @@ final class DefaultJudge implements Judge {
     }
 
     /** One sentence of one evidence item, analysed once per judgement. */
-    private record EvidenceSentence(
-            int evidence, String text, Set<String> stems, List<Quantities.Quantity> quantities) {}
+    private record EvidenceSentence(int evidence, Statement statement) {}
 
     @Override
     public Judgement judge(JudgeInput input) {
@@ -54,9 +53,9 @@ final class DefaultJudge implements Judge {
             List<Quantities.Quantity> all = new ArrayList<>();
             for (String unit : ClaimExtractor.units(evidence.get(k).text())) {
                 for (String s : Sentences.split(unit)) {
-                    List<Quantities.Quantity> q = Quantities.of(s);
-                    sentences.add(new EvidenceSentence(k, s, Text.contentStems(s), q));
-                    all.addAll(q);
+                    Statement st = Statement.of(s);
+                    sentences.add(new EvidenceSentence(k, st));
+                    all.addAll(st.quantities());
                 }
             }
             evidenceQuantities.add(all);
@@ -64,15 +63,15 @@ final class DefaultJudge implements Judge {
         double[][] sim =
                 similarity.similarities(
                         claims.stream().map(Claim::text).toList(),
-                        sentences.stream().map(EvidenceSentence::text).toList());
+                        sentences.stream().map(es -> es.statement().text()).toList());
 
         List<ClaimVerdict> verdicts = new ArrayList<>();
         int citations = 0;
         int supportingCitations = 0;
         for (int i = 0; i < claims.size(); i++) {
             Claim claim = claims.get(i);
-            Set<String> stems = Text.contentStems(claim.text());
-            List<Quantities.Quantity> quantities = Quantities.of(claim.text());
+            Statement statement = Statement.of(claim.text());
+            List<Quantities.Quantity> quantities = statement.quantities();
             Comparison[] best = new Comparison[evidence.size()];
             Comparison[] supporting = new Comparison[evidence.size()];
             String[] contradiction = new String[evidence.size()];
@@ -80,14 +79,7 @@ final class DefaultJudge implements Judge {
                 EvidenceSentence es = sentences.get(s);
                 Comparison c =
                         Comparison.of(
-                                claim.text(),
-                                stems,
-                                quantities,
-                                es.text(),
-                                es.stems(),
-                                es.quantities(),
-                                sim[i][s],
-                                config.similarityWeight());
+                                statement, es.statement(), sim[i][s], config.similarityWeight());
                 int k = es.evidence();
                 if (best[k] == null || c.score() > best[k].score()) {
                     best[k] = c;

@@ -85,6 +85,7 @@ final class Quantities {
     /** The quantities in {@code text}, in text order. */
     static List<Quantity> of(String text) {
         List<Quantity> out = new ArrayList<>();
+        List<Text.Span> spans = Text.contentSpans(text);
         Matcher m = QUANTITY.matcher(text);
         while (m.find()) {
             Kind kind;
@@ -115,7 +116,7 @@ final class Quantities {
             }
             out.add(
                     new Quantity(
-                            kind, value, m.group().strip(), context(text, m.start(), m.end())));
+                            kind, value, m.group().strip(), context(spans, m.start(), m.end())));
         }
         return out;
     }
@@ -170,12 +171,22 @@ final class Quantities {
         }
     }
 
-    private static Set<String> context(String text, int start, int end) {
-        List<String> before = Text.contentStemList(text.substring(0, start));
-        List<String> after = Text.contentStemList(text.substring(end));
+    private static Set<String> context(List<Text.Span> spans, int start, int end) {
+        int firstAfter = 0;
+        while (firstAfter < spans.size() && spans.get(firstAfter).start() < end) {
+            firstAfter++;
+        }
+        int lastBefore = firstAfter - 1;
+        while (lastBefore >= 0 && spans.get(lastBefore).end() > start) {
+            lastBefore--;
+        }
         java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
-        out.addAll(before.subList(Math.max(0, before.size() - CONTEXT_WINDOW), before.size()));
-        out.addAll(after.subList(0, Math.min(CONTEXT_WINDOW, after.size())));
+        for (int k = Math.max(0, lastBefore - CONTEXT_WINDOW + 1); k <= lastBefore; k++) {
+            out.add(spans.get(k).stem());
+        }
+        for (int k = firstAfter; k < Math.min(spans.size(), firstAfter + CONTEXT_WINDOW); k++) {
+            out.add(spans.get(k).stem());
+        }
         return out;
     }
 }

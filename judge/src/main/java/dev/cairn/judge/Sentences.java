@@ -44,7 +44,8 @@ final class Sentences {
                 if ((end == n || Character.isWhitespace(text.charAt(end)))
                         && (c != '.' || !isAbbreviation(text, i))
                         && !nextStartsLowerCase(text, end)
-                        && !text.substring(start, i).strip().matches("\\d{1,3}")) {
+                        && !(i - start <= 8
+                                && text.substring(start, i).strip().matches("\\d{1,3}"))) {
                     int next = skipSpace(text, end);
                     // Citations right after the full stop belong to this sentence.
                     var m = CITATION_START.matcher(text);

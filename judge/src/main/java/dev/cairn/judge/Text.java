@@ -116,6 +116,28 @@ final class Text {
         return out;
     }
 
+    /**
+     * A stemmed content word and where it ends in the text.
+     *
+     * @param stem the stem
+     * @param start index of its first char
+     * @param end index after its last char
+     */
+    record Span(String stem, int start, int end) {}
+
+    /** Stemmed content words with their positions, in text order. */
+    static List<Span> contentSpans(String text) {
+        List<Span> out = new ArrayList<>();
+        Matcher m = TOKEN.matcher(text);
+        while (m.find()) {
+            String t = m.group().toLowerCase(Locale.ROOT).replace('’', '\'');
+            if (isContent(t)) {
+                out.add(new Span(stem(t), m.start(), m.end()));
+            }
+        }
+        return out;
+    }
+
     /** Number of negation cues in the text. */
     static int negations(String text) {
         int n = 0;
