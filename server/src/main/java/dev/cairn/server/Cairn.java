@@ -31,6 +31,8 @@ public final class Cairn implements AutoCloseable {
         EmbeddingModel model = null;
         try {
             model = EmbeddingModels.defaultModel();
+            // The first forward pass pays for JIT and native warm-up; pay it before serving.
+            model.embedQuery("warm up");
             KnowledgeBase knowledge =
                     KnowledgeBase.open(
                             store,

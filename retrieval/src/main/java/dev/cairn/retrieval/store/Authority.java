@@ -16,8 +16,9 @@ public enum Authority {
 
     /** Parses the lower-case name used in front matter and JSON. */
     public static Authority parse(String value) {
+        String key = value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
         for (Authority a : values()) {
-            if (a.key().equals(value)) {
+            if (a.key().equals(key)) {
                 return a;
             }
         }

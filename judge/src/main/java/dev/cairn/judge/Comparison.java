@@ -1,0 +1,200 @@
+package dev.cairn.judge;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * How one claim compares with one evidence sentence: the signals that support and contradiction
+ * decisions are made of. Stateless and thread-safe.
+ *
+ * @param similarity from the {@link SimilarityFunction}, in [0, 1]
+ * @param overlap share of the claim's content words found in the sentence, in [0, 1]
+ * @param score {@code w * similarity + (1 - w) * overlap}
+ * @param negationMismatch exactly one of claim and sentence is negated
+ * @param antonym the antonym pair that separates them, e.g. {@code "increase/decrease"}; empty when
+ *     none
+ * @param quantityConflict the first claim quantity that disagrees with a quantity of the same kind
+ *     in a matching context, e.g. {@code "number 500 vs 100"}; empty when none
+ */
+record Comparison(
+        double similarity,
+        double overlap,
+        double score,
+        boolean negationMismatch,
+        String antonym,
+        String quantityConflict) {
+
+    /** Antonym pairs, compared after {@link Text#stem stemming}. */
+    static final List<String[]> ANTONYMS =
+            List.of(
+                    pair("increase", "decrease"),
+                    pair("increase", "reduce"),
+                    pair("increase", "lower"),
+                    pair("raise", "lower"),
+                    pair("rise", "fall"),
+                    pair("rise", "decline"),
+                    pair("higher", "lower"),
+                    pair("high", "low"),
+                    pair("greater", "smaller"),
+                    pair("larger", "smaller"),
+                    pair("faster", "slower"),
+                    pair("better", "worse"),
+                    pair("improve", "worsen"),
+                    pair("gain", "loss"),
+                    pair("maximum", "minimum"),
+                    pair("enable", "disable"),
+                    pair("enabled", "disabled"),
+                    pair("activate", "deactivate"),
+                    pair("activate", "inhibit"),
+                    pair("promote", "inhibit"),
+                    pair("induce", "inhibit"),
+                    pair("induce", "suppress"),
+                    pair("upregulate", "downregulate"),
+                    pair("allow", "deny"),
+                    pair("allow", "block"),
+                    pair("allow", "forbid"),
+                    pair("permit", "forbid"),
+                    pair("accept", "reject"),
+                    pair("start", "stop"),
+                    pair("before", "after"),
+                    pair("above", "below"),
+                    pair("add", "remove"),
+                    pair("include", "exclude"),
+                    pair("open", "close"),
+                    pair("true", "false"),
+                    pair("success", "failure"),
+                    pair("succeed", "fail"),
+                    pair("pass", "fail"),
+                    pair("positive", "negative"),
+                    pair("present", "absent"),
+                    pair("synchronous", "asynchronous"),
+                    pair("public", "private"),
+                    pair("online", "offline"),
+                    pair("encrypted", "unencrypted"),
+                    pair("valid", "invalid"),
+                    pair("required", "optional"),
+                    pair("mandatory", "optional"),
+                    pair("supported", "unsupported"),
+                    pair("lock", "unlock"),
+                    pair("connect", "disconnect"),
+                    pair("install", "uninstall"),
+                    pair("early", "late"),
+                    pair("first", "last"),
+                    pair("benefit", "harm"),
+                    pair("beneficial", "harmful"),
+                    pair("safe", "unsafe"),
+                    pair("inside", "outside"),
+                    pair("win", "lose"));
+
+    /** Every stem that appears in an antonym pair. */
+    static final Set<String> POLAR_STEMS =
+            ANTONYMS.stream()
+                    .flatMap(p -> java.util.stream.Stream.of(p[0], p[1]))
+                    .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+    private static String[] pair(String a, String b) {
+        return new String[] {Text.stem(a), Text.stem(b), a + "/" + b};
+    }
+
+    /** Whether claim and sentence state opposite polarity: negation XOR antonym. */
+    boolean polarityMismatch() {
+        return negationMismatch ^ !antonym.isEmpty();
+    }
+
+    /** Compares claim and sentence, given their similarity. */
+    static Comparison of(
+            Statement claim, Statement sentence, double similarity, double similarityWeight) {
+        double overlap = overlap(claim.stems(), sentence.stems());
+        double score = similarityWeight * similarity + (1 - similarityWeight) * overlap;
+        boolean negationMismatch =
+                claim.negatedNear(sentence.stems()) != sentence.negatedNear(claim.stems());
+        return new Comparison(
+                similarity,
+                overlap,
+                score,
+                negationMismatch,
+                claim.polar().isEmpty() && sentence.polar().isEmpty()
+                        ? ""
+                        : antonym(claim.stems(), sentence.stems()),
+                quantityConflict(claim.quantities(), sentence.quantities()));
+    }
+
+    static double overlap(Set<String> claimStems, Set<String> sentenceStems) {
+        if (claimStems.isEmpty()) {
+            return 0.0;
+        }
+        int shared = 0;
+        for (String s : claimStems) {
+            if (sentenceStems.contains(s)) {
+                shared++;
+            }
+        }
+        return (double) shared / claimStems.size();
+    }
+
+    private static String antonym(Set<String> c, Set<String> e) {
+        for (String[] p : ANTONYMS) {
+            if ((c.contains(p[0]) && e.contains(p[1]) && !c.contains(p[1]) && !e.contains(p[0]))
+                    || (c.contains(p[1])
+                            && e.contains(p[0])
+                            && !c.contains(p[0])
+                            && !e.contains(p[1]))) {
+                return p[2];
+            }
+        }
+        return "";
+    }
+
+    /** Whether two quantities state the same value (a date matches a more precise one). */
+    static boolean sameValue(Quantities.Quantity a, Quantities.Quantity b) {
+        if (a.kind() != b.kind()) {
+            return false;
+        }
+        if (a.kind() == Quantities.Kind.DATE) {
+            return a.value().startsWith(b.value()) || b.value().startsWith(a.value());
+        }
+        return a.value().equals(b.value());
+    }
+
+    /** Whether {@code q} is stated in {@code quantities}. */
+    static boolean stated(Quantities.Quantity q, List<Quantities.Quantity> quantities) {
+        for (Quantities.Quantity r : quantities) {
+            if (sameValue(q, r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String prefix(String namedNumber) {
+        return namedNumber.substring(0, namedNumber.indexOf(' '));
+    }
+
+    private static String quantityConflict(
+            List<Quantities.Quantity> claim, List<Quantities.Quantity> sentence) {
+        for (Quantities.Quantity q : claim) {
+            if (stated(q, sentence)) {
+                continue;
+            }
+            for (Quantities.Quantity r : sentence) {
+                if (r.kind() != q.kind()) {
+                    continue;
+                }
+                boolean sharedContext =
+                        q.kind() == Quantities.Kind.NAMED_NUMBER
+                                ? prefix(q.value()).equals(prefix(r.value()))
+                                : r.context().stream().anyMatch(q.context()::contains);
+                if (sharedContext) {
+                    return q.kind() == Quantities.Kind.NAMED_NUMBER
+                            ? "number " + q.value() + " vs " + r.value()
+                            : q.kind().name().toLowerCase(java.util.Locale.ROOT)
+                                    + " "
+                                    + q.surface()
+                                    + " vs "
+                                    + r.surface();
+                }
+            }
+        }
+        return "";
+    }
+}

@@ -1,0 +1,38 @@
+package dev.cairn.judge;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Finds secrets (API keys, tokens, passwords) in text, for the no-secrets policy rule. The server
+ * wires memory's secret redactor in; implementations are thread-safe.
+ */
+@FunctionalInterface
+public interface SecretDetector {
+
+    /** The secrets in {@code text}, in text order; empty when there are none. */
+    List<Finding> detect(String text);
+
+    /** A detector that never finds anything, for deployments without secret detection. */
+    static SecretDetector none() {
+        return text -> List.of();
+    }
+
+    /**
+     * One secret found: its kind and where it is, never its value.
+     *
+     * @param kind e.g. {@code openai-api-key}
+     * @param start index of its first char, {@code >= 0}
+     * @param end index after its last char, {@code > start}
+     */
+    record Finding(String kind, int start, int end) {
+
+        public Finding {
+            Objects.requireNonNull(kind, "kind");
+            if (start < 0 || end <= start) {
+                throw new IllegalArgumentException(
+                        "illegal span: [" + start + ", " + end + "), must have 0 <= start < end");
+            }
+        }
+    }
+}
