@@ -77,7 +77,10 @@ public final class CairnServer implements AutoCloseable {
             // Governance: conversations (ARK), key/value (Orloj), proposals, transcripts, tools.
             openedGovernance =
                     GovernanceModule.create(
-                            knowledge, UnavailableMemory.INSTANCE, settings.maxBodyBytes());
+                            knowledge,
+                            UnavailableMemory.INSTANCE,
+                            ExtractWiring.pipeline(),
+                            settings.maxBodyBytes());
             this.governance = openedGovernance;
             governance.register(routing);
             Routes.notFound(routing);

@@ -3,6 +3,7 @@ package dev.cairn.server.api;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.memory.conversation.ConversationRepository;
 import dev.cairn.memory.conversation.Transcripts;
+import dev.cairn.memory.extract.ExtractionPipeline;
 import dev.cairn.memory.kv.KeyValueMemory;
 import dev.cairn.memory.kv.KeyValueRepository;
 import dev.cairn.memory.proposal.ProposalRepository;
@@ -31,9 +32,15 @@ public final class GovernanceModule implements AutoCloseable {
     private final MemoryPort memory;
 
     private final KnowledgeBase knowledge;
+    private final ExtractionPipeline extraction;
 
-    private GovernanceModule(KnowledgeBase knowledge, MemoryPort memory, long maxBodyBytes) {
+    private GovernanceModule(
+            KnowledgeBase knowledge,
+            MemoryPort memory,
+            ExtractionPipeline extraction,
+            long maxBodyBytes) {
         this.knowledge = knowledge;
+        this.extraction = extraction;
         Store store = knowledge.store();
         EmbeddingModel model = knowledge.model();
         this.store = store;
@@ -49,11 +56,15 @@ public final class GovernanceModule implements AutoCloseable {
 
     /**
      * A module over the knowledge base's store, searching with its model's vectors; the {@code
-     * retrieve} tool runs on the knowledge base.
+     * retrieve} tool runs on the knowledge base, durable memory goes through {@code memory} and
+     * {@code POST extract} runs {@code extraction}.
      */
     public static GovernanceModule create(
-            KnowledgeBase knowledge, MemoryPort memory, long maxBodyBytes) {
-        return new GovernanceModule(knowledge, memory, maxBodyBytes);
+            KnowledgeBase knowledge,
+            MemoryPort memory,
+            ExtractionPipeline extraction,
+            long maxBodyBytes) {
+        return new GovernanceModule(knowledge, memory, extraction, maxBodyBytes);
     }
 
     public Transcripts transcripts() {
@@ -78,13 +89,7 @@ public final class GovernanceModule implements AutoCloseable {
         new ArkRoutes(store, transcripts, maxBodyBytes).register(routing);
         new OrlojRoutes(store, keyValues, maxBodyBytes).register(routing);
         new ProposalRoutes(store, proposals, memory, maxBodyBytes).register(routing);
-        new ExtractRoutes(
-                        store,
-                        dev.cairn.memory.extract.ExtractionPipeline.defaults(),
-                        proposals,
-                        memory,
-                        maxBodyBytes)
-                .register(routing);
+        new ExtractRoutes(store, extraction, proposals, memory, maxBodyBytes).register(routing);
         new TranscriptRoutes(store, transcripts, maxBodyBytes).register(routing);
         new ToolRoutes(store, maxBodyBytes)
                 .keyValueTools(keyValues)
