@@ -61,7 +61,10 @@ public final class ExtractRoutes {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         ObjectNode body = Json.readObject(req, maxBodyBytes);
         String query = Fields.requiredText(body, "query");
-        String response = Fields.requiredText(body, "response");
+        if (!body.hasNonNull("response")) {
+            throw new IllegalArgumentException("field 'response' is required (it may be empty)");
+        }
+        String response = Fields.optionalText(body, "response").orElse("");
         String userId = Fields.optionalText(body, "userId").orElse("");
         String agentId = Fields.optionalText(body, "agentId").orElse("");
         Scope scope =

@@ -11,6 +11,7 @@ import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.memory.search.HybridTextIndex;
 import dev.cairn.memory.service.WriteBlockedException;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.retrieval.store.Change;
 import dev.cairn.retrieval.store.Store;
 import dev.cairn.server.http.ErrorEnvelope;
 import io.helidon.webserver.http.HttpRouting;
@@ -52,6 +53,15 @@ public final class GovernanceModule implements AutoCloseable {
                 Transcripts.create(ConversationRepository.sql(store.sql()), transcriptIndex);
         this.keyValues = KeyValueMemory.create(KeyValueRepository.sql(store.sql()), keyValueIndex);
         this.proposals = Proposals.create(ProposalRepository.sql(store.sql()));
+        // A deleted namespace's rows are gone: forget its search indexes, so a namespace created
+        // again under the same name starts empty.
+        knowledge.addChangeListener(
+                change -> {
+                    if (change.kind() == Change.Kind.NAMESPACE && change.op() == Change.Op.DELETE) {
+                        transcriptIndex.invalidate(change.namespace());
+                        keyValueIndex.invalidate(change.namespace());
+                    }
+                });
     }
 
     /**
