@@ -18,7 +18,8 @@ public final class Canonical {
 
     private static final Pattern SEPARATORS = Pattern.compile("[\\s_\\-]+");
     private static final Pattern DROPPED = Pattern.compile("[^a-z0-9.\\-]");
-    private static final Pattern WORD_PHRASE = Pattern.compile("[A-Za-z]+(?: +[A-Za-z\\-]+)*");
+    private static final Pattern WORD_PHRASE =
+            Pattern.compile("[A-Za-z][A-Za-z\\-]*(?: +[A-Za-z\\-]+)*");
 
     private Canonical() {}
 

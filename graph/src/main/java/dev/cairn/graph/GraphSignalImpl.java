@@ -70,7 +70,7 @@ final class GraphSignalImpl implements GraphSignal {
         }
         List<NodeRef> seeds =
                 linked.stream().map(e -> new NodeRef(NodeKind.ENTITY, e.id())).toList();
-        WeightedExpansion expansion = WeightedExpansion.run(ns.graph, seeds, config);
+        WeightedExpansion expansion = WeightedExpansion.runPerSeed(ns.graph, seeds, config);
         Map<NodeRef, Double> scores =
                 switch (config.strategy()) {
                     case WEIGHTED_EXPANSION -> expansion.score;
@@ -92,7 +92,7 @@ final class GraphSignalImpl implements GraphSignal {
                             node.id(),
                             doc,
                             e.getValue(),
-                            expansion.hops.get(node),
+                            expansion.hops(node),
                             expansion.path(ns, node, config)));
         }
         applySupersession(ns, chunks);

@@ -97,7 +97,7 @@ final class RuleExtractor implements EntityExtractor {
     private static final Set<String> DATABASE_SUFFIXES =
             Set.of("db", "database", "pg", "sql", "store", "cache", "redis", "replica");
     private static final Set<String> QUEUE_SUFFIXES =
-            Set.of("queue", "topic", "stream", "bus", "kafka");
+            Set.of("queue", "topic", "stream", "bus", "kafka", "dlq");
     private static final Set<String> COMPONENT_SUFFIXES =
             Set.of("cluster", "storage", "bucket", "lb", "balancer", "node", "index", "pool");
     private static final Set<String> NOT_ACRONYMS =

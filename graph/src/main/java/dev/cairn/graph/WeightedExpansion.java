@@ -24,9 +24,13 @@ import org.jgrapht.Graph;
 final class WeightedExpansion {
 
     final Map<NodeRef, Double> score = new HashMap<>();
-    final Map<NodeRef, Edge> via = new HashMap<>();
-    final Map<NodeRef, NodeRef> parent = new HashMap<>();
-    final Map<NodeRef, Integer> hops = new HashMap<>();
+    final Map<NodeRef, Step> best = new HashMap<>();
+
+    /**
+     * Last edge of a node's best path, linked to the path it extends. Immutable, so a path stays
+     * consistent (its product is the score recorded with it) when an earlier node improves later.
+     */
+    record Step(NodeRef node, Edge edge, Step previous, int hops) {}
 
     private WeightedExpansion() {}
 
@@ -40,7 +44,7 @@ final class WeightedExpansion {
         Set<NodeRef> frontier = new LinkedHashSet<>();
         for (NodeRef seed : seeds) {
             x.score.put(seed, 1.0);
-            x.hops.put(seed, 0);
+            x.best.put(seed, new Step(seed, null, null, 0));
             frontier.add(seed);
         }
         for (int hop = 1; hop <= config.maxHops() && !frontier.isEmpty(); hop++) {
@@ -50,6 +54,7 @@ final class WeightedExpansion {
                     continue;
                 }
                 double base = x.score.get(node) * config.hopDecay();
+                Step at = x.best.get(node);
                 for (Edge edge : graph.edgesOf(node)) {
                     double w = weight(edge, config);
                     double s = base * w;
@@ -60,9 +65,7 @@ final class WeightedExpansion {
                     NodeRef other = source.equals(node) ? graph.getEdgeTarget(edge) : source;
                     if (s > x.score.getOrDefault(other, 0.0)) {
                         x.score.put(other, s);
-                        x.via.put(other, edge);
-                        x.parent.put(other, node);
-                        x.hops.put(other, hop);
+                        x.best.put(other, new Step(other, edge, at, at.hops() + 1));
                         next.add(other);
                     }
                 }
@@ -72,20 +75,50 @@ final class WeightedExpansion {
         return x;
     }
 
+    /**
+     * Expansion from several seeds, one run per seed, combined per node by noisy-OR {@code 1 -
+     * prod_i (1 - s_i)}: a chunk close to two named entities beats one close to a single entity,
+     * and the score stays in [0, 1]. The explanation is the path from the best seed.
+     */
+    static WeightedExpansion runPerSeed(
+            Graph<NodeRef, Edge> graph, List<NodeRef> seeds, ProximityConfig config) {
+        if (seeds.size() == 1) {
+            return run(graph, seeds, config);
+        }
+        WeightedExpansion combined = new WeightedExpansion();
+        Map<NodeRef, Double> miss = new HashMap<>();
+        for (NodeRef seed : seeds) {
+            WeightedExpansion one = run(graph, List.of(seed), config);
+            one.score.forEach(
+                    (node, s) -> {
+                        miss.merge(node, 1.0 - s, (a, b) -> a * b);
+                        Double best = combined.score.get(node);
+                        if (best == null || s > best) {
+                            combined.score.put(node, s);
+                            combined.best.put(node, one.best.get(node));
+                        }
+                    });
+        }
+        miss.forEach((node, m) -> combined.score.put(node, 1.0 - m));
+        return combined;
+    }
+
+    /** Edges on the best path to a node. */
+    int hops(NodeRef node) {
+        return best.get(node).hops();
+    }
+
     /** The best path to a node, as edges in walking order. */
     List<GraphRelation> path(NamespaceGraph ns, NodeRef node, ProximityConfig config) {
         ArrayDeque<GraphRelation> steps = new ArrayDeque<>();
-        NodeRef at = node;
-        int guard = 0;
-        while (via.containsKey(at) && guard++ <= config.maxHops()) {
-            Edge edge = via.get(at);
+        for (Step at = best.get(node); at != null && at.edge() != null; at = at.previous()) {
+            Edge edge = at.edge();
             steps.addFirst(
                     new GraphRelation(
                             ns.graph.getEdgeSource(edge),
                             ns.graph.getEdgeTarget(edge),
                             edge.type,
                             Math.min(1.0, weight(edge, config))));
-            at = parent.get(at);
         }
         return new ArrayList<>(steps);
     }
