@@ -30,6 +30,9 @@ public final class Canonical {
      * @return its key
      */
     public static String key(String surface) {
+        if (isKey(surface)) {
+            return surface;
+        }
         String s = surface.strip();
         if (WORD_PHRASE.matcher(s).matches()) {
             s = singularLastWord(s);
@@ -47,6 +50,34 @@ public final class Canonical {
             to--;
         }
         return s.substring(from, to);
+    }
+
+    /** Fast path: already a key (lower case letters, digits, inner single '-' or '.'). */
+    private static boolean isKey(String s) {
+        int n = s.length();
+        if (n == 0) {
+            return true;
+        }
+        boolean letters = true;
+        char previous = '-';
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c == '-' || c == '.') {
+                if (previous == '-' || previous == '.') {
+                    return false;
+                }
+            } else if (c >= '0' && c <= '9') {
+                letters = false;
+            } else if (c < 'a' || c > 'z') {
+                return false;
+            }
+            previous = c;
+        }
+        if (previous == '-' || previous == '.') {
+            return false;
+        }
+        // A plain word phrase may still need its last word made singular.
+        return !letters || singularLastWord(s).equals(s);
     }
 
     /**

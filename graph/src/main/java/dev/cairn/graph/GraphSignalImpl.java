@@ -61,7 +61,18 @@ final class GraphSignalImpl implements GraphSignal {
 
     /** A chunk's score and explanation while ranking. */
     private record Scored(
-            String chunkId, String documentId, double score, int hops, List<GraphRelation> path) {}
+            String chunkId, String documentId, double score, int hops, Explain explain) {
+
+        List<GraphRelation> path() {
+            return explain.path();
+        }
+    }
+
+    /** A path, computed only for the chunks that make the top N. */
+    @FunctionalInterface
+    private interface Explain {
+        List<GraphRelation> path();
+    }
 
     private GraphResult rankLocked(NamespaceGraph ns, String queryText, int topN) {
         List<LinkedEntity> linked = linkLocked(ns, queryText);
@@ -93,7 +104,7 @@ final class GraphSignalImpl implements GraphSignal {
                             doc,
                             e.getValue(),
                             expansion.hops(node),
-                            expansion.path(ns, node, config)));
+                            () -> expansion.path(ns, node, config)));
         }
         applySupersession(ns, chunks);
         List<Scored> ranked =
@@ -108,6 +119,7 @@ final class GraphSignalImpl implements GraphSignal {
         List<GraphHit> hits = new ArrayList<>(ranked.size());
         Set<GraphRelation> relations = new LinkedHashSet<>();
         for (Scored s : ranked) {
+            List<GraphRelation> path = s.path();
             hits.add(
                     new GraphHit(
                             s.chunkId(),
@@ -115,8 +127,8 @@ final class GraphSignalImpl implements GraphSignal {
                             Math.min(1.0, s.score()),
                             hits.size() + 1,
                             s.hops(),
-                            s.path()));
-            for (GraphRelation r : s.path()) {
+                            path));
+            for (GraphRelation r : path) {
                 if (r.from().kind() != NodeKind.CHUNK && r.to().kind() != NodeKind.CHUNK) {
                     relations.add(r);
                 }
@@ -147,65 +159,101 @@ final class GraphSignalImpl implements GraphSignal {
      * and one decay; then superseded chunks are penalised and capped below their successors.
      */
     private void applySupersession(NamespaceGraph ns, Map<String, Scored> chunks) {
+        // Best chunk per document: one successor lookup per document, one boost per pair.
+        Map<String, Scored> bestOfDocument = new HashMap<>();
+        for (Scored s : chunks.values()) {
+            bestOfDocument.merge(s.documentId(), s, (a, b) -> better(a, b) ? a : b);
+        }
         Map<String, List<NodeRef>> successorsOf = new HashMap<>();
-        for (Scored s : List.copyOf(chunks.values())) {
-            List<NodeRef> successors =
-                    successorsOf.computeIfAbsent(
-                            s.documentId(), d -> ns.successors(NodeRef.document(d)));
+        for (Scored s : List.copyOf(bestOfDocument.values())) {
+            List<NodeRef> successors = ns.successors(NodeRef.document(s.documentId()));
+            if (successors.isEmpty()) {
+                continue;
+            }
+            successorsOf.put(s.documentId(), successors);
             double boost = s.score() * config.weight(RelationType.SUPERSEDES) * config.hopDecay();
             if (boost <= 0.0) {
                 continue;
             }
             NodeRef superseded = NodeRef.document(s.documentId());
             for (NodeRef successor : successors) {
+                Scored successorBest = bestOfDocument.get(successor.id());
+                if (successorBest != null && successorBest.score() >= boost) {
+                    continue;
+                }
                 for (String chunkId : ns.chunksByDocument.getOrDefault(successor.id(), List.of())) {
                     Scored current = chunks.get(chunkId);
                     if (current != null && current.score() >= boost) {
                         continue;
                     }
-                    List<GraphRelation> path = new ArrayList<>(s.path());
-                    path.add(
-                            new GraphRelation(
-                                    NodeRef.chunk(s.chunkId()),
-                                    superseded,
-                                    RelationType.PART_OF,
-                                    1.0));
-                    path.add(
-                            new GraphRelation(
-                                    successor,
-                                    superseded,
-                                    RelationType.SUPERSEDES,
-                                    config.weight(RelationType.SUPERSEDES)));
-                    path.add(
-                            new GraphRelation(
-                                    NodeRef.chunk(chunkId), successor, RelationType.PART_OF, 1.0));
-                    chunks.put(
-                            chunkId,
-                            new Scored(chunkId, successor.id(), boost, s.hops() + 3, path));
+                    Explain explain =
+                            () -> {
+                                List<GraphRelation> path = new ArrayList<>(s.path());
+                                path.add(
+                                        new GraphRelation(
+                                                NodeRef.chunk(s.chunkId()),
+                                                superseded,
+                                                RelationType.PART_OF,
+                                                1.0));
+                                path.add(
+                                        new GraphRelation(
+                                                successor,
+                                                superseded,
+                                                RelationType.SUPERSEDES,
+                                                config.weight(RelationType.SUPERSEDES)));
+                                path.add(
+                                        new GraphRelation(
+                                                NodeRef.chunk(chunkId),
+                                                successor,
+                                                RelationType.PART_OF,
+                                                1.0));
+                                return path;
+                            };
+                    Scored boosted =
+                            new Scored(chunkId, successor.id(), boost, s.hops() + 3, explain);
+                    chunks.put(chunkId, boosted);
+                    bestOfDocument.merge(successor.id(), boosted, (a, b) -> better(a, b) ? a : b);
                 }
             }
         }
-        Map<String, Double> bestOfDocument = new HashMap<>();
-        for (Scored s : chunks.values()) {
-            bestOfDocument.merge(s.documentId(), s.score(), Math::max);
+        // Boosted successors may be superseded themselves.
+        for (String doc : List.copyOf(bestOfDocument.keySet())) {
+            if (!successorsOf.containsKey(doc)) {
+                List<NodeRef> successors = ns.successors(NodeRef.document(doc));
+                if (!successors.isEmpty()) {
+                    successorsOf.put(doc, successors);
+                }
+            }
         }
+        if (successorsOf.isEmpty()) {
+            return;
+        }
+        Map<String, Double> cap = new HashMap<>();
+        successorsOf.forEach(
+                (doc, successors) -> {
+                    double limit = Double.MAX_VALUE;
+                    for (NodeRef successor : successors) {
+                        Scored best = bestOfDocument.get(successor.id());
+                        if (best != null) {
+                            limit = Math.min(limit, best.score() * config.supersededPenalty());
+                        }
+                    }
+                    cap.put(doc, limit);
+                });
         for (Scored s : List.copyOf(chunks.values())) {
-            List<NodeRef> successors =
-                    successorsOf.computeIfAbsent(
-                            s.documentId(), d -> ns.successors(NodeRef.document(d)));
-            if (successors.isEmpty()) {
-                continue;
+            Double limit = cap.get(s.documentId());
+            if (limit != null) {
+                double penalised = Math.min(s.score() * config.supersededPenalty(), limit);
+                chunks.put(
+                        s.chunkId(),
+                        new Scored(s.chunkId(), s.documentId(), penalised, s.hops(), s.explain()));
             }
-            double penalised = s.score() * config.supersededPenalty();
-            for (NodeRef successor : successors) {
-                Double best = bestOfDocument.get(successor.id());
-                if (best != null) {
-                    penalised = Math.min(penalised, best * config.supersededPenalty());
-                }
-            }
-            chunks.put(
-                    s.chunkId(),
-                    new Scored(s.chunkId(), s.documentId(), penalised, s.hops(), s.path()));
         }
+    }
+
+    /** Score desc, then chunk id asc. */
+    private static boolean better(Scored a, Scored b) {
+        return a.score() > b.score()
+                || (a.score() == b.score() && a.chunkId().compareTo(b.chunkId()) < 0);
     }
 }

@@ -224,22 +224,27 @@ final class NamespaceGraph {
         }
     }
 
+    /** Intrusive edges keep their endpoints, so a moved edge is a fresh copy. */
     private void moveEdges(NodeRef source, NodeRef target) {
         for (Edge e : new ArrayList<>(graph.edgesOf(source))) {
             NodeRef from = graph.getEdgeSource(e);
             NodeRef to = graph.getEdgeTarget(e);
             graph.removeEdge(e);
+            List<Edge> owned = edgesByOrigin.get(e.origin);
+            if (owned != null) {
+                owned.remove(e);
+            }
             NodeRef newFrom = from.equals(source) ? target : from;
             NodeRef newTo = to.equals(source) ? target : to;
             if (newFrom.equals(newTo)) {
-                List<Edge> owned = edgesByOrigin.get(e.origin);
-                if (owned != null) {
-                    owned.remove(e);
-                }
                 continue;
             }
-            graph.addEdge(newFrom, newTo, e);
-            graph.setEdgeWeight(e, e.defaultWeight());
+            Edge copy = new Edge(e.type, e.confidence, e.origin, e.structural);
+            link(
+                    newFrom,
+                    newTo,
+                    copy,
+                    edgesByOrigin.computeIfAbsent(e.origin, k -> new ArrayList<>()));
         }
     }
 

@@ -48,6 +48,8 @@ final class PersonalizedPageRank {
                 NodeRef source = graph.getEdgeSource(edge);
                 NodeRef other = source.equals(u) ? graph.getEdgeTarget(edge) : source;
                 Integer j = index.get(other);
+                // Walks stay on the subgraph; chunks are sinks there too, returning mass only
+                // the way they came (to their document and entities).
                 if (weight > 0.0 && j != null) {
                     to.add(j);
                     w.add(weight);

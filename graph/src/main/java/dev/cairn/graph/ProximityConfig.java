@@ -18,6 +18,8 @@ import java.util.Objects;
  *     1); default {@link #DEFAULT_DAMPING}
  * @param maxIterations PageRank power iterations, {@code >= 1}; default {@link
  *     #DEFAULT_MAX_ITERATIONS}
+ * @param beamWidth nodes expanded per hop at most (the best-scoring ones), {@code >= 1}; default
+ *     {@link #DEFAULT_BEAM_WIDTH}
  * @param weights weight per relation type, each in [0, 1]; missing types take their {@link
  *     RelationType#defaultWeight()}
  */
@@ -29,6 +31,7 @@ public record ProximityConfig(
         double minScore,
         double damping,
         int maxIterations,
+        int beamWidth,
         Map<RelationType, Double> weights) {
 
     /**
@@ -54,6 +57,13 @@ public record ProximityConfig(
 
     /** Default PageRank iteration cap; the local graph converges to 1e-6 in fewer. */
     public static final int DEFAULT_MAX_ITERATIONS = 30;
+
+    /**
+     * Default beam: at most 256 nodes are expanded per hop, the best-scoring first (ties by node).
+     * Bounds the work on graphs with hub entities, whose 2-hop neighbourhood is otherwise most of
+     * the graph; paths through the 257th-best node of a hop score too low to reach a top 100.
+     */
+    public static final int DEFAULT_BEAM_WIDTH = 256;
 
     /** Validates and copies. */
     public ProximityConfig {
@@ -81,6 +91,10 @@ public record ProximityConfig(
         if (maxIterations < 1) {
             throw new IllegalArgumentException(
                     "illegal maxIterations: " + maxIterations + ", must be >= 1");
+        }
+        if (beamWidth < 1) {
+            throw new IllegalArgumentException(
+                    "illegal beamWidth: " + beamWidth + ", must be >= 1");
         }
         EnumMap<RelationType, Double> all = new EnumMap<>(RelationType.class);
         for (RelationType type : RelationType.values()) {
@@ -115,6 +129,7 @@ public record ProximityConfig(
                 DEFAULT_MIN_SCORE,
                 DEFAULT_DAMPING,
                 DEFAULT_MAX_ITERATIONS,
+                DEFAULT_BEAM_WIDTH,
                 Map.of());
     }
 
@@ -133,6 +148,7 @@ public record ProximityConfig(
                 minScore,
                 damping,
                 maxIterations,
+                beamWidth,
                 weights);
     }
 
@@ -151,6 +167,26 @@ public record ProximityConfig(
                 minScore,
                 damping,
                 maxIterations,
+                beamWidth,
+                weights);
+    }
+
+    /**
+     * This config with another beam width.
+     *
+     * @param beamWidth nodes expanded per hop at most
+     * @return the config
+     */
+    public ProximityConfig withBeamWidth(int beamWidth) {
+        return new ProximityConfig(
+                strategy,
+                maxHops,
+                hopDecay,
+                supersededPenalty,
+                minScore,
+                damping,
+                maxIterations,
+                beamWidth,
                 weights);
     }
 

@@ -3,6 +3,7 @@ package dev.cairn.graph;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,29 +51,61 @@ final class WeightedExpansion {
         for (int hop = 1; hop <= config.maxHops() && !frontier.isEmpty(); hop++) {
             Set<NodeRef> next = new LinkedHashSet<>();
             for (NodeRef node : frontier) {
-                if (node.kind() == NodeKind.CHUNK) {
-                    continue;
-                }
                 double base = x.score.get(node) * config.hopDecay();
                 Step at = x.best.get(node);
-                for (Edge edge : graph.edgesOf(node)) {
-                    double w = weight(edge, config);
-                    double s = base * w;
-                    if (w <= 0.0 || s < config.minScore()) {
-                        continue;
-                    }
-                    NodeRef source = graph.getEdgeSource(edge);
-                    NodeRef other = source.equals(node) ? graph.getEdgeTarget(edge) : source;
-                    if (s > x.score.getOrDefault(other, 0.0)) {
-                        x.score.put(other, s);
-                        x.best.put(other, new Step(other, edge, at, at.hops() + 1));
-                        next.add(other);
-                    }
-                }
+                x.relax(graph, node, graph.outgoingEdgesOf(node), false, base, at, config, next);
+                x.relax(graph, node, graph.incomingEdgesOf(node), true, base, at, config, next);
             }
-            frontier = next;
+            frontier = x.beam(next, config.beamWidth());
         }
         return x;
+    }
+
+    private void relax(
+            Graph<NodeRef, Edge> graph,
+            NodeRef node,
+            Set<Edge> edges,
+            boolean incoming,
+            double base,
+            Step at,
+            ProximityConfig config,
+            Set<NodeRef> next) {
+        for (Edge edge : edges) {
+            double w = weight(edge, config);
+            double s = base * w;
+            if (w <= 0.0 || s < config.minScore()) {
+                continue;
+            }
+            NodeRef other = incoming ? graph.getEdgeSource(edge) : graph.getEdgeTarget(edge);
+            if (s > score.getOrDefault(other, 0.0)) {
+                score.put(other, s);
+                best.put(other, new Step(other, edge, at, at.hops() + 1));
+                if (other.kind() != NodeKind.CHUNK) {
+                    next.add(other);
+                }
+            }
+        }
+    }
+
+    /** The best {@code width} nodes of a frontier, score desc then node asc. */
+    private Set<NodeRef> beam(Set<NodeRef> frontier, int width) {
+        if (frontier.size() <= width) {
+            return frontier;
+        }
+        record Candidate(NodeRef node, double score) {}
+        List<Candidate> candidates = new ArrayList<>(frontier.size());
+        for (NodeRef node : frontier) {
+            candidates.add(new Candidate(node, score.get(node)));
+        }
+        candidates.sort(
+                Comparator.comparingDouble(Candidate::score)
+                        .reversed()
+                        .thenComparing(Candidate::node));
+        Set<NodeRef> kept = new LinkedHashSet<>();
+        for (int i = 0; i < width; i++) {
+            kept.add(candidates.get(i).node());
+        }
+        return kept;
     }
 
     /**
