@@ -29,8 +29,9 @@ public record GraphDocument(
         }
         entities = List.copyOf(entities);
         chunks = List.copyOf(chunks);
-        relations = Map.copyOf(relations);
-        relations.values().forEach(v -> List.copyOf(v));
+        Map<RelationType, List<String>> copy = new java.util.EnumMap<>(RelationType.class);
+        relations.forEach((type, values) -> copy.put(type, List.copyOf(values)));
+        relations = java.util.Collections.unmodifiableMap(copy);
     }
 
     /**

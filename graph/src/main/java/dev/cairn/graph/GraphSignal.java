@@ -5,13 +5,19 @@ import java.util.List;
 /**
  * The graph retrieval signal: query text -> linked entities -> proximity -> ranked chunks.
  *
- * <p>Default strategy: {@link Proximity#WEIGHTED_EXPANSION}. On the 33-runbook fixture it puts the
- * expected runbook first for more queries than personalised PageRank and is faster on the synthetic
- * 50k-entity graph (numbers in {@code ProximityComparisonTest} and {@code GraphSignalBenchmark});
- * its scores respect the relation weights directly (a {@code governs} edge beats a {@code mentions}
- * edge whatever the degrees), while PageRank divides a node's mass among all its edges, so a
- * runbook with many chunks or an entity with many mentions dilutes the authoritative path; and each
- * score is one path, which is the explanation shown.
+ * <p>Default strategy: {@link Proximity#WEIGHTED_EXPANSION}, chosen by measurement. On the
+ * 33-runbook fixture with 16 judged queries ({@code ProximityComparisonTest}) it scores MRR@10
+ * 0.938 and hit@3 1.000 against 0.729 and 0.875 for personalised PageRank; in particular PageRank
+ * misses the top 3 for "how do I fail over the primary database", whose answer is linked only by
+ * {@code governs}. The reason is structural: expansion respects the relation weights directly (a
+ * {@code governs} edge beats a {@code mentions} edge whatever the degrees), while PageRank divides
+ * a node's mass among all its edges, so an entity with many mentions or a runbook with many chunks
+ * dilutes the authoritative path. Expansion is also cheaper: PageRank runs the same bounded
+ * expansion to find its subgraph and then iterates on it; and each expansion score is one path,
+ * which is the explanation shown.
+ *
+ * <p>Several linked entities combine by noisy-OR, {@code 1 - prod_i (1 - s_i)}, one expansion per
+ * entity.
  *
  * <p>Rules common to both: an edge of weight 0 ({@code contradicts}) is never walked, so it never
  * raises a hit; chunks of a document superseded by another score at most {@code supersededPenalty}
