@@ -31,23 +31,23 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Latency of the graph signal ({@link GraphSignal#rank}) on a synthetic seeded namespace of
- * {@value #ENTITIES} entities and {@value #RELATIONS} typed relations, {@value #DOCUMENTS}
- * documents of {@value #CHUNKS_PER_DOCUMENT} chunks each mentioning {@value #MENTIONS_PER_CHUNK}
- * entities. Entity popularity is skewed ({@code index = N * u^2}), so a few hub entities have
- * thousands of edges, as real platform names ("kubernetes", "postgres") do; relation types are
- * drawn from {@code TYPES}; {@value #SUPERSEDING_SHARE} of the documents supersede another one.
- * Target: p95 <= 10 ms per query.
+ * Latency of the graph signal ({@link GraphSignal#rank}) on a synthetic seeded namespace of {@value
+ * #ENTITIES} entities and {@value #RELATIONS} typed relations, {@value #DOCUMENTS} documents of
+ * {@value #CHUNKS_PER_DOCUMENT} chunks each mentioning {@value #MENTIONS_PER_CHUNK} entities.
+ * Entity popularity is skewed ({@code index = N * u^2}), so a few hub entities have thousands of
+ * edges, as real platform names ("kubernetes", "postgres") do; relation types are drawn from {@code
+ * TYPES}; {@value #SUPERSEDING_SHARE} of the documents supersede another one. Target: p95 <= 10 ms
+ * per query.
  *
  * <p>Modes: {@code rank} alone (SampleTime, one thread), and {@code readWrite}: one thread ranking
  * while another re-upserts documents, to see what the namespace's read/write lock costs readers.
  *
- * <p>Counts: 3 warm-up iterations of 2 s reach steady state (C2 compiles the expansion loop in
- * well under a second; a query is ~0.1-5 ms, so thousands of calls per iteration); 5 measured
- * iterations of 2 s give tens of thousands of samples for stable p95/p99; one fork, because
- * building the 50k-entity graph takes seconds and its layout varies little between JVMs. The setup
- * checks that both strategies link the same entities and both return hits, so the comparison is
- * between working implementations.
+ * <p>Counts: 3 warm-up iterations of 2 s reach steady state (C2 compiles the expansion loop in well
+ * under a second; a query is ~0.1-5 ms, so thousands of calls per iteration); 5 measured iterations
+ * of 2 s give tens of thousands of samples for stable p95/p99; one fork, because building the
+ * 50k-entity graph takes seconds and its layout varies little between JVMs. The setup checks that
+ * both strategies link the same entities and both return hits, so the comparison is between working
+ * implementations.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar GraphSignalBenchmark}.
  */
@@ -55,7 +55,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xms2g", "-Xmx2g"})
 @State(Scope.Benchmark)
 public class GraphSignalBenchmark {
 
@@ -111,7 +113,9 @@ public class GraphSignalBenchmark {
             List<Mention> mentions = new ArrayList<>(MENTIONS_PER_CHUNK);
             for (int m = 0; m < MENTIONS_PER_CHUNK; m++) {
                 String name = entityName(skewed(random));
-                mentions.add(new Mention(name, name, EntityKind.SERVICE, m * 20, m * 20 + name.length()));
+                mentions.add(
+                        new Mention(
+                                name, name, EntityKind.SERVICE, m * 20, m * 20 + name.length()));
             }
             chunks.add(new ChunkEntities("d" + d + "#" + c, mentions));
         }
@@ -167,7 +171,10 @@ public class GraphSignalBenchmark {
             queries.add(
                     q % 2 == 0
                             ? "how do I restart " + a
-                            : a + " errors after the " + entityName(random.nextInt(ENTITIES)) + " change");
+                            : a
+                                    + " errors after the "
+                                    + entityName(random.nextInt(ENTITIES))
+                                    + " change");
         }
         return queries;
     }
