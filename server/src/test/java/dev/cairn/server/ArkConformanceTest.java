@@ -16,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,26 +25,31 @@ import org.junit.jupiter.api.io.TempDir;
  * them back) and checks every status code and field name, then paging, deletes, TTL and ARK's error
  * envelope.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ArkConformanceTest {
 
-    @TempDir static Path dataDir;
-    static ServerFixture cairn;
-    static String base;
+    ServerFixture cairn;
+    String base;
+
+    /** The server settings; the PostgreSQL subclass points them at a database. */
+    ServerSettings settings(Path dataDir) {
+        return ServerSettings.defaults(dataDir).withPort(0).withAdminToken(ServerFixture.ADMIN);
+    }
 
     @BeforeAll
-    static void start() {
-        cairn = new ServerFixture(dataDir);
+    void start(@TempDir Path dataDir) {
+        cairn = new ServerFixture(settings(dataDir));
         cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"ark\"}");
         base = "/ark/ark";
     }
 
     @AfterAll
-    static void stop() {
+    void stop() {
         cairn.close();
     }
 
     /** A request shaped like ARK's Go client's: JSON content type even without a body. */
-    static ServerFixture.Response ark(String method, String path, String body) {
+    ServerFixture.Response ark(String method, String path, String body) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create("http://localhost:" + cairn.server.port() + path))
                         .timeout(Duration.ofSeconds(30))
@@ -77,7 +83,7 @@ class ArkConformanceTest {
         assertThat(error.path("requestId").asText()).isNotBlank();
     }
 
-    static String createConversation() {
+    String createConversation() {
         var created = ark("POST", base + "/conversations", null);
         assertThat(created.status()).isEqualTo(201);
         return created.json().path("conversation_id").asText();
@@ -393,7 +399,7 @@ class ArkConformanceTest {
                 .startsWith("my key is ");
     }
 
-    static void post(String conversation, String query, String message) {
+    void post(String conversation, String query, String message) {
         var r =
                 ark(
                         "POST",

@@ -1,0 +1,24 @@
+package dev.cairn.server;
+
+import dev.cairn.retrieval.store.PostgresTestDatabase;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+
+/** The ARK conformance test against a server on PostgreSQL with pgvector. */
+class PostgresArkConformanceTest extends ArkConformanceTest {
+
+    private PostgresTestDatabase database;
+
+    @Override
+    ServerSettings settings(Path dataDir) {
+        database = PostgresTestDatabase.create();
+        return super.settings(dataDir).withDbUrl(database.jdbcUrl());
+    }
+
+    @AfterAll
+    void dropSchema() {
+        if (database != null) {
+            database.close();
+        }
+    }
+}
