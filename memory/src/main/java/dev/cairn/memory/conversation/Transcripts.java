@@ -15,7 +15,6 @@ import dev.cairn.memory.search.TextHit;
 import dev.cairn.memory.service.WriteBlockedException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -105,9 +104,7 @@ public final class Transcripts {
         }
         if (node.isObject()) {
             ObjectNode object = (ObjectNode) node;
-            Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
-            List<Map.Entry<String, JsonNode>> copy = new ArrayList<>();
-            fields.forEachRemaining(copy::add);
+            List<Map.Entry<String, JsonNode>> copy = new ArrayList<>(object.properties());
             for (Map.Entry<String, JsonNode> e : copy) {
                 object.set(e.getKey(), redact(e.getValue()));
             }
