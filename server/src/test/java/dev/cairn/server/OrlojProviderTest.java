@@ -120,4 +120,36 @@ class OrlojProviderTest {
         assertThat(blocked.json().path("error").asText()).contains("instruction_override");
         assertThat(post("/get", "{\"key\":\"k\"}").json().path("found").asBoolean()).isFalse();
     }
+
+    @Test
+    void aNamespaceCreatedAgainDoesNotSeeTheOldOnesEntriesInSearch() {
+        cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"again\"}");
+        cairn.call(
+                "POST",
+                "/orloj/again/put",
+                ServerFixture.ADMIN,
+                "{\"key\":\"old\",\"value\":\"quokka habitat notes\"}");
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        "/orloj/again/search",
+                                        ServerFixture.ADMIN,
+                                        "{\"query\":\"quokka\"}")
+                                .json()
+                                .path("results"))
+                .hasSize(1);
+
+        cairn.call("DELETE", "/v1/namespaces/again", ServerFixture.ADMIN, null);
+        cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"again\"}");
+
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        "/orloj/again/search",
+                                        ServerFixture.ADMIN,
+                                        "{\"query\":\"quokka\"}")
+                                .json()
+                                .path("results"))
+                .isEmpty();
+    }
 }

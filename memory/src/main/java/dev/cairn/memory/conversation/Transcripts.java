@@ -42,21 +42,32 @@ public final class Transcripts {
     private final WriteGuard guard;
     private final SecretRedactor redactor;
     private final HybridTextIndex index;
+    private final Function<String, String> generation;
 
     private Transcripts(
             ConversationRepository repository,
             WriteGuard guard,
             SecretRedactor redactor,
-            HybridTextIndex index) {
+            HybridTextIndex index,
+            Function<String, String> generation) {
         this.repository = Objects.requireNonNull(repository, "repository");
         this.guard = Objects.requireNonNull(guard, "guard");
         this.redactor = Objects.requireNonNull(redactor, "redactor");
         this.index = Objects.requireNonNull(index, "index");
+        this.generation = Objects.requireNonNull(generation, "generation");
     }
 
-    /** The standard guard and redactor; the caller owns {@code index}. */
-    public static Transcripts create(ConversationRepository repository, HybridTextIndex index) {
-        return new Transcripts(repository, WriteGuard.standard(), SecretRedactor.standard(), index);
+    /**
+     * The standard guard and redactor; the caller owns {@code index}.
+     *
+     * @param generation a namespace's current incarnation (see {@link HybridTextIndex#search})
+     */
+    public static Transcripts create(
+            ConversationRepository repository,
+            HybridTextIndex index,
+            Function<String, String> generation) {
+        return new Transcripts(
+                repository, WriteGuard.standard(), SecretRedactor.standard(), index, generation);
     }
 
     public ConversationRepository repository() {
@@ -148,6 +159,7 @@ public final class Transcripts {
         List<TextHit> hits =
                 index.search(
                         namespace,
+                        generation.apply(namespace),
                         query,
                         candidates,
                         () ->

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The key/value memory of Orloj's provider and the {@code memory.*} tools: values pass {@link
@@ -32,16 +33,29 @@ public final class KeyValueMemory {
     private final KeyValueRepository repository;
     private final WriteGuard guard;
     private final HybridTextIndex index;
+    private final Function<String, String> generation;
 
-    private KeyValueMemory(KeyValueRepository repository, WriteGuard guard, HybridTextIndex index) {
+    private KeyValueMemory(
+            KeyValueRepository repository,
+            WriteGuard guard,
+            HybridTextIndex index,
+            Function<String, String> generation) {
         this.repository = Objects.requireNonNull(repository, "repository");
         this.guard = Objects.requireNonNull(guard, "guard");
         this.index = Objects.requireNonNull(index, "index");
+        this.generation = Objects.requireNonNull(generation, "generation");
     }
 
-    /** The standard guard; the caller owns {@code index}. */
-    public static KeyValueMemory create(KeyValueRepository repository, HybridTextIndex index) {
-        return new KeyValueMemory(repository, WriteGuard.standard(), index);
+    /**
+     * The standard guard; the caller owns {@code index}.
+     *
+     * @param generation a namespace's current incarnation (see {@link HybridTextIndex#search})
+     */
+    public static KeyValueMemory create(
+            KeyValueRepository repository,
+            HybridTextIndex index,
+            Function<String, String> generation) {
+        return new KeyValueMemory(repository, WriteGuard.standard(), index, generation);
     }
 
     /**
@@ -81,6 +95,7 @@ public final class KeyValueMemory {
         List<TextHit> hits =
                 index.search(
                         namespace,
+                        generation.apply(namespace),
                         query,
                         checkLimit(limit),
                         () ->

@@ -15,6 +15,7 @@ import dev.cairn.retrieval.store.Change;
 import dev.cairn.retrieval.store.Store;
 import dev.cairn.server.http.ErrorEnvelope;
 import io.helidon.webserver.http.HttpRouting;
+import java.util.function.Function;
 
 /**
  * Memory governance and agent integration, wired onto one store: conversations (ARK), the key/value
@@ -49,9 +50,15 @@ public final class GovernanceModule implements AutoCloseable {
         this.memory = memory;
         this.transcriptIndex = HybridTextIndex.withEmbeddings(model);
         this.keyValueIndex = HybridTextIndex.withEmbeddings(model);
+        // A namespace's incarnation: a deleted and re-created namespace gets fresh indexes.
+        Function<String, String> generation =
+                ns -> store.namespace(ns).map(n -> n.createdAt().toString()).orElse("");
         this.transcripts =
-                Transcripts.create(ConversationRepository.sql(store.sql()), transcriptIndex);
-        this.keyValues = KeyValueMemory.create(KeyValueRepository.sql(store.sql()), keyValueIndex);
+                Transcripts.create(
+                        ConversationRepository.sql(store.sql()), transcriptIndex, generation);
+        this.keyValues =
+                KeyValueMemory.create(
+                        KeyValueRepository.sql(store.sql()), keyValueIndex, generation);
         this.proposals = Proposals.create(ProposalRepository.sql(store.sql()));
         // A deleted namespace's rows are gone: forget its search indexes, so a namespace created
         // again under the same name starts empty.
