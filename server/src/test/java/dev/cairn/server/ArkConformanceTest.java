@@ -45,7 +45,9 @@ class ArkConformanceTest {
 
     @AfterAll
     void stop() {
-        cairn.close();
+        if (cairn != null) {
+            cairn.close();
+        }
     }
 
     /** A request shaped like ARK's Go client's: JSON content type even without a body. */
