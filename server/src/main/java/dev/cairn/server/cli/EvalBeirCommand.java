@@ -106,6 +106,19 @@ final class EvalBeirCommand implements Callable<Integer> {
 
         ServerSettings settings =
                 Settings.resolve(Config.create().get("cairn"), workDir, null, "").withDbUrl("");
+        if (chunkTokens != null) {
+            settings =
+                    settings.withRetrieval(
+                            settings.retrieval()
+                                    .withChunking(
+                                            new dev.cairn.retrieval.ingest.ChunkingConfig(
+                                                    chunkTokens,
+                                                    Math.min(
+                                                            chunkTokens / 8,
+                                                            dev.cairn.retrieval.ingest
+                                                                    .ChunkingConfig
+                                                                    .DEFAULT_OVERLAP_TOKENS))));
+        }
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("dataset", dir.toString());
         report.put("qrels", qrelsPath.toString());
