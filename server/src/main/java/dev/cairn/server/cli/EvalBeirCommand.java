@@ -79,6 +79,14 @@ final class EvalBeirCommand implements Callable<Integer> {
             description = "evaluation data dir (default cairn-eval/<folder name>)")
     Path work;
 
+    @Option(
+            names = "--chunk-tokens",
+            paramLabel = "N",
+            description =
+                    "chunk size in model tokens for the corpus (default: the configured 256); 480"
+                            + " embeds a whole BEIR passage as one chunk, as BEIR's dense baselines do")
+    Integer chunkTokens;
+
     @Override
     public Integer call() throws IOException {
         if (!Files.isRegularFile(dir.resolve("corpus.jsonl"))
