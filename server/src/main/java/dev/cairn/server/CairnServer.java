@@ -73,8 +73,8 @@ public final class CairnServer implements AutoCloseable {
             new NamespaceRoutes(store, settings.maxBodyBytes()).register(routing);
             new TokenRoutes(tokens, settings.maxBodyBytes()).register(routing);
             new KnowledgeRoutes(knowledge, settings.maxBodyBytes()).register(routing);
-            // Judge (issue 8): calibrated BERT similarity, memory's secret detectors; the graph's
-            // contradicts relations are not wired yet (ContradictionSource.none()).
+            // Judge (issue 8): BERT similarity, calibrated thresholds, memory's secret detectors;
+            // the graph's contradicts relations are not wired yet (ContradictionSource.none()).
             new JudgeRoutes(
                             JudgeService.calibrated(
                                     knowledge, cairn.model(), ContradictionSource.none()),

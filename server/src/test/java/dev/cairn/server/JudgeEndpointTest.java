@@ -105,6 +105,20 @@ class JudgeEndpointTest {
     }
 
     @Test
+    void paraphrasedAnswerIsSupportedThroughTheBertSimilarity() {
+        JsonNode j =
+                judge(
+                        request(
+                                "Each client may send the payments API up to 100 requests every"
+                                        + " minute [1].",
+                                LIMIT));
+
+        assertThat(j.path("similarity").asText()).startsWith("embedding-");
+        assertThat(j.path("citationCoverage").asDouble()).as(j.toString()).isEqualTo(1.0);
+        assertThat(j.path("contradictionRate").asDouble()).isEqualTo(0.0);
+    }
+
+    @Test
     void answerThatFlipsANumberIsContradicted() {
         JsonNode j =
                 judge(
