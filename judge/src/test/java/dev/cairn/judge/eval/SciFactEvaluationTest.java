@@ -14,8 +14,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * On demand only, it reads 8 MB and judges the 809 claims many times:
  *
  * <pre>{@code
- * ./mvnw -B -pl judge test -Dtest=SciFactEvaluationTest \
+ * ./mvnw -B -pl judge -am test -Dtest='SciFactEvaluationTest#lexical*' \
+ *     -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dcairn.eval.scifact=/work/shared/datasets/scifact-claims
+ * ./mvnw -B -pl judge -am test -Dtest='SciFactEvaluationTest#bert*' \
+ *     -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dcairn.eval.scifact=/work/shared/datasets/scifact-claims -Dcairn.eval.scifact.every=6
  * }</pre>
  */
 @EnabledIfSystemProperty(named = "cairn.eval.scifact", matches = ".+")
