@@ -287,6 +287,10 @@ class JudgeEndpointTest {
                         null);
         assertThat(stored.status()).isEqualTo(200);
         assertThat(stored.json().path("traceId").asText()).isEqualTo(traceId);
+        assertThat(stored.json().path("plan").asText())
+                .isEqualTo(retrieved.json().path("plan").asText());
+        assertThat(j.path("rules").findValuesAsText("detail").toString())
+                .contains("plan is " + retrieved.json().path("plan").asText());
         assertThat(stored.json().at("/evidence/0/id").asText()).isEqualTo(chunkId);
         assertThat(stored.json().at("/evidence/0/authority").asText()).isEqualTo("authoritative");
         assertThat(stored.json().path("citationCoverage").asDouble()).isEqualTo(1.0);
