@@ -34,4 +34,15 @@ public record Policy(String name, List<PolicyRule> rules) {
             }
         }
     }
+
+    /**
+     * Parses one policy document, YAML or JSON: {@code {rules: [...]}} (rule shapes as in {@link
+     * PolicyRegistry#parse}), with an optional {@code name} that must equal {@code name}.
+     *
+     * @throws IllegalArgumentException naming the offending key or value when the document is
+     *     malformed or names another policy
+     */
+    public static Policy parse(String name, String document) {
+        return PolicyDocuments.parseOne(name, document);
+    }
 }

@@ -71,6 +71,41 @@ final class PolicyDocuments {
         return out;
     }
 
+    /**
+     * Parses one policy, {@code {rules: [...]}} with an optional {@code name} that must equal
+     * {@code name}.
+     */
+    static Policy parseOne(String name, String document) {
+        if (document.length() > MAX_DOCUMENT_CHARS) {
+            throw new IllegalArgumentException(
+                    "illegal policy document: "
+                            + document.length()
+                            + " chars, must be <= "
+                            + MAX_DOCUMENT_CHARS);
+        }
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        options.setMaxAliasesForCollections(10);
+        Object root;
+        try {
+            root = new Yaml(new SafeConstructor(options)).load(document);
+        } catch (YAMLException e) {
+            throw new IllegalArgumentException("illegal policy document: " + e.getMessage(), e);
+        }
+        if (root == null) {
+            return new Policy(name, List.of());
+        }
+        Map<?, ?> top = map(root, "policy");
+        Object given = top.get("name");
+        if (given != null && !name.equals(given.toString())) {
+            throw new IllegalArgumentException(
+                    "illegal policy document: name '" + given + "', must be '" + name + "'");
+        }
+        Map<Object, Object> named = new java.util.LinkedHashMap<>(top);
+        named.put("name", name);
+        return policy(named);
+    }
+
     private static Policy policy(Map<?, ?> m) {
         requireKeys(m, POLICY_KEYS, "policy");
         String name = string(m.get("name"), "policy name");

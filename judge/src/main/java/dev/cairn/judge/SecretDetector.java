@@ -13,6 +13,19 @@ public interface SecretDetector {
     /** The secrets in {@code text}, in text order; empty when there are none. */
     List<Finding> detect(String text);
 
+    /**
+     * Memory's standard secret detectors ({@link
+     * dev.cairn.memory.safety.SecretRedactor#standard()}): authorization headers,
+     * key/token/password assignments, well-known token formats, JWTs, PEM private keys, credentials
+     * in URLs. Kinds are the memory module's labels, e.g. {@code github_token}.
+     */
+    static SecretDetector standard() {
+        return text ->
+                dev.cairn.memory.safety.SecretRedactor.standard().detect(text).stream()
+                        .map(f -> new Finding(f.kind().label(), f.start(), f.end()))
+                        .toList();
+    }
+
     /** A detector that never finds anything, for deployments without secret detection. */
     static SecretDetector none() {
         return text -> List.of();

@@ -35,4 +35,15 @@ public interface SimilarityFunction {
     static SimilarityFunction embedding(EmbeddingModel model) {
         return new EmbeddingSimilarity(model);
     }
+
+    /**
+     * The weighted mean {@code firstWeight * first + (1 - firstWeight) * second}, e.g. lexical
+     * TF-IDF with BERT embeddings: the embedding sees paraphrases, TF-IDF keeps exact terms apart.
+     *
+     * @throws IllegalArgumentException when {@code firstWeight} is outside [0, 1]
+     */
+    static SimilarityFunction blend(
+            SimilarityFunction first, SimilarityFunction second, double firstWeight) {
+        return new BlendedSimilarity(first, second, firstWeight);
+    }
 }

@@ -183,4 +183,20 @@ class PolicyTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("illegal policy document");
     }
+
+    @Test
+    void singlePolicyDocumentTakesItsNameFromTheCallerAndRejectsAnother() {
+        Policy p =
+                Policy.parse(
+                        "tone", "rules:\n  - {kind: forbidden-phrases, phrases: [\"as an AI\"]}\n");
+
+        assertThat(p.name()).isEqualTo("tone");
+        assertThat(p.rules())
+                .singleElement()
+                .satisfies(r -> assertThat(r.name()).isEqualTo("forbidden-phrases"));
+        assertThat(Policy.parse("empty", "").rules()).isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Policy.parse("a", "name: b"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'b'");
+    }
 }

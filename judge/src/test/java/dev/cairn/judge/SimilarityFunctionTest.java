@@ -100,4 +100,52 @@ class SimilarityFunctionTest {
                         org.assertj.core.groups.Tuple.tuple(true, false),
                         org.assertj.core.groups.Tuple.tuple(false, true));
     }
+
+    @Test
+    void blendIsTheWeightedMeanOfItsParts() {
+        List<String> claims = List.of("Backups are kept for thirty days.");
+        List<String> passages =
+                List.of("Thirty days: backups kept.", "Gateways enforce rate limits.");
+        SimilarityFunction lexical = SimilarityFunction.lexical();
+        SimilarityFunction embedding = SimilarityFunction.embedding(new HashingEmbeddingModel());
+        double[][] a = lexical.similarities(claims, passages);
+        double[][] b = embedding.similarities(claims, passages);
+
+        double[][] s =
+                SimilarityFunction.blend(lexical, embedding, 0.3).similarities(claims, passages);
+
+        for (int j = 0; j < passages.size(); j++) {
+            assertThat(s[0][j]).isCloseTo(0.3 * a[0][j] + 0.7 * b[0][j], within(1e-9));
+        }
+        assertThat(SimilarityFunction.blend(lexical, embedding, 0.3).name())
+                .contains("lexical-tfidf", "embedding-hashing-256");
+    }
+
+    @Test
+    void blendRejectsAWeightOutsideZeroToOneNamingIt() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () ->
+                                SimilarityFunction.blend(
+                                        SimilarityFunction.lexical(),
+                                        SimilarityFunction.lexical(),
+                                        1.5))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1.5");
+    }
+
+    @Test
+    void standardSecretDetectorFindsTokensByKindWithoutTheirValue() {
+        String text = "use ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 to push";
+
+        List<SecretDetector.Finding> found = SecretDetector.standard().detect(text);
+
+        assertThat(found)
+                .singleElement()
+                .satisfies(
+                        f -> {
+                            assertThat(f.kind()).isEqualTo("github_token");
+                            assertThat(text.substring(f.start(), f.end())).startsWith("ghp_");
+                        });
+        assertThat(SecretDetector.standard().detect("nothing secret here")).isEmpty();
+    }
 }

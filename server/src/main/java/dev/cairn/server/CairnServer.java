@@ -1,8 +1,11 @@
 package dev.cairn.server;
 
+import dev.cairn.judge.ContradictionSource;
+import dev.cairn.judge.service.JudgeService;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.store.Store;
 import dev.cairn.server.api.GovernanceModule;
+import dev.cairn.server.api.JudgeRoutes;
 import dev.cairn.server.api.KnowledgeRoutes;
 import dev.cairn.server.api.NamespaceRoutes;
 import dev.cairn.server.api.SystemRoutes;
@@ -83,6 +86,14 @@ public final class CairnServer implements AutoCloseable {
                             settings.maxBodyBytes());
             this.governance = openedGovernance;
             governance.register(routing);
+            // Judge (issue 8): BERT similarity, calibrated thresholds, memory's secret detectors;
+            // the graph's contradicts relations are not wired yet (ContradictionSource.none()).
+            new JudgeRoutes(
+                            JudgeService.calibrated(
+                                    knowledge, cairn.model(), ContradictionSource.none()),
+                            store,
+                            settings.maxBodyBytes())
+                    .register(routing);
             Routes.notFound(routing);
 
             this.web =

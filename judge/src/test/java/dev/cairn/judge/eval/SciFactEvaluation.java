@@ -56,6 +56,7 @@ public final class SciFactEvaluation {
 
     /** Result of one configuration. */
     record Result(
+            double similarityWeight,
             double supportThreshold,
             double contextThreshold,
             double accuracy,
@@ -64,10 +65,15 @@ public final class SciFactEvaluation {
             int[][] confusion) {}
 
     /** Support thresholds swept. */
-    static final double[] SUPPORT_THRESHOLDS = {0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.50};
+    static final double[] SUPPORT_THRESHOLDS = {
+        0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65, 0.70, 0.75, 0.80
+    };
+
+    /** Similarity weights swept (the rest of the support score is content-word overlap). */
+    static final double[] SIMILARITY_WEIGHTS = {0.3, 0.5, 0.7};
 
     /** Context thresholds swept. */
-    static final double[] CONTEXT_THRESHOLDS = {0.2, 0.3, 0.4, 0.5, 0.6};
+    static final double[] CONTEXT_THRESHOLDS = {0.3, 0.4, 0.5};
 
     private final List<Example> examples;
 
@@ -125,15 +131,59 @@ public final class SciFactEvaluation {
         }
     }
 
+    /**
+     * Every {@code every}-th claim in file order (all when 1): a deterministic subsample that keeps
+     * the label mix, for similarities too slow to run on all 809 claims.
+     */
+    SciFactEvaluation every(int every) {
+        List<Example> out = new ArrayList<>();
+        for (int i = 0; i < examples.size(); i += every) {
+            out.add(examples.get(i));
+        }
+        return new SciFactEvaluation(out);
+    }
+
+    /**
+     * Judges every claim once at the defaults, printing progress to stderr; with a caching
+     * similarity this fills the cache before the sweep.
+     */
+    void warm(SimilarityFunction similarity, Runnable checkpoint) {
+        long start = System.nanoTime();
+        Judge judge =
+                Judge.create(
+                        JudgeConfig.defaults(),
+                        similarity,
+                        PolicyRegistry.builtIn(),
+                        SecretDetector.none());
+        for (int i = 0; i < examples.size(); i++) {
+            predict(judge, examples.get(i));
+            if ((i + 1) % 25 == 0 || i + 1 == examples.size()) {
+                System.err.printf(
+                        Locale.ROOT,
+                        "warm-up %s: %d/%d claims, %.0f s%n",
+                        similarity.name(),
+                        i + 1,
+                        examples.size(),
+                        (System.nanoTime() - start) / 1e9);
+                checkpoint.run();
+            }
+        }
+    }
+
     int size() {
         return examples.size();
     }
 
     /** Judges every claim with the given thresholds. */
-    Result run(SimilarityFunction similarity, double supportThreshold, double contextThreshold) {
+    Result run(
+            SimilarityFunction similarity,
+            double similarityWeight,
+            double supportThreshold,
+            double contextThreshold) {
         Judge judge =
                 Judge.create(
                         JudgeConfig.defaults()
+                                .withSimilarityWeight(similarityWeight)
                                 .withSupportThreshold(supportThreshold)
                                 .withContextThreshold(contextThreshold),
                         similarity,
@@ -144,7 +194,7 @@ public final class SciFactEvaluation {
             Label predicted = predict(judge, ex);
             confusion[ex.gold().ordinal()][predicted.ordinal()]++;
         }
-        return score(supportThreshold, contextThreshold, confusion);
+        return score(similarityWeight, supportThreshold, contextThreshold, confusion);
     }
 
     static Label predict(Judge judge, Example ex) {
@@ -163,7 +213,7 @@ public final class SciFactEvaluation {
         return Label.NOT_ENOUGH_INFO;
     }
 
-    static Result score(double support, double context, int[][] confusion) {
+    static Result score(double weight, double support, double context, int[][] confusion) {
         double[] f1 = new double[3];
         int correct = 0;
         int total = 0;
@@ -182,49 +232,54 @@ public final class SciFactEvaluation {
             f1[c] = p + r == 0 ? 0 : 2 * p * r / (p + r);
         }
         double macro = (f1[0] + f1[1] + f1[2]) / 3;
-        return new Result(support, context, (double) correct / total, macro, f1, confusion);
+        return new Result(weight, support, context, (double) correct / total, macro, f1, confusion);
     }
 
     /**
-     * Sweeps both thresholds, prints the tables, returns the best result (ties: lower thresholds).
+     * Sweeps the similarity weight and both thresholds, prints one table per weight, returns the
+     * best result (ties: the first found, lower thresholds).
      */
-    Result calibrate(SimilarityFunction similarity, StringBuilder report, ArrayNode sweepJson) {
-        SimilarityFunction cached = new CachingSimilarity(similarity);
+    Result calibrate(SimilarityFunction cached, StringBuilder report, ArrayNode sweepJson) {
         Result best = null;
-        List<Result> all = new ArrayList<>();
-        for (double ctx : CONTEXT_THRESHOLDS) {
-            for (double sup : SUPPORT_THRESHOLDS) {
-                Result r = run(cached, sup, ctx);
-                all.add(r);
-                ObjectNode row = sweepJson.addObject();
-                row.put("supportThreshold", sup);
-                row.put("contextThreshold", ctx);
-                row.put("accuracy", r.accuracy());
-                row.put("macroF1", r.macroF1());
-                if (best == null || r.macroF1() > best.macroF1() + 1e-12) {
-                    best = r;
-                }
-            }
-        }
-        report.append(
-                String.format(
-                        Locale.ROOT,
-                        "%nmacro-F1 by support threshold (rows) and context threshold (columns)%n"));
-        report.append("support ");
-        for (double ctx : CONTEXT_THRESHOLDS) {
-            report.append(String.format(Locale.ROOT, "  ctx=%.1f", ctx));
-        }
-        report.append('\n');
-        for (double sup : SUPPORT_THRESHOLDS) {
-            report.append(String.format(Locale.ROOT, "  %.2f  ", sup));
+        for (double w : SIMILARITY_WEIGHTS) {
+            List<Result> all = new ArrayList<>();
             for (double ctx : CONTEXT_THRESHOLDS) {
-                for (Result r : all) {
-                    if (r.supportThreshold() == sup && r.contextThreshold() == ctx) {
-                        report.append(String.format(Locale.ROOT, "  %7.3f", r.macroF1()));
+                for (double sup : SUPPORT_THRESHOLDS) {
+                    Result r = run(cached, w, sup, ctx);
+                    all.add(r);
+                    ObjectNode row = sweepJson.addObject();
+                    row.put("similarityWeight", w);
+                    row.put("supportThreshold", sup);
+                    row.put("contextThreshold", ctx);
+                    row.put("accuracy", r.accuracy());
+                    row.put("macroF1", r.macroF1());
+                    if (best == null || r.macroF1() > best.macroF1() + 1e-12) {
+                        best = r;
                     }
                 }
             }
+            report.append(
+                    String.format(
+                            Locale.ROOT,
+                            "%nsimilarity weight %.1f: macro-F1 by support threshold (rows) and"
+                                    + " context threshold (columns)%n",
+                            w));
+            report.append("support ");
+            for (double ctx : CONTEXT_THRESHOLDS) {
+                report.append(String.format(Locale.ROOT, "  ctx=%.1f", ctx));
+            }
             report.append('\n');
+            for (double sup : SUPPORT_THRESHOLDS) {
+                report.append(String.format(Locale.ROOT, "  %.2f  ", sup));
+                for (double ctx : CONTEXT_THRESHOLDS) {
+                    for (Result r : all) {
+                        if (r.supportThreshold() == sup && r.contextThreshold() == ctx) {
+                            report.append(String.format(Locale.ROOT, "  %7.3f", r.macroF1()));
+                        }
+                    }
+                }
+                report.append('\n');
+            }
         }
         return best;
     }
@@ -234,7 +289,10 @@ public final class SciFactEvaluation {
         s.append(
                 String.format(
                         Locale.ROOT,
-                        "support threshold %.2f, context threshold %.1f: accuracy %.3f, macro-F1 %.3f (F1 SUPPORT %.3f, CONTRADICT %.3f, NEI %.3f)%n",
+                        "similarity weight %.1f, support threshold %.2f, context threshold %.1f:"
+                                + " accuracy %.3f, macro-F1 %.3f (F1 SUPPORT %.3f, CONTRADICT %.3f,"
+                                + " NEI %.3f)%n",
+                        r.similarityWeight(),
                         r.supportThreshold(),
                         r.contextThreshold(),
                         r.accuracy(),
@@ -256,15 +314,25 @@ public final class SciFactEvaluation {
     /** Runs the calibration and writes {@code scifact-<similarity>.json} under {@code out}. */
     static Result evaluate(
             Path dataDir, SimilarityFunction similarity, Path out, StringBuilder report) {
-        SciFactEvaluation eval = load(dataDir);
+        return load(dataDir).evaluate(similarity, out, report);
+    }
+
+    /**
+     * Runs the calibration on these claims; see {@link #evaluate(Path, SimilarityFunction, Path,
+     * StringBuilder)}.
+     */
+    Result evaluate(SimilarityFunction similarity, Path out, StringBuilder report) {
+        SciFactEvaluation eval = this;
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = json.createObjectNode();
         root.put("dataset", "scifact claims_train.jsonl");
         root.put("claims", eval.size());
         root.put("similarity", similarity.name());
+        SimilarityFunction cached = new CachingSimilarity(similarity);
         Result atDefaults =
                 eval.run(
-                        similarity,
+                        cached,
+                        JudgeConfig.DEFAULT_SIMILARITY_WEIGHT,
                         JudgeConfig.DEFAULT_SUPPORT_THRESHOLD,
                         JudgeConfig.DEFAULT_CONTEXT_THRESHOLD);
         report.append("SciFact train, ")
@@ -273,7 +341,7 @@ public final class SciFactEvaluation {
                 .append(similarity.name())
                 .append('\n');
         report.append("at the defaults: ").append(describe(atDefaults));
-        Result best = eval.calibrate(similarity, report, root.putArray("sweep"));
+        Result best = eval.calibrate(cached, report, root.putArray("sweep"));
         report.append("\nbest on train: ").append(describe(best));
         put(root.putObject("defaults"), atDefaults);
         put(root.putObject("best"), best);
@@ -289,6 +357,7 @@ public final class SciFactEvaluation {
     }
 
     private static void put(ObjectNode node, Result r) {
+        node.put("similarityWeight", r.similarityWeight());
         node.put("supportThreshold", r.supportThreshold());
         node.put("contextThreshold", r.contextThreshold());
         node.put("accuracy", r.accuracy());

@@ -36,6 +36,9 @@ abstract class JdbcStore implements Store {
      */
     static final List<String> NAMESPACED_TABLES =
             List.of(
+                    "answer_judgements",
+                    "answer_traces",
+                    "judge_policies",
                     "retrieval_trace_hits",
                     "retrieval_traces",
                     "chunks",

@@ -31,6 +31,9 @@ public final class Problems {
                         dev.cairn.retrieval.PayloadTooLargeException.class,
                         (req, res, e) -> send(res, 413, e.getMessage()))
                 .error(
+                        dev.cairn.judge.PayloadTooLargeException.class,
+                        (req, res, e) -> send(res, 413, e.getMessage()))
+                .error(
                         NoSuchElementException.class,
                         (req, res, e) -> send(req, res, 404, safe(e.getMessage(), "not found")))
                 .error(

@@ -1,0 +1,11 @@
+package dev.cairn.judge.store;
+
+import dev.cairn.retrieval.store.Store;
+
+class EmbeddedJudgementRepositoryTest extends JudgementRepositoryContractTest {
+
+    @Override
+    Store openStore() {
+        return Store.embedded(dir.resolve("db"));
+    }
+}
