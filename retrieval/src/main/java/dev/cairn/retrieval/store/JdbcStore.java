@@ -35,7 +35,14 @@ abstract class JdbcStore implements Store {
      * them all. A migration that adds a namespaced table adds it here.
      */
     static final List<String> NAMESPACED_TABLES =
-            List.of("retrieval_trace_hits", "retrieval_traces", "chunks", "documents");
+            List.of(
+                    "knowledge_chunk_entities",
+                    "knowledge_relations",
+                    "knowledge_entities",
+                    "retrieval_trace_hits",
+                    "retrieval_traces",
+                    "chunks",
+                    "documents");
 
     /** Most ids bound in one {@code IN (...)} list. */
     static final int IN_BATCH = 500;
