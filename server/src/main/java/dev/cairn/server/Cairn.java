@@ -3,6 +3,7 @@ package dev.cairn.server;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.retrieval.KnowledgeGraph;
 import dev.cairn.retrieval.store.Store;
 
 /**
@@ -14,11 +15,14 @@ public final class Cairn implements AutoCloseable {
 
     private final Store store;
     private final EmbeddingModel model;
+    private final KnowledgeGraph graph;
     private final KnowledgeBase knowledge;
 
-    private Cairn(Store store, EmbeddingModel model, KnowledgeBase knowledge) {
+    private Cairn(
+            Store store, EmbeddingModel model, KnowledgeGraph graph, KnowledgeBase knowledge) {
         this.store = store;
         this.model = model;
+        this.graph = graph;
         this.knowledge = knowledge;
     }
 
@@ -33,13 +37,16 @@ public final class Cairn implements AutoCloseable {
             model = EmbeddingModels.defaultModel();
             // The first forward pass pays for JIT and native warm-up; pay it before serving.
             model.embedQuery("warm up");
+            // Rebuilt from the store, then kept current by the knowledge base's catch-up.
+            KnowledgeGraph graph = KnowledgeGraph.open(store);
             KnowledgeBase knowledge =
                     KnowledgeBase.open(
                             store,
                             model,
                             settings.dataDir().resolve("lucene").resolve("documents"),
+                            graph,
                             settings.retrieval());
-            return new Cairn(store, model, knowledge);
+            return new Cairn(store, model, graph, knowledge);
         } catch (RuntimeException e) {
             if (model != null) {
                 model.close();
@@ -55,6 +62,11 @@ public final class Cairn implements AutoCloseable {
 
     public EmbeddingModel model() {
         return model;
+    }
+
+    /** The entity graph behind the graph signal and the entity endpoints. */
+    public KnowledgeGraph graph() {
+        return graph;
     }
 
     public KnowledgeBase knowledge() {

@@ -2,6 +2,7 @@ package dev.cairn.server;
 
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.api.GraphRoutes;
 import dev.cairn.server.api.KnowledgeRoutes;
 import dev.cairn.server.api.NamespaceRoutes;
 import dev.cairn.server.api.SystemRoutes;
@@ -70,6 +71,7 @@ public final class CairnServer implements AutoCloseable {
             new NamespaceRoutes(store, settings.maxBodyBytes()).register(routing);
             new TokenRoutes(tokens, settings.maxBodyBytes()).register(routing);
             new KnowledgeRoutes(knowledge, settings.maxBodyBytes()).register(routing);
+            new GraphRoutes(cairn.graph(), knowledge, settings.maxBodyBytes()).register(routing);
             Routes.notFound(routing);
 
             this.web =
