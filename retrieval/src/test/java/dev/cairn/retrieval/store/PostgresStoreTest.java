@@ -60,7 +60,8 @@ class PostgresStoreTest extends StoreContractTest {
                 Statement s = c.createStatement();
                 ResultSet rs =
                         s.executeQuery(
-                                "SELECT version, count(*) FROM schema_migrations GROUP BY version")) {
+                                "SELECT version, count(*) FROM schema_migrations GROUP BY version"
+                                        + " ORDER BY version")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getInt(1)).isEqualTo(1);
             assertThat(rs.getInt(2)).isEqualTo(1);
