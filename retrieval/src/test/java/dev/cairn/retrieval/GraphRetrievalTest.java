@@ -203,6 +203,21 @@ class GraphRetrievalTest {
     }
 
     @Test
+    void supersessionRuleMovesASupersededChunkThatFusionRankedAboveItsSuccessor() {
+        // The title of the 2019 runbook: bm25 and dense both put it first.
+        RetrieveResult result = retrieve("Rebuild the product index (2019)", HYBRID_ONLY);
+
+        List<String> docs = candidateDocuments(result);
+        assertThat(docs.indexOf("search-reindex"))
+                .as("%s", docs)
+                .isLessThan(docs.indexOf("search-reindex-2019"));
+        assertThat(result.candidates())
+                .filteredOn(c -> c.documentId().equals("search-reindex-2019"))
+                .allSatisfy(
+                        c -> assertThat(c.explanation()).contains("superseded by search-reindex"));
+    }
+
+    @Test
     void graphRebuiltFromTheStoreRanksLikeTheOneKeptCurrent() {
         KnowledgeGraph rebuilt = KnowledgeGraph.open(store);
 
