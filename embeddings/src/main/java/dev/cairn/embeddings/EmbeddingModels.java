@@ -1,5 +1,7 @@
 package dev.cairn.embeddings;
 
+import java.nio.file.Path;
+
 /**
  * Factories for {@link EmbeddingModel}s. Every model returned is thread-safe: load it once and
  * share it. Nothing is downloaded: weights and tokenizers come from jars on the classpath and the
@@ -20,6 +22,33 @@ public final class EmbeddingModels {
     /** sentence-transformers' {@code all-MiniLM-L6-v2} (384 dimensions, mean pooling). */
     public static EmbeddingModel allMiniLmL6V2() {
         return BertEncoder.load(BertSpec.ALL_MINILM_L6_V2);
+    }
+
+    /**
+     * A user's TorchScript sentence-embedding model from {@code directory} (one {@code *.pt} file
+     * plus {@code tokenizer.json}), mean pooling, no query prefix, {@value
+     * BertSpec#BERT_MAX_TOKENS} tokens.
+     *
+     * @throws IllegalArgumentException if the directory or one of its files is missing
+     * @throws IllegalStateException if DJL cannot load the model
+     */
+    public static EmbeddingModel torchScript(Path directory) {
+        return torchScript(directory, Pooling.MEAN, "");
+    }
+
+    /** As {@link #torchScript(Path)} with the model's pooling and query instruction. */
+    public static EmbeddingModel torchScript(Path directory, Pooling pooling, String queryPrefix) {
+        return TorchScriptEmbeddingModel.load(
+                directory, pooling, queryPrefix, BertSpec.BERT_MAX_TOKENS);
+    }
+
+    /**
+     * Wraps {@code model} so that every text already in {@code cache} (same model id, same SHA-256
+     * of the text, same query/document kind) is returned from it without running the model. Closing
+     * the result closes {@code model} but not {@code cache}.
+     */
+    public static EmbeddingModel cached(EmbeddingModel model, EmbeddingCache cache) {
+        return new CachingEmbeddingModel(model, cache);
     }
 
     /** The default model, {@link #bgeSmallEnV15()}. */

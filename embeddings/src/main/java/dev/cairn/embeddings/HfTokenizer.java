@@ -6,6 +6,8 @@ import ai.djl.huggingface.tokenizers.jni.CharSpan;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -32,25 +34,43 @@ final class HfTokenizer implements TokenCounter, AutoCloseable {
         ClassLoader cl = HfTokenizer.class.getClassLoader();
         try (InputStream a = open(cl, resource);
                 InputStream b = open(cl, resource)) {
-            HuggingFaceTokenizer model =
-                    HuggingFaceTokenizer.newInstance(
-                            a,
-                            Map.of(
-                                    "addSpecialTokens", "true",
-                                    "truncation", "true",
-                                    "maxLength", Integer.toString(maxTokens),
-                                    "padding", "false"));
-            HuggingFaceTokenizer counting =
-                    HuggingFaceTokenizer.newInstance(
-                            b,
-                            Map.of(
-                                    "addSpecialTokens", "false",
-                                    "truncation", "false",
-                                    "padding", "false"));
-            return new HfTokenizer(model, counting);
+            return of(a, b, maxTokens);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read tokenizer " + resource, e);
         }
+    }
+
+    /** Loads a {@code tokenizer.json} file. */
+    static HfTokenizer fromFile(Path file, int maxTokens) {
+        TorchRuntime.preferOffline();
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("tokenizer file missing: " + file);
+        }
+        try (InputStream a = Files.newInputStream(file);
+                InputStream b = Files.newInputStream(file)) {
+            return of(a, b, maxTokens);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read tokenizer " + file, e);
+        }
+    }
+
+    private static HfTokenizer of(InputStream a, InputStream b, int maxTokens) throws IOException {
+        HuggingFaceTokenizer model =
+                HuggingFaceTokenizer.newInstance(
+                        a,
+                        Map.of(
+                                "addSpecialTokens", "true",
+                                "truncation", "true",
+                                "maxLength", Integer.toString(maxTokens),
+                                "padding", "false"));
+        HuggingFaceTokenizer counting =
+                HuggingFaceTokenizer.newInstance(
+                        b,
+                        Map.of(
+                                "addSpecialTokens", "false",
+                                "truncation", "false",
+                                "padding", "false"));
+        return new HfTokenizer(model, counting);
     }
 
     private static InputStream open(ClassLoader cl, String resource) {

@@ -1,2 +1,20 @@
-/** Cairn embeddings module. */
+/**
+ * Text to L2-normalised vectors, and exact token counting, for Cairn.
+ *
+ * <p>Entry points: {@link dev.cairn.embeddings.EmbeddingModels} ({@code bgeSmallEnV15()}, the
+ * default; {@code allMiniLmL6V2()}; {@code torchScript(Path)} for a user's model; {@code
+ * cached(model, cache)}), {@link dev.cairn.embeddings.EmbeddingModel}, {@link
+ * dev.cairn.embeddings.TokenCounter} and {@link dev.cairn.embeddings.EmbeddingCache}.
+ *
+ * <p>The two built-in models are BERT encoders whose forward pass is written here as DJL NDArray
+ * operations on the PyTorch engine: embeddings (word + position + token type) and LayerNorm; per
+ * layer {@code x = LN(x + Attn(x))}, {@code x = LN(x + W2·gelu(W1·x))} with {@code Attn(x) =
+ * Wo·softmax(QKᵀ/√d + mask)·V} (Vaswani et al., 2017; Devlin et al., 2019); then CLS or mean
+ * pooling and L2 normalisation. Weights are the float32 initializers of the ONNX exports shipped in
+ * the {@code dev.langchain4j} model jars, decoded from protobuf by hand; tokenisation is the
+ * HuggingFace {@code tokenizer.json} from the same jar, truncated at 512 tokens.
+ *
+ * <p>Nothing downloads at run time: {@code ai.djl.offline=true} is set before the engine starts and
+ * the PyTorch native library is unpacked by DJL from {@code pytorch-native-cpu} on the classpath.
+ */
 package dev.cairn.embeddings;

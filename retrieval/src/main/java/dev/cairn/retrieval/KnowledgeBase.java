@@ -509,7 +509,7 @@ public final class KnowledgeBase implements AutoCloseable {
         List<TraceCandidate> candidates = new ArrayList<>();
         List<FusedCandidate> selected = new ArrayList<>();
         for (FusedCandidate candidate : fused) {
-            String documentId = documentOf(candidate.id());
+            String documentId = StoredChunk.documentIdOf(candidate.id());
             boolean accepted =
                     request.filters().isEmpty()
                             || catalog.document(namespace, documentId)
@@ -747,11 +747,6 @@ public final class KnowledgeBase implements AutoCloseable {
     /** The stored trace of an earlier retrieve call. */
     public Optional<StoredTrace> trace(String namespace, String traceId) {
         return traces.find(namespace, traceId);
-    }
-
-    static String documentOf(String chunkId) {
-        int hash = chunkId.lastIndexOf('#');
-        return hash < 0 ? chunkId : chunkId.substring(0, hash);
     }
 
     private static double elapsedMs(long start) {

@@ -84,6 +84,19 @@ public record RetrievalConfig(
                 grounding);
     }
 
+    public RetrievalConfig withChunking(ChunkingConfig newChunking) {
+        return new RetrievalConfig(
+                newChunking,
+                lexical,
+                dense,
+                lexicalTimeout,
+                denseTimeout,
+                graphTimeout,
+                maxDocumentBytes,
+                traceRetention,
+                grounding);
+    }
+
     public RetrievalConfig withMaxDocumentBytes(long bytes) {
         return new RetrievalConfig(
                 chunking,

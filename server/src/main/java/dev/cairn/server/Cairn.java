@@ -1,5 +1,6 @@
 package dev.cairn.server;
 
+import dev.cairn.embeddings.EmbeddingCache;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.retrieval.KnowledgeBase;
@@ -13,14 +14,23 @@ import dev.cairn.retrieval.store.Store;
  */
 public final class Cairn implements AutoCloseable {
 
+    /** The content-addressed embedding cache in the data dir. */
+    public static final String EMBEDDING_CACHE_FILE = "embedding-cache.db";
+
     private final Store store;
+    private final EmbeddingCache cache;
     private final EmbeddingModel model;
     private final KnowledgeGraph graph;
     private final KnowledgeBase knowledge;
 
     private Cairn(
-            Store store, EmbeddingModel model, KnowledgeGraph graph, KnowledgeBase knowledge) {
+            Store store,
+            EmbeddingCache cache,
+            EmbeddingModel model,
+            KnowledgeGraph graph,
+            KnowledgeBase knowledge) {
         this.store = store;
+        this.cache = cache;
         this.model = model;
         this.graph = graph;
         this.knowledge = knowledge;
@@ -32,11 +42,15 @@ public final class Cairn implements AutoCloseable {
                 settings.dbUrl().isBlank()
                         ? Store.embedded(settings.dataDir())
                         : Store.postgres(settings.dbUrl());
+        EmbeddingCache cache = null;
         EmbeddingModel model = null;
         try {
-            model = EmbeddingModels.defaultModel();
+            // Re-ingesting or re-evaluating never recomputes a vector it has seen.
+            cache = EmbeddingCache.sqlite(settings.dataDir().resolve(EMBEDDING_CACHE_FILE));
+            EmbeddingModel encoder = EmbeddingModels.defaultModel();
+            model = EmbeddingModels.cached(encoder, cache);
             // The first forward pass pays for JIT and native warm-up; pay it before serving.
-            model.embedQuery("warm up");
+            encoder.embedQuery("warm up");
             // Rebuilt from the store, then kept current by the knowledge base's catch-up.
             KnowledgeGraph graph = KnowledgeGraph.open(store);
             KnowledgeBase knowledge =
@@ -46,10 +60,13 @@ public final class Cairn implements AutoCloseable {
                             settings.dataDir().resolve("lucene").resolve("documents"),
                             graph,
                             settings.retrieval());
-            return new Cairn(store, model, graph, knowledge);
+            return new Cairn(store, cache, model, graph, knowledge);
         } catch (RuntimeException e) {
             if (model != null) {
                 model.close();
+            }
+            if (cache != null) {
+                cache.close();
             }
             store.close();
             throw e;
@@ -81,7 +98,11 @@ public final class Cairn implements AutoCloseable {
             try {
                 model.close();
             } finally {
-                store.close();
+                try {
+                    cache.close();
+                } finally {
+                    store.close();
+                }
             }
         }
     }

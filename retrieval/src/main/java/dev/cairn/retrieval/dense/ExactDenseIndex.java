@@ -66,11 +66,6 @@ final class ExactDenseIndex implements DenseIndex {
                 });
     }
 
-    private static String documentOf(String chunkId) {
-        int hash = chunkId.lastIndexOf('#');
-        return hash < 0 ? chunkId : chunkId.substring(0, hash);
-    }
-
     /** The vectors of one namespace by document, and the matrix built from them. */
     private static final class NamespaceVectors {
         private final Map<String, Map<String, float[]>> byDocument = new TreeMap<>();
@@ -78,7 +73,7 @@ final class ExactDenseIndex implements DenseIndex {
 
         synchronized void put(String chunkId, float[] vector) {
             byDocument
-                    .computeIfAbsent(documentOf(chunkId), d -> new TreeMap<>())
+                    .computeIfAbsent(StoredChunk.documentIdOf(chunkId), d -> new TreeMap<>())
                     .put(chunkId, vector);
             snapshot = null;
         }

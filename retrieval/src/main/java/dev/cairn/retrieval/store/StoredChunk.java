@@ -53,6 +53,12 @@ public record StoredChunk(
         return documentId + "#" + ordinal;
     }
 
+    /** The document id inside a chunk id made by {@link #chunkId(String, int)}. */
+    public static String documentIdOf(String chunkId) {
+        int hash = chunkId.lastIndexOf('#');
+        return hash < 0 ? chunkId : chunkId.substring(0, hash);
+    }
+
     /** The heading path joined with {@value #HEADING_SEPARATOR}; empty when there is none. */
     public String heading() {
         return String.join(HEADING_SEPARATOR, headingPath);

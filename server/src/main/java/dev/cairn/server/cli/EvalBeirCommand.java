@@ -81,6 +81,22 @@ final class EvalBeirCommand implements Callable<Integer> {
             description = "evaluation data dir (default cairn-eval/<folder name>)")
     Path work;
 
+    @Option(
+            names = "--chunk-tokens",
+            paramLabel = "N",
+            description =
+                    "chunk size in model tokens for the corpus (default: the configured 256); 480"
+                            + " embeds a whole BEIR passage as one chunk, as BEIR's dense baselines do")
+    Integer chunkTokens;
+
+    @Option(
+            names = "--max-docs",
+            paramLabel = "N",
+            description =
+                    "evaluate on the first N corpus documents only, with the queries whose judged"
+                            + " documents all lie among them (a smaller, clearly labelled subset)")
+    Integer maxDocs;
+
     @Override
     public Integer call() throws IOException {
         if (!Files.isRegularFile(dir.resolve("corpus.jsonl"))
@@ -105,12 +121,50 @@ final class EvalBeirCommand implements Callable<Integer> {
         String namespace = "beir";
         Map<String, String> queries = Beir.queries(dir.resolve("queries.jsonl"));
         Qrels qrels = Beir.qrels(qrelsPath);
+        if (maxDocs != null) {
+            if (maxDocs < 1) {
+                throw new IllegalArgumentException("--max-docs must be >= 1");
+            }
+            java.util.Set<String> kept;
+            try (Stream<ParsedDocument> corpus = Beir.corpus(dir).limit(maxDocs)) {
+                kept = corpus.map(ParsedDocument::id).collect(java.util.stream.Collectors.toSet());
+            }
+            Map<String, Map<String, Integer>> within = new LinkedHashMap<>();
+            qrels.judgments()
+                    .forEach(
+                            (q, judged) -> {
+                                if (kept.containsAll(judged.keySet())) {
+                                    within.put(q, judged);
+                                }
+                            });
+            qrels = new Qrels(within);
+            System.out.printf(
+                    Locale.ROOT,
+                    "subset: first %d documents, %d judged queries whose documents all lie in it%n",
+                    maxDocs,
+                    qrels.queryIds().size());
+        }
 
         ServerSettings settings =
                 Settings.resolve(Config.create().get("cairn"), workDir, null, "").withDbUrl("");
+        if (chunkTokens != null) {
+            settings =
+                    settings.withRetrieval(
+                            settings.retrieval()
+                                    .withChunking(
+                                            new dev.cairn.retrieval.ingest.ChunkingConfig(
+                                                    chunkTokens,
+                                                    Math.min(
+                                                            chunkTokens / 8,
+                                                            dev.cairn.retrieval.ingest
+                                                                    .ChunkingConfig
+                                                                    .DEFAULT_OVERLAP_TOKENS))));
+        }
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("dataset", dir.toString());
         report.put("qrels", qrelsPath.toString());
+        report.put("maxDocs", maxDocs == null ? "all" : maxDocs);
+        report.put("judgedQueries", qrels.queryIds().size());
         List<Map<String, Object>> rows = new ArrayList<>();
         try (Cairn cairn = Cairn.open(settings)) {
             ingestIfNeeded(cairn, namespace);
@@ -193,6 +247,9 @@ final class EvalBeirCommand implements Callable<Integer> {
         long documents;
         try (Stream<String> lines = Files.lines(dir.resolve("corpus.jsonl"))) {
             documents = lines.filter(l -> !l.isBlank()).count();
+            if (maxDocs != null) {
+                documents = Math.min(documents, maxDocs);
+            }
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -208,7 +265,7 @@ final class EvalBeirCommand implements Callable<Integer> {
             cairn.store().deleteNamespace(namespace);
         }
         cairn.store().createNamespace(namespace, "BEIR evaluation of " + dir);
-        try (Stream<ParsedDocument> corpus = Beir.corpus(dir);
+        try (Stream<ParsedDocument> corpus = Beir.corpus(dir).limit(documents);
                 ProgressBar bar =
                         new ProgressBarBuilder()
                                 .setTaskName("ingest")

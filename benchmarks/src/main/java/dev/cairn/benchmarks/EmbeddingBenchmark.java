@@ -1,0 +1,306 @@
+package dev.cairn.benchmarks;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.embeddings.EmbeddingModels;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.LongBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * bge-small-en-v1.5 on the same texts, side by side: Cairn's DJL/PyTorch encoder against ONNX
+ * Runtime (float32, the very ONNX file our weights come from, intra-op threads = cores).
+ *
+ * <ul>
+ *   <li>{@code *Documents}: documents per second for the first {@value #DOCS} SciFact abstracts
+ *       ({@code title + " " + text}), batches of {@value #BATCH}. Both sides tokenise inside the
+ *       measurement and both get the same length bucketing (sorted by token count, each batch
+ *       padded to its own longest input), so the comparison is of the forward passes.
+ *   <li>{@code *Query}: latency of one short query ({@link Mode#SampleTime}; read p50).
+ * </ul>
+ *
+ * <p>Counts: one fork (the JVM is not what is measured; the native libraries are), one warm-up
+ * iteration of 10 s (PyTorch and ONNX Runtime pick kernels on first calls; one pass over {@value
+ * #DOCS} documents takes several seconds), three measured iterations of 10 s. On a shared machine
+ * pass shorter iterations on the command line and treat the numbers as noisy. {@code
+ * Models.setup()} checks that the two implementations agree (cosine >= 0.9999) before measuring.
+ *
+ * <p>The corpus is read from {@code -Dcairn.scifact.corpus=...} or the {@code corpus} parameter.
+ */
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx4g", "-Dai.djl.offline=true"})
+@Warmup(iterations = 1, time = 10)
+@Measurement(iterations = 3, time = 10)
+public class EmbeddingBenchmark {
+
+    /** Documents per measured operation. */
+    static final int DOCS = 256;
+
+    /** Texts per forward pass for documents. */
+    static final int BATCH = 32;
+
+    static final String QUERY = "Does aspirin reduce the risk of heart attack?";
+
+    private static final String BGE_PREFIX =
+            "Represent this sentence for searching relevant passages: ";
+
+    /** Shared, expensive objects: both models and the texts. */
+    @State(Scope.Benchmark)
+    public static class Models {
+
+        @Param({"/work/shared/datasets/scifact/corpus.jsonl"})
+        public String corpus;
+
+        List<String> documents;
+        EmbeddingModel ours;
+        OrtEnvironment env;
+        OrtSession session;
+        HuggingFaceTokenizer tokenizer;
+
+        @Setup
+        public void setup() throws Exception {
+            String path = System.getProperty("cairn.scifact.corpus", corpus);
+            documents = readScifact(Path.of(path), DOCS);
+            ours = EmbeddingModels.bgeSmallEnV15();
+            env = OrtEnvironment.getEnvironment();
+            OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+            options.setIntraOpNumThreads(Runtime.getRuntime().availableProcessors());
+            options.setInterOpNumThreads(1);
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            session = env.createSession(resource("bge-small-en-v1.5.onnx"), options);
+            try (InputStream in = resourceStream("bge-small-en-v1.5-tokenizer.json")) {
+                tokenizer =
+                        HuggingFaceTokenizer.newInstance(
+                                in,
+                                Map.of(
+                                        "addSpecialTokens", "true",
+                                        "truncation", "true",
+                                        "maxLength", "512",
+                                        "padding", "false"));
+            }
+            List<String> sample = documents.subList(0, 16);
+            List<float[]> a = ours.embedDocuments(sample);
+            List<float[]> b = ortEmbed(this, sample);
+            for (int i = 0; i < sample.size(); i++) {
+                double c = cosine(a.get(i), b.get(i));
+                if (c < 0.9999) {
+                    throw new IllegalStateException(
+                            "implementations disagree on doc " + i + ": " + c);
+                }
+            }
+            double q =
+                    cosine(
+                            ours.embedQuery(QUERY),
+                            ortEmbed(this, List.of(BGE_PREFIX + QUERY)).getFirst());
+            if (q < 0.9999) {
+                throw new IllegalStateException("implementations disagree on the query: " + q);
+            }
+        }
+
+        @TearDown
+        public void tearDown() throws OrtException {
+            ours.close();
+            session.close();
+            tokenizer.close();
+        }
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @OperationsPerInvocation(DOCS)
+    public List<float[]> oursDocuments(Models m) {
+        return m.ours.embedDocuments(m.documents);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @OperationsPerInvocation(DOCS)
+    public List<float[]> onnxRuntimeDocuments(Models m) throws OrtException {
+        return ortEmbed(m, m.documents);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.SampleTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public float[] oursQuery(Models m) {
+        return m.ours.embedQuery(QUERY);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.SampleTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public float[] onnxRuntimeQuery(Models m) throws OrtException {
+        return ortEmbed(m, List.of(BGE_PREFIX + QUERY)).getFirst();
+    }
+
+    /** ONNX Runtime with the same bucketing as ours: sort by length, batches of BATCH, CLS, L2. */
+    static List<float[]> ortEmbed(Models m, List<String> texts) throws OrtException {
+        Encoding[] encodings = m.tokenizer.batchEncode(texts);
+        Integer[] order = new Integer[texts.size()];
+        Arrays.setAll(order, i -> i);
+        Arrays.sort(order, Comparator.comparingInt(i -> encodings[i].getIds().length));
+        float[][] out = new float[texts.size()][];
+        for (int start = 0; start < order.length; start += BATCH) {
+            int end = Math.min(order.length, start + BATCH);
+            int b = end - start;
+            int t = 0;
+            for (int j = start; j < end; j++) {
+                t = Math.max(t, encodings[order[j]].getIds().length);
+            }
+            long[] ids = new long[b * t];
+            long[] mask = new long[b * t];
+            for (int j = 0; j < b; j++) {
+                long[] row = encodings[order[start + j]].getIds();
+                System.arraycopy(row, 0, ids, j * t, row.length);
+                Arrays.fill(mask, j * t, j * t + row.length, 1L);
+            }
+            long[] shape = {b, t};
+            Map<String, OnnxTensor> inputs = new HashMap<>();
+            try {
+                inputs.put(
+                        "input_ids", OnnxTensor.createTensor(m.env, LongBuffer.wrap(ids), shape));
+                inputs.put(
+                        "attention_mask",
+                        OnnxTensor.createTensor(m.env, LongBuffer.wrap(mask), shape));
+                inputs.put(
+                        "token_type_ids",
+                        OnnxTensor.createTensor(m.env, LongBuffer.wrap(new long[b * t]), shape));
+                try (OrtSession.Result result = m.session.run(inputs)) {
+                    float[][][] hidden = (float[][][]) result.get(0).getValue();
+                    for (int j = 0; j < b; j++) {
+                        out[order[start + j]] = normalise(hidden[j][0]);
+                    }
+                }
+            } finally {
+                inputs.values().forEach(OnnxTensor::close);
+            }
+        }
+        return List.of(out);
+    }
+
+    static float[] normalise(float[] v) {
+        double n = 0;
+        for (float x : v) {
+            n += x * x;
+        }
+        float inv = (float) (1 / Math.max(Math.sqrt(n), 1e-12));
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = v[i] * inv;
+        }
+        return out;
+    }
+
+    static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return dot / Math.sqrt(na * nb);
+    }
+
+    /** The first {@code n} documents of a BEIR {@code corpus.jsonl}: {@code title + " " + text}. */
+    static List<String> readScifact(Path corpus, int n) {
+        if (!Files.isRegularFile(corpus)) {
+            throw new IllegalArgumentException(
+                    "SciFact corpus not found: "
+                            + corpus
+                            + " (set -Dcairn.scifact.corpus or -p corpus=)");
+        }
+        try (var lines = Files.lines(corpus)) {
+            List<String> docs = new ArrayList<>(n);
+            lines.limit(n)
+                    .forEach(line -> docs.add(field(line, "title") + " " + field(line, "text")));
+            if (docs.size() < n) {
+                throw new IllegalArgumentException(corpus + " has fewer than " + n + " documents");
+            }
+            return docs;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The string value of a top-level field of one flat JSON object (enough for BEIR lines). */
+    static String field(String json, String name) {
+        String marker = "\"" + name + "\":";
+        int at = json.indexOf(marker);
+        if (at < 0) {
+            return "";
+        }
+        int i = json.indexOf('"', at + marker.length()) + 1;
+        StringBuilder sb = new StringBuilder();
+        while (i < json.length()) {
+            char c = json.charAt(i++);
+            if (c == '"') {
+                break;
+            }
+            if (c == '\\') {
+                char e = json.charAt(i++);
+                switch (e) {
+                    case 'n' -> sb.append('\n');
+                    case 't' -> sb.append('\t');
+                    case 'r' -> sb.append('\r');
+                    case 'b' -> sb.append('\b');
+                    case 'f' -> sb.append('\f');
+                    case 'u' -> {
+                        sb.append((char) Integer.parseInt(json.substring(i, i + 4), 16));
+                        i += 4;
+                    }
+                    default -> sb.append(e);
+                }
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static byte[] resource(String name) throws IOException {
+        try (InputStream in = resourceStream(name)) {
+            return in.readAllBytes();
+        }
+    }
+
+    private static InputStream resourceStream(String name) {
+        InputStream in = EmbeddingBenchmark.class.getClassLoader().getResourceAsStream(name);
+        if (in == null) {
+            throw new IllegalStateException("classpath resource missing: " + name);
+        }
+        return in;
+    }
+}

@@ -1,0 +1,178 @@
+package dev.cairn.embeddings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+class BertEncoderTest {
+
+    private static final String PASSAGE =
+            "Aspirin irreversibly inhibits cyclooxygenase, reducing thromboxane synthesis.";
+
+    @Test
+    void describesBgeSmall() {
+        BertEncoder bge = TestModels.bge();
+        assertThat(bge.id()).isEqualTo("bge-small-en-v1.5");
+        assertThat(bge.dimensions()).isEqualTo(384);
+        assertThat(bge.maxTokens()).isEqualTo(512);
+        assertThat(bge.embedDocuments(List.of(PASSAGE)).getFirst()).hasSize(384);
+    }
+
+    @Test
+    void returnsUnitLengthVectors() {
+        for (BertEncoder model : List.of(TestModels.bge(), TestModels.miniLm())) {
+            for (float[] v : model.embedDocuments(VariedTexts.generate(12, 7L))) {
+                double norm = 0;
+                for (float x : v) {
+                    norm += x * x;
+                }
+                assertThat(Math.sqrt(norm)).as(model.id()).isCloseTo(1.0, within(1e-5));
+            }
+        }
+    }
+
+    @Test
+    void prefixesBgeQueriesWithTheRetrievalInstruction() {
+        BertEncoder bge = TestModels.bge();
+        float[] query = bge.embedQuery(PASSAGE);
+        float[] prefixedDocument =
+                bge.embedDocuments(List.of(BertSpec.BGE_QUERY_PREFIX + PASSAGE)).getFirst();
+        float[] plainDocument = bge.embedDocuments(List.of(PASSAGE)).getFirst();
+        assertThat(TestModels.cosine(query, prefixedDocument)).isGreaterThan(0.99999);
+        assertThat(TestModels.cosine(query, plainDocument)).isLessThan(0.999);
+    }
+
+    @Test
+    void embedsMiniLmQueriesAndDocumentsAlike() {
+        BertEncoder miniLm = TestModels.miniLm();
+        assertThat(
+                        TestModels.cosine(
+                                miniLm.embedQuery(PASSAGE),
+                                miniLm.embedDocuments(List.of(PASSAGE)).getFirst()))
+                .isGreaterThan(0.99999);
+    }
+
+    @Test
+    void poolingIgnoresPaddingOfShorterTextsInABatch() {
+        String longer = "word ".repeat(200);
+        for (BertEncoder model : List.of(TestModels.bge(), TestModels.miniLm())) {
+            float[] alone = model.embedDocuments(List.of(PASSAGE)).getFirst();
+            List<String> batch = new ArrayList<>(List.of(PASSAGE));
+            for (int i = 0; i < 3; i++) {
+                batch.add(longer + i);
+            }
+            // Same batch forced by a batch-size-4 encoder would pad PASSAGE; the budget may also
+            // split it, so compare through the token ids with explicit padding instead.
+            long[][] ids = ((HfTokenizer) model.tokenCounter()).encodeForModel(batch);
+            float[] padded = model.embedTokenIds(ids).getFirst();
+            assertThat(TestModels.cosine(alone, padded)).as(model.id()).isGreaterThan(0.99999);
+        }
+    }
+
+    @Test
+    void meanPoolingDiffersFromClsPooling() {
+        BertEncoder miniLm = TestModels.miniLm();
+        BertSpec cls =
+                new BertSpec(
+                        "all-MiniLM-L6-v2-cls",
+                        BertSpec.ALL_MINILM_L6_V2.onnxResource(),
+                        BertSpec.ALL_MINILM_L6_V2.tokenizerResource(),
+                        12,
+                        Pooling.CLS,
+                        "",
+                        512,
+                        BertSpec.BERT_LAYER_NORM_EPSILON);
+        try (BertEncoder clsModel = BertEncoder.load(cls)) {
+            float[] mean = miniLm.embedDocuments(List.of(PASSAGE)).getFirst();
+            float[] first = clsModel.embedDocuments(List.of(PASSAGE)).getFirst();
+            assertThat(TestModels.cosine(mean, first)).isLessThan(0.99);
+        }
+    }
+
+    @Test
+    void truncatesInputsBeyondTheTokenLimit() {
+        BertEncoder bge = TestModels.bge();
+        String longText = "the quick brown fox jumps over the lazy dog ".repeat(120);
+        String firstTokens = bge.tokenCounter().truncate(longText, bge.maxTokens() - 2);
+        List<float[]> v = bge.embedDocuments(List.of(longText, firstTokens, longText + " tail"));
+        assertThat(TestModels.cosine(v.get(0), v.get(1))).isGreaterThan(0.99999);
+        assertThat(TestModels.cosine(v.get(0), v.get(2))).isGreaterThan(0.99999);
+    }
+
+    @Test
+    void keepsInputOrderAcrossLengthBuckets() {
+        BertEncoder bge = TestModels.bge();
+        List<String> texts = VariedTexts.generate(40, 11L);
+        List<float[]> together = bge.embedDocuments(texts);
+        for (int i = 0; i < texts.size(); i += 7) {
+            float[] alone = bge.embedDocuments(List.of(texts.get(i))).getFirst();
+            assertThat(TestModels.cosine(together.get(i), alone))
+                    .as("text %d", i)
+                    .isGreaterThan(0.9999);
+        }
+    }
+
+    @Test
+    void servesConcurrentCallersFromOneInstance() throws Exception {
+        BertEncoder bge = TestModels.bge();
+        List<String> texts = VariedTexts.generate(8, 3L);
+        List<float[]> expected = bge.embedDocuments(texts);
+        ExecutorService pool =
+                Executors.newFixedThreadPool(3, Thread.ofPlatform().name("embed-", 0).factory());
+        try {
+            List<Future<List<float[]>>> futures = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                futures.add(pool.submit(() -> bge.embedDocuments(texts)));
+            }
+            for (Future<List<float[]>> f : futures) {
+                List<float[]> actual = f.get();
+                for (int i = 0; i < texts.size(); i++) {
+                    assertThat(TestModels.cosine(actual.get(i), expected.get(i)))
+                            .isGreaterThan(0.99999);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void returnsNothingForNoTexts() {
+        assertThat(TestModels.bge().embedDocuments(List.of())).isEmpty();
+    }
+
+    @Test
+    void failsFastNamingAMissingWeightFile() {
+        BertSpec missing =
+                new BertSpec(
+                        "missing",
+                        "no-such-model.onnx",
+                        BertSpec.BGE_SMALL_EN_V15.tokenizerResource(),
+                        12,
+                        Pooling.CLS,
+                        "",
+                        512,
+                        BertSpec.BERT_LAYER_NORM_EPSILON);
+        assertThatThrownBy(() -> BertEncoder.load(missing))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("weight file missing")
+                .hasMessageContaining("no-such-model.onnx");
+    }
+
+    @Test
+    void rejectsASpecWithoutHeads() {
+        assertThatThrownBy(
+                        () ->
+                                new BertSpec(
+                                        "x", "a.onnx", "t.json", 0, Pooling.CLS, "", 512, 1e-12f))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("illegal heads: 0, must be >= 1");
+    }
+}
