@@ -575,7 +575,7 @@ public final class KnowledgeBase implements AutoCloseable {
         Map<String, java.util.Set<String>> successorsOf = new HashMap<>();
         boolean any = false;
         for (FusedCandidate c : fused) {
-            String doc = documentOf(c.id());
+            String doc = StoredChunk.documentIdOf(c.id());
             java.util.Set<String> successors =
                     successorsOf.computeIfAbsent(doc, d -> graph.successors(namespace, d));
             any |= !successors.isEmpty();
@@ -584,12 +584,12 @@ public final class KnowledgeBase implements AutoCloseable {
             return fused;
         }
         java.util.Set<String> present = new java.util.HashSet<>();
-        fused.forEach(c -> present.add(documentOf(c.id())));
+        fused.forEach(c -> present.add(StoredChunk.documentIdOf(c.id())));
         List<FusedCandidate> out = new ArrayList<>(fused.size());
         Map<String, List<FusedCandidate>> held = new LinkedHashMap<>();
         java.util.Set<String> emitted = new java.util.HashSet<>();
         for (FusedCandidate c : fused) {
-            String doc = documentOf(c.id());
+            String doc = StoredChunk.documentIdOf(c.id());
             java.util.Optional<String> waitingFor =
                     successorsOf.get(doc).stream()
                             .filter(s -> present.contains(s) && !emitted.contains(s))
@@ -625,7 +625,7 @@ public final class KnowledgeBase implements AutoCloseable {
         }
         for (FusedCandidate c : waiting) {
             out.add(c);
-            String d = documentOf(c.id());
+            String d = StoredChunk.documentIdOf(c.id());
             if (emitted.add(d)) {
                 release(d, held, emitted, out);
             }
