@@ -20,18 +20,9 @@ import org.jgrapht.Graph;
  * it mentions). Edges of weight 0 are never walked. Edges are walked in both directions: "runbook
  * governs ledger-db" brings a query about ledger-db to the runbook.
  *
- * <p>Hubs: at most {@value #MENTION_CAP} {@code mentions} edges are walked per node and direction
- * (in the graph's edge order, which is insertion order). All chunks reached through one entity's
- * mentions get the same score, so walking the rest of a hub's thousands of mentions only adds ties
- * (which ranking breaks by chunk id anyway) and dominates the latency on a 50k-entity graph ({@code
- * GraphSignalBenchmark}). Relation edges are always walked.
- *
  * <p>Not thread-safe; one instance per ranking, under the namespace's read lock.
  */
 final class WeightedExpansion {
-
-    /** Most {@code mentions} edges walked from one node in one direction. */
-    static final int MENTION_CAP = 256;
 
     final Map<NodeRef, Double> score = new HashMap<>();
     final Map<NodeRef, Step> best = new HashMap<>();
@@ -79,11 +70,7 @@ final class WeightedExpansion {
             Step at,
             ProximityConfig config,
             Set<NodeRef> next) {
-        int mentions = 0;
         for (Edge edge : edges) {
-            if (edge.type == RelationType.MENTIONS && ++mentions > MENTION_CAP) {
-                continue;
-            }
             double w = weight(edge, config);
             double s = base * w;
             if (w <= 0.0 || s < config.minScore()) {
