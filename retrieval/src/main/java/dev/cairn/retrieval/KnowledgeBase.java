@@ -68,6 +68,7 @@ public final class KnowledgeBase implements AutoCloseable {
     private final RetrievalConfig config;
     private final DocumentCatalog catalog;
     private final TraceLog traces;
+    private final EntityRepository entities;
     private final List<Consumer<Change>> listeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ExecutorService signals =
@@ -97,6 +98,7 @@ public final class KnowledgeBase implements AutoCloseable {
         this.chunker = Chunker.headingAware(model.tokenCounter(), config.chunking());
         this.catalog = new DocumentCatalog(store);
         this.traces = new TraceLog(store.sql(), config.traceRetention());
+        this.entities = new EntityRepository(store.sql());
         long interval = COMMIT_INTERVAL.toMillis();
         committer.scheduleWithFixedDelay(
                 this::commitIfDirty, interval, interval, TimeUnit.MILLISECONDS);
@@ -187,7 +189,9 @@ public final class KnowledgeBase implements AutoCloseable {
             String namespace, List<ParsedDocument> group, Consumer<IngestResult> progress) {
         List<List<ChunkDraft>> chunksPerDocument = new ArrayList<>();
         List<String> texts = new ArrayList<>();
+        List<EntityRepository.Declarations> declarations = new ArrayList<>();
         for (ParsedDocument document : group) {
+            declarations.add(declarations(document));
             List<ChunkDraft> chunks = chunker.chunk(document);
             chunksPerDocument.add(chunks);
             for (ChunkDraft chunk : chunks) {
@@ -203,6 +207,8 @@ public final class KnowledgeBase implements AutoCloseable {
             for (ChunkDraft chunk : chunksPerDocument.get(d)) {
                 embedded.add(chunk.withEmbedding(vectors.get(next++), model.id()));
             }
+            // Declarations first: the catch-up that applies the document's change reads them.
+            entities.replaceDeclarations(namespace, document.id(), declarations.get(d));
             StoredDocument stored = store.replaceDocument(namespace, draft(document), embedded);
             IngestResult result = new IngestResult(stored.id(), stored.version(), embedded.size());
             results.add(result);
@@ -210,6 +216,21 @@ public final class KnowledgeBase implements AutoCloseable {
         }
         catchUp();
         return results;
+    }
+
+    /** Front matter entities and relations as the graph takes them; validates entity kinds. */
+    static EntityRepository.Declarations declarations(ParsedDocument document) {
+        List<dev.cairn.graph.EntityDeclaration> declared = new ArrayList<>();
+        for (dev.cairn.retrieval.ingest.DeclaredEntity e : document.entities()) {
+            declared.add(
+                    new dev.cairn.graph.EntityDeclaration(
+                            e.name(),
+                            e.kind().isBlank()
+                                    ? dev.cairn.graph.EntityKind.OTHER
+                                    : dev.cairn.graph.EntityKind.parse(e.kind()),
+                            e.aliases()));
+        }
+        return new EntityRepository.Declarations(declared, document.relations());
     }
 
     /** Title and headings give a chunk the context its own words may lack. */
@@ -335,6 +356,12 @@ public final class KnowledgeBase implements AutoCloseable {
                 // other kinds belong to other components, which listen below
             }
         }
+        try {
+            graph.onChange(change);
+        } catch (RuntimeException e) {
+            // The graph is derived: a failure here must not stop the other indexes.
+            LOG.log(Level.WARNING, "graph could not apply change " + change.seq(), e);
+        }
         for (Consumer<Change> listener : listeners) {
             listener.accept(change);
         }
@@ -368,7 +395,7 @@ public final class KnowledgeBase implements AutoCloseable {
         }
         Map<Signal, CompletableFuture<Timed>> running = new EnumMap<>(Signal.class);
         Map<String, String> explanations = new HashMap<>();
-        CompletableFuture<GraphContext> graphContext = new CompletableFuture<>();
+        CompletableFuture<GraphRanker.Ranking> graphRanking = new CompletableFuture<>();
         int n = request.candidates();
         if (request.weights().weight(Signal.LEXICAL) > 0) {
             running.put(
@@ -404,7 +431,7 @@ public final class KnowledgeBase implements AutoCloseable {
                             () -> {
                                 GraphRanker.Ranking ranking =
                                         graph.rank(namespace, request.query(), n);
-                                graphContext.complete(ranking.context());
+                                graphRanking.complete(ranking);
                                 return Timed.of(ranking.chunks());
                             },
                             signals));
@@ -469,7 +496,16 @@ public final class KnowledgeBase implements AutoCloseable {
 
         long fusionStart = System.nanoTime();
         List<FusedCandidate> fused =
-                request.fusion().fusion(request.k()).fuse(rankings, request.weights());
+                applySupersession(
+                        namespace,
+                        request.fusion().fusion(request.k()).fuse(rankings, request.weights()),
+                        explanations);
+        // The graph's context and paths count only when its signal answered in time.
+        GraphRanker.Ranking graphAnswer =
+                rankings.containsKey(Signal.GRAPH)
+                        ? graphRanking.getNow(
+                                new GraphRanker.Ranking(List.of(), GraphContext.EMPTY))
+                        : new GraphRanker.Ranking(List.of(), GraphContext.EMPTY);
         List<TraceCandidate> candidates = new ArrayList<>();
         List<FusedCandidate> selected = new ArrayList<>();
         for (FusedCandidate candidate : fused) {
@@ -492,7 +528,8 @@ public final class KnowledgeBase implements AutoCloseable {
                             candidate.scores(),
                             select,
                             !accepted,
-                            explanations.getOrDefault(candidate.id(), "")));
+                            explanations.getOrDefault(candidate.id(), ""),
+                            graphAnswer.paths().getOrDefault(candidate.id(), List.of())));
         }
         List<RetrievedHit> hits = hydrate(namespace, selected);
         double fusionMs = (System.nanoTime() - fusionStart) / 1e6;
@@ -506,7 +543,7 @@ public final class KnowledgeBase implements AutoCloseable {
                         millis.getOrDefault(Signal.GRAPH, 0.0),
                         fusionMs,
                         elapsedMs(start));
-        GraphContext context = graphContext.getNow(GraphContext.EMPTY);
+        GraphContext context = graphAnswer.context();
         RetrieveResult result =
                 new RetrieveResult(
                         UUID.randomUUID().toString(),
@@ -520,6 +557,79 @@ public final class KnowledgeBase implements AutoCloseable {
                         outcomes);
         traces.save(namespace, trace(namespace, request, result));
         return result;
+    }
+
+    /**
+     * The supersession rule after fusion: a chunk of a document that another candidate document
+     * declares it supersedes is placed directly below the successor's best chunk when fusion ranked
+     * it above (the graph signal already scores it below its successor, but the lexical and dense
+     * signals know nothing of supersession and can outvote it). Fused scores are kept; the trace
+     * explanation says why the chunk moved. A superseded chunk whose successor is not a candidate
+     * stays where it is.
+     */
+    private List<FusedCandidate> applySupersession(
+            String namespace, List<FusedCandidate> fused, Map<String, String> explanations) {
+        if (graph == GraphRanker.NONE || fused.isEmpty()) {
+            return fused;
+        }
+        Map<String, java.util.Set<String>> successorsOf = new HashMap<>();
+        boolean any = false;
+        for (FusedCandidate c : fused) {
+            String doc = StoredChunk.documentIdOf(c.id());
+            java.util.Set<String> successors =
+                    successorsOf.computeIfAbsent(doc, d -> graph.successors(namespace, d));
+            any |= !successors.isEmpty();
+        }
+        if (!any) {
+            return fused;
+        }
+        java.util.Set<String> present = new java.util.HashSet<>();
+        fused.forEach(c -> present.add(StoredChunk.documentIdOf(c.id())));
+        List<FusedCandidate> out = new ArrayList<>(fused.size());
+        Map<String, List<FusedCandidate>> held = new LinkedHashMap<>();
+        java.util.Set<String> emitted = new java.util.HashSet<>();
+        for (FusedCandidate c : fused) {
+            String doc = StoredChunk.documentIdOf(c.id());
+            java.util.Optional<String> waitingFor =
+                    successorsOf.get(doc).stream()
+                            .filter(s -> present.contains(s) && !emitted.contains(s))
+                            .sorted()
+                            .findFirst();
+            if (waitingFor.isPresent()) {
+                held.computeIfAbsent(waitingFor.get(), k -> new ArrayList<>()).add(c);
+                synchronized (explanations) {
+                    explanations.merge(
+                            c.id(),
+                            "superseded by " + waitingFor.get() + ": placed below it",
+                            (a, b) -> b + "\n" + a);
+                }
+                continue;
+            }
+            out.add(c);
+            if (emitted.add(doc)) {
+                release(doc, held, emitted, out);
+            }
+        }
+        held.values().forEach(out::addAll);
+        return out;
+    }
+
+    private static void release(
+            String doc,
+            Map<String, List<FusedCandidate>> held,
+            java.util.Set<String> emitted,
+            List<FusedCandidate> out) {
+        List<FusedCandidate> waiting = held.remove(doc);
+        if (waiting == null) {
+            return;
+        }
+        for (FusedCandidate c : waiting) {
+            out.add(c);
+            String d = StoredChunk.documentIdOf(c.id());
+            if (emitted.add(d)) {
+                release(d, held, emitted, out);
+            }
+        }
     }
 
     /** A signal's ranking and when it was ready, to hold it to its deadline. */

@@ -1,6 +1,7 @@
 package dev.cairn.retrieval;
 
 import dev.cairn.retrieval.fusion.Signal;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -9,6 +10,8 @@ import java.util.Objects;
  *
  * @param explanation Lucene's explanation of the lexical score, empty unless asked for
  * @param filteredOut true when the request's filters removed it
+ * @param graphPath the graph signal's path from a linked entity to the chunk (relations in walking
+ *     order; its length is the hop count), empty when the graph did not rank it
  */
 public record TraceCandidate(
         String chunkId,
@@ -18,13 +21,37 @@ public record TraceCandidate(
         Map<Signal, Double> scores,
         boolean selected,
         boolean filteredOut,
-        String explanation) {
+        String explanation,
+        List<GraphContext.TraversedRelation> graphPath) {
 
     public TraceCandidate {
+        graphPath = List.copyOf(graphPath);
         Objects.requireNonNull(chunkId, "chunkId");
         Objects.requireNonNull(documentId, "documentId");
         ranks = Map.copyOf(ranks);
         scores = Map.copyOf(scores);
         Objects.requireNonNull(explanation, "explanation");
+    }
+
+    /** A candidate without a graph path. */
+    public TraceCandidate(
+            String chunkId,
+            String documentId,
+            double fused,
+            Map<Signal, Integer> ranks,
+            Map<Signal, Double> scores,
+            boolean selected,
+            boolean filteredOut,
+            String explanation) {
+        this(
+                chunkId,
+                documentId,
+                fused,
+                ranks,
+                scores,
+                selected,
+                filteredOut,
+                explanation,
+                List.of());
     }
 }

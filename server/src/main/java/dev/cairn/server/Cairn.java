@@ -4,6 +4,7 @@ import dev.cairn.embeddings.EmbeddingCache;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.retrieval.KnowledgeGraph;
 import dev.cairn.retrieval.store.Store;
 
 /**
@@ -19,13 +20,19 @@ public final class Cairn implements AutoCloseable {
     private final Store store;
     private final EmbeddingCache cache;
     private final EmbeddingModel model;
+    private final KnowledgeGraph graph;
     private final KnowledgeBase knowledge;
 
     private Cairn(
-            Store store, EmbeddingCache cache, EmbeddingModel model, KnowledgeBase knowledge) {
+            Store store,
+            EmbeddingCache cache,
+            EmbeddingModel model,
+            KnowledgeGraph graph,
+            KnowledgeBase knowledge) {
         this.store = store;
         this.cache = cache;
         this.model = model;
+        this.graph = graph;
         this.knowledge = knowledge;
     }
 
@@ -44,13 +51,16 @@ public final class Cairn implements AutoCloseable {
             model = EmbeddingModels.cached(encoder, cache);
             // The first forward pass pays for JIT and native warm-up; pay it before serving.
             encoder.embedQuery("warm up");
+            // Rebuilt from the store, then kept current by the knowledge base's catch-up.
+            KnowledgeGraph graph = KnowledgeGraph.open(store);
             KnowledgeBase knowledge =
                     KnowledgeBase.open(
                             store,
                             model,
                             settings.dataDir().resolve("lucene").resolve("documents"),
+                            graph,
                             settings.retrieval());
-            return new Cairn(store, cache, model, knowledge);
+            return new Cairn(store, cache, model, graph, knowledge);
         } catch (RuntimeException e) {
             if (model != null) {
                 model.close();
@@ -69,6 +79,11 @@ public final class Cairn implements AutoCloseable {
 
     public EmbeddingModel model() {
         return model;
+    }
+
+    /** The entity graph behind the graph signal and the entity endpoints. */
+    public KnowledgeGraph graph() {
+        return graph;
     }
 
     public KnowledgeBase knowledge() {

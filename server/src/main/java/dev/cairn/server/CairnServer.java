@@ -5,6 +5,7 @@ import dev.cairn.judge.service.JudgeService;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.store.Store;
 import dev.cairn.server.api.GovernanceModule;
+import dev.cairn.server.api.GraphRoutes;
 import dev.cairn.server.api.JudgeRoutes;
 import dev.cairn.server.api.KnowledgeRoutes;
 import dev.cairn.server.api.NamespaceRoutes;
@@ -94,6 +95,7 @@ public final class CairnServer implements AutoCloseable {
                             store,
                             settings.maxBodyBytes())
                     .register(routing);
+            new GraphRoutes(cairn.graph(), knowledge, settings.maxBodyBytes()).register(routing);
             Routes.notFound(routing);
 
             this.web =

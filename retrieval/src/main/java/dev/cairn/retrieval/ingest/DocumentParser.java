@@ -1,5 +1,6 @@
 package dev.cairn.retrieval.ingest;
 
+import dev.cairn.graph.RelationType;
 import dev.cairn.retrieval.store.Authority;
 import dev.cairn.retrieval.store.DocumentFormat;
 import java.io.IOException;
@@ -278,7 +279,7 @@ public final class DocumentParser {
                     case "source" -> fm.source = scalar(fileName, key, value);
                     case "entities" -> fm.entities.addAll(entities(fileName, value));
                     default -> {
-                        Optional<RelationType> type = RelationType.ofKey(key);
+                        Optional<RelationType> type = relationType(key);
                         if (type.isPresent()) {
                             fm.relations.put(type.get(), strings(fileName, key, value));
                         } else {
@@ -288,6 +289,16 @@ public final class DocumentParser {
                 }
             }
             return fm;
+        }
+
+        /** The relation type a front matter key names, if it names one (exact wire name). */
+        private static Optional<RelationType> relationType(String key) {
+            for (RelationType t : RelationType.values()) {
+                if (t.wireName().equals(key)) {
+                    return Optional.of(t);
+                }
+            }
+            return Optional.empty();
         }
 
         private static List<DeclaredEntity> entities(String fileName, Node value) {

@@ -1,5 +1,6 @@
 package dev.cairn.retrieval.ingest;
 
+import dev.cairn.graph.RelationType;
 import dev.cairn.retrieval.store.Authority;
 import dev.cairn.retrieval.store.DocumentFormat;
 import java.util.Collections;

@@ -3,6 +3,7 @@ package dev.cairn.retrieval.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.graph.RelationType;
 import dev.cairn.retrieval.store.Authority;
 import dev.cairn.retrieval.store.DocumentFormat;
 import java.io.ByteArrayInputStream;

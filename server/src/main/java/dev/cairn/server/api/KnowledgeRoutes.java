@@ -3,6 +3,7 @@ package dev.cairn.server.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.retrieval.FusionStrategy;
+import dev.cairn.retrieval.GraphContext;
 import dev.cairn.retrieval.IngestResult;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.RetrieveFilters;
@@ -324,6 +325,11 @@ public final class KnowledgeRoutes {
                 if (!c.explanation().isEmpty()) {
                     t.put("explanation", c.explanation());
                 }
+                if (!c.graphPath().isEmpty()) {
+                    t.put(
+                            "graphPath",
+                            c.graphPath().stream().map(KnowledgeRoutes::relationView).toList());
+                }
                 trace.add(t);
             }
             answer.put("trace", trace);
@@ -345,19 +351,7 @@ public final class KnowledgeRoutes {
                         .toList());
         answer.put(
                 "relations",
-                result.graph().relations().stream()
-                        .map(
-                                r ->
-                                        Map.<String, Object>of(
-                                                "from",
-                                                r.from(),
-                                                "to",
-                                                r.to(),
-                                                "type",
-                                                r.type(),
-                                                "weight",
-                                                r.weight()))
-                        .toList());
+                result.graph().relations().stream().map(KnowledgeRoutes::relationView).toList());
         answer.put("grounding", result.grounding());
         answer.put("plan", result.plan().wireName());
         Map<String, Object> timings = new LinkedHashMap<>();
@@ -370,6 +364,10 @@ public final class KnowledgeRoutes {
         answer.put("signals", signals(result.signals()));
         answer.put("partial", result.partial());
         return answer;
+    }
+
+    private static Map<String, Object> relationView(GraphContext.TraversedRelation r) {
+        return Map.of("from", r.from(), "to", r.to(), "type", r.type(), "weight", r.weight());
     }
 
     private static Map<String, Object> signals(List<SignalOutcome> outcomes) {

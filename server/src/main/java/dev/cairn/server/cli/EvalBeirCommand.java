@@ -58,16 +58,18 @@ final class EvalBeirCommand implements Callable<Integer> {
     @Option(
             names = "--mode",
             split = ",",
-            defaultValue = "bm25,dense,hybrid",
+            defaultValue = "bm25,dense,hybrid,hybrid-graph",
             paramLabel = "MODE",
-            description = "bm25, dense, graph, hybrid")
+            description =
+                    "bm25, dense, graph, hybrid (bm25 + dense), hybrid-graph (bm25 + dense +"
+                            + " graph)")
     List<String> modes;
 
     @Option(
             names = "--weights",
             split = ",",
             paramLabel = "L,D,G",
-            description = "hybrid weights lexical,dense,graph (default 1,1,0.5)")
+            description = "hybrid-graph weights lexical,dense,graph (default 1,1,0.5)")
     List<Double> weights;
 
     @Option(names = "--json", paramLabel = "FILE")
@@ -169,7 +171,7 @@ final class EvalBeirCommand implements Callable<Integer> {
             KnowledgeBase kb = cairn.knowledge();
             System.out.printf(
                     Locale.ROOT,
-                    "%-8s %8s %10s %8s %8s %8s %9s%n",
+                    "%-12s %8s %10s %8s %8s %8s %9s%n",
                     "mode",
                     "nDCG@10",
                     "Recall@100",
@@ -178,12 +180,12 @@ final class EvalBeirCommand implements Callable<Integer> {
                     "p95 ms",
                     "AUROC(g)");
             for (EvalMode mode : evalModes) {
-                SignalWeights w = mode == EvalMode.HYBRID ? hybrid : mode.weights();
+                SignalWeights w = mode == EvalMode.HYBRID_GRAPH ? hybrid : mode.weights();
                 BeirEvaluation.ModeResult r =
                         BeirEvaluation.run(kb, namespace, queries, qrels, mode, w);
                 System.out.printf(
                         Locale.ROOT,
-                        "%-8s %8.4f %10.4f %8.4f %8.1f %8.1f %9.3f%n",
+                        "%-12s %8.4f %10.4f %8.4f %8.1f %8.1f %9.3f%n",
                         mode.wireName(),
                         r.summary().ndcg10(),
                         r.summary().recall100(),

@@ -1,0 +1,320 @@
+package dev.cairn.retrieval;
+
+import dev.cairn.graph.ChunkEntities;
+import dev.cairn.graph.Entity;
+import dev.cairn.graph.EntityDeclaration;
+import dev.cairn.graph.EntityDetail;
+import dev.cairn.graph.EntityGraph;
+import dev.cairn.graph.EntityKind;
+import dev.cairn.graph.EntitySummary;
+import dev.cairn.graph.Extraction;
+import dev.cairn.graph.GraphDocument;
+import dev.cairn.graph.GraphHit;
+import dev.cairn.graph.GraphRelation;
+import dev.cairn.graph.GraphResult;
+import dev.cairn.graph.GraphSignal;
+import dev.cairn.graph.IngestSummary;
+import dev.cairn.graph.NodeRef;
+import dev.cairn.graph.ProximityConfig;
+import dev.cairn.graph.Relation;
+import dev.cairn.graph.RelationType;
+import dev.cairn.retrieval.fusion.ScoredId;
+import dev.cairn.retrieval.store.Change;
+import dev.cairn.retrieval.store.Namespace;
+import dev.cairn.retrieval.store.Page;
+import dev.cairn.retrieval.store.PageRequest;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.retrieval.store.StoredChunk;
+import dev.cairn.retrieval.store.StoredDocument;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The entity graph as a retrieval signal, kept current from the store.
+ *
+ * <p>Design. Entities and relations a document yields are derived from its content, so the
+ * in-memory {@link EntityGraph} follows the store's change sequence like the Lucene and dense
+ * indexes do: {@link KnowledgeBase} hands every change it applies to {@link #onChange}; a {@code
+ * DOCUMENT} change re-reads the document's current chunks and front matter declarations from the
+ * store and replaces the document's part of the graph (or removes it when the document is gone), a
+ * {@code NAMESPACE} delete drops the namespace, a {@code RELATION} change adds a relation created
+ * through {@code POST relations}. Because a change is applied by reading the current state,
+ * applying one twice or out of date is harmless. The same catch-up writes what extraction derived
+ * (extracted entities, text relations, chunk links) into the V005 tables, keyed by document, so
+ * both stores hold the graph they serve. Front matter declarations are written by {@link
+ * KnowledgeBase#ingest} before the document (they are primary data, like API relations). On {@link
+ * #open} the graph is rebuilt from the store: every namespace's declarations first (so the
+ * gazetteer knows every declared name before any text is read), then each document's chunks, then
+ * the API relations.
+ *
+ * <p>Thread-safe: the graph locks per namespace; changes arrive serially from {@link
+ * KnowledgeBase#catchUp()}.
+ */
+public final class KnowledgeGraph implements GraphRanker {
+
+    private static final System.Logger LOG = System.getLogger(KnowledgeGraph.class.getName());
+
+    private final Store store;
+    private final EntityGraph graph;
+    private final GraphSignal signal;
+    private final EntityRepository repository;
+    private final Set<String> appliedApiRelations = ConcurrentHashMap.newKeySet();
+    private final Map<String, Map<String, Set<String>>> supersessions = new ConcurrentHashMap<>();
+
+    private KnowledgeGraph(Store store, ProximityConfig config) {
+        this.store = store;
+        this.graph = EntityGraph.inMemory();
+        this.signal = GraphSignal.create(graph, config);
+        this.repository = new EntityRepository(store.sql());
+    }
+
+    /** A graph over {@code store} with default proximity settings, rebuilt from the store. */
+    public static KnowledgeGraph open(Store store) {
+        return open(store, ProximityConfig.defaults());
+    }
+
+    /** A graph over {@code store}, rebuilt from the store. */
+    public static KnowledgeGraph open(Store store, ProximityConfig config) {
+        KnowledgeGraph kg = new KnowledgeGraph(store, config);
+        kg.rebuild();
+        return kg;
+    }
+
+    /** The in-memory graph (read it; change it only through the store). */
+    public EntityGraph graph() {
+        return graph;
+    }
+
+    // ---- retrieval signal ----------------------------------------------------------------
+
+    @Override
+    public Ranking rank(String namespace, String query, int topN) {
+        GraphResult result = signal.rank(namespace, query, topN);
+        List<ScoredId> chunks = new ArrayList<>(result.hits().size());
+        Map<String, List<GraphContext.TraversedRelation>> paths = new LinkedHashMap<>();
+        for (GraphHit hit : result.hits()) {
+            chunks.add(new ScoredId(hit.chunkId(), hit.score()));
+            paths.put(hit.chunkId(), hit.path().stream().map(KnowledgeGraph::traversed).toList());
+        }
+        GraphContext context =
+                new GraphContext(
+                        result.entities().stream()
+                                .map(e -> new GraphContext.LinkedEntity(e.id(), e.name()))
+                                .toList(),
+                        result.relations().stream().map(KnowledgeGraph::traversed).toList());
+        return new Ranking(chunks, context, paths);
+    }
+
+    static GraphContext.TraversedRelation traversed(GraphRelation r) {
+        return new GraphContext.TraversedRelation(
+                r.from().toString(), r.to().toString(), r.type().wireName(), r.weight());
+    }
+
+    // ---- entities and relations ----------------------------------------------------------
+
+    /** Entities whose name or alias contains {@code query}; see {@link EntityGraph}. */
+    public List<EntitySummary> searchEntities(String namespace, String query, int limit) {
+        return graph.searchEntities(namespace, query, limit);
+    }
+
+    /** An entity by id ({@code ledger-db} or {@code entity:ledger-db}), name or alias. */
+    public Optional<EntityDetail> entity(String namespace, String id) {
+        String key = id.startsWith("entity:") ? id.substring("entity:".length()) : id;
+        return graph.entity(namespace, key);
+    }
+
+    /**
+     * Stores a relation from {@code POST relations} (source {@code api}) with its {@code RELATION}
+     * change; the graph picks it up at the next {@link KnowledgeBase#catchUp()}.
+     *
+     * @param from entity name or document id
+     * @param to entity name or document id
+     * @throws NoSuchElementException when the namespace does not exist
+     */
+    public GraphRelation addRelation(
+            String namespace, String from, String to, RelationType type, double confidence) {
+        Relation relation =
+                new Relation(NodeRef.unresolved(from), NodeRef.unresolved(to), type, confidence);
+        if (relation.from().id().equals(relation.to().id())) {
+            throw new IllegalArgumentException(
+                    "illegal relation: " + from + " -> " + to + ", ends must differ");
+        }
+        repository.addApiRelation(namespace, relation);
+        return new GraphRelation(
+                relation.from(), relation.to(), type, type.defaultWeight() * confidence);
+    }
+
+    @Override
+    public Set<String> successors(String namespace, String documentId) {
+        return supersessions
+                .computeIfAbsent(namespace, repository::supersessions)
+                .getOrDefault(documentId, Set.of());
+    }
+
+    // ---- change sequence -----------------------------------------------------------------
+
+    @Override
+    public void onChange(Change change) {
+        String ns = change.namespace();
+        if (change.kind() == Change.Kind.DOCUMENT
+                || change.kind() == Change.Kind.RELATION
+                || change.kind() == Change.Kind.NAMESPACE) {
+            supersessions.remove(ns);
+        }
+        switch (change.kind()) {
+            case DOCUMENT -> {
+                Optional<StoredDocument> document = store.document(ns, change.entityId());
+                if (document.isPresent()) {
+                    index(ns, document.get(), true);
+                } else {
+                    graph.removeDocument(ns, change.entityId());
+                    if (store.namespace(ns).isPresent()) {
+                        repository.removeDocument(ns, change.entityId());
+                    }
+                }
+            }
+            case NAMESPACE -> {
+                if (change.op() == Change.Op.DELETE) {
+                    graph.dropNamespace(ns);
+                    appliedApiRelations.removeIf(k -> k.startsWith(ns + "\n"));
+                }
+            }
+            case RELATION -> {
+                if (change.op() == Change.Op.UPSERT) {
+                    repository
+                            .apiRelation(ns, change.entityId())
+                            .ifPresent(r -> applyApiRelation(ns, r));
+                }
+            }
+            default -> {
+                // other components' changes
+            }
+        }
+    }
+
+    private void applyApiRelation(String ns, EntityRepository.StoredRelation r) {
+        if (appliedApiRelations.add(ns + "\n" + r.id())) {
+            try {
+                graph.addRelation(ns, r.relation());
+            } catch (IllegalArgumentException e) {
+                LOG.log(Level.WARNING, "skipped relation " + r.id() + " in " + ns, e);
+            }
+        }
+    }
+
+    /** Replaces a document's part of the graph; {@code persist} writes the derived rows. */
+    private void index(String ns, StoredDocument document, boolean persist) {
+        EntityRepository.Declarations declarations = repository.declarations(ns, document.id());
+        List<StoredChunk> stored = store.chunks(ns, document.id());
+        List<GraphDocument.Chunk> chunks = new ArrayList<>(stored.size());
+        for (int i = 0; i < stored.size(); i++) {
+            StoredChunk c = stored.get(i);
+            String text = i == 0 ? document.title() + "\n" + c.text() : c.text();
+            chunks.add(new GraphDocument.Chunk(c.id(), text));
+        }
+        IngestSummary summary =
+                graph.ingest(
+                        ns,
+                        new GraphDocument(
+                                document.id(),
+                                declarations.entities(),
+                                chunks,
+                                declarations.relations()));
+        if (!persist) {
+            return;
+        }
+        int declared = declarations.relations().values().stream().mapToInt(List::size).sum();
+        List<Relation> textRelations =
+                summary.relations().subList(0, summary.relations().size() - declared);
+        List<ChunkEntities> links = new ArrayList<>(chunks.size());
+        var extractor = graph.extractor(ns);
+        for (GraphDocument.Chunk chunk : chunks) {
+            Extraction extraction = extractor.extract(chunk.text());
+            links.add(new ChunkEntities(chunk.id(), extraction.mentions()));
+        }
+        Set<String> declaredIds = ConcurrentHashMap.newKeySet();
+        declarations
+                .entities()
+                .forEach(e -> declaredIds.add(dev.cairn.graph.Canonical.key(e.name())));
+        List<EntityDeclaration> extracted = new ArrayList<>();
+        for (String id : summary.entityIds()) {
+            if (declaredIds.contains(id)) {
+                continue;
+            }
+            graph.gazetteer(ns)
+                    .entity(id)
+                    .map(KnowledgeGraph::declaration)
+                    .ifPresent(extracted::add);
+        }
+        try {
+            repository.replaceDerived(ns, document.id(), extracted, textRelations, links);
+        } catch (NoSuchElementException e) {
+            LOG.log(Level.DEBUG, "namespace {0} went away while indexing", ns);
+        }
+    }
+
+    private static EntityDeclaration declaration(Entity e) {
+        EntityKind kind = e.kind();
+        return new EntityDeclaration(e.name(), kind, e.aliases());
+    }
+
+    /** Rebuilds every namespace's graph from the store. */
+    void rebuild() {
+        long start = System.nanoTime();
+        int documents = 0;
+        for (String ns : namespaces()) {
+            List<StoredDocument> docs = documents(ns);
+            for (StoredDocument d : docs) {
+                for (EntityDeclaration e : repository.declarations(ns, d.id()).entities()) {
+                    graph.gazetteer(ns).declare(e);
+                }
+            }
+            for (StoredDocument d : docs) {
+                index(ns, d, false);
+            }
+            for (EntityRepository.StoredRelation r :
+                    repository.relations(ns, "", EntityRepository.Source.API)) {
+                applyApiRelation(ns, r);
+            }
+            documents += docs.size();
+        }
+        LOG.log(
+                Level.INFO,
+                "entity graph rebuilt from the store: {0} documents in {1} ms",
+                documents,
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private List<String> namespaces() {
+        List<String> out = new ArrayList<>();
+        PageRequest page = PageRequest.first(PageRequest.MAX_LIMIT);
+        while (true) {
+            Page<Namespace> p = store.namespaces(page);
+            p.items().forEach(n -> out.add(n.name()));
+            if (!p.hasMore()) {
+                return out;
+            }
+            page = new PageRequest(PageRequest.MAX_LIMIT, p.nextCursor());
+        }
+    }
+
+    private List<StoredDocument> documents(String ns) {
+        List<StoredDocument> out = new ArrayList<>();
+        PageRequest page = PageRequest.first(PageRequest.MAX_LIMIT);
+        while (true) {
+            Page<StoredDocument> p = store.documents(ns, page, "");
+            out.addAll(p.items());
+            if (!p.hasMore()) {
+                return out;
+            }
+            page = new PageRequest(PageRequest.MAX_LIMIT, p.nextCursor());
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package dev.cairn.retrieval;
+
+import dev.cairn.retrieval.store.Store;
+
+class EmbeddedEntityRepositoryTest extends EntityRepositoryContractTest {
+
+    @Override
+    Store openStore() {
+        return Store.embedded(indexRoot.resolve("data"));
+    }
+}

@@ -1,0 +1,28 @@
+package dev.cairn.retrieval;
+
+import dev.cairn.retrieval.store.PostgresTestDatabase;
+import dev.cairn.retrieval.store.Store;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+class PostgresEntityRepositoryTest extends EntityRepositoryContractTest {
+
+    static PostgresTestDatabase database;
+
+    @BeforeAll
+    static void database() {
+        database = PostgresTestDatabase.create();
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    @Override
+    Store openStore() {
+        return Store.postgres(database.jdbcUrl());
+    }
+}

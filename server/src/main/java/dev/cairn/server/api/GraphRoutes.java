@@ -1,0 +1,129 @@
+package dev.cairn.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.graph.EntityDetail;
+import dev.cairn.graph.EntitySummary;
+import dev.cairn.graph.GraphRelation;
+import dev.cairn.graph.RelationType;
+import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.retrieval.KnowledgeGraph;
+import dev.cairn.retrieval.store.PageRequest;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.auth.Role;
+import dev.cairn.server.http.Fields;
+import dev.cairn.server.http.Json;
+import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.Routes;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * Entity graph resources under {@code /v1/namespaces/{ns}}: {@code GET entities}, {@code GET
+ * entities/{id}} and {@code POST relations}. Thread-safe.
+ */
+public final class GraphRoutes {
+
+    private static final String BASE = "/v1/namespaces/{ns}";
+    private final KnowledgeGraph graph;
+    private final KnowledgeBase knowledge;
+    private final Store store;
+    private final long maxBodyBytes;
+
+    public GraphRoutes(KnowledgeGraph graph, KnowledgeBase knowledge, long maxBodyBytes) {
+        this.graph = graph;
+        this.knowledge = knowledge;
+        this.store = knowledge.store();
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public void register(HttpRouting.Builder routing) {
+        routing.get(BASE + "/entities", this::listEntities)
+                .get(BASE + "/entities/{id}", this::getEntity)
+                .post(BASE + "/relations", this::createRelation);
+        Routes.methodNotAllowed(
+                routing, BASE + "/entities", BASE + "/entities/{id}", BASE + "/relations");
+    }
+
+    private void listEntities(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireReadable(req, store);
+        int limit = Paging.intParam(req, "limit", PageRequest.DEFAULT_LIMIT);
+        if (limit < 1 || limit > PageRequest.MAX_LIMIT) {
+            throw new IllegalArgumentException(
+                    "illegal limit: " + limit + ", must be in [1, " + PageRequest.MAX_LIMIT + "]");
+        }
+        knowledge.catchUp();
+        String q = req.query().first("q").orElse("");
+        List<EntitySummary> all = graph.searchEntities(ns, q, Integer.MAX_VALUE);
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put(
+                "items",
+                all.subList(0, Math.min(limit, all.size())).stream()
+                        .map(GraphRoutes::summaryView)
+                        .toList());
+        answer.put("total", all.size());
+        Json.send(res, 200, answer);
+    }
+
+    private void getEntity(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireReadable(req, store);
+        String id = req.path().pathParameters().get("id");
+        knowledge.catchUp();
+        EntityDetail detail =
+                graph.entity(ns, id)
+                        .orElseThrow(
+                                () ->
+                                        new NoSuchElementException(
+                                                "entity '" + id + "' not found in " + ns));
+        Map<String, Object> view = summaryView(detail.entity());
+        view.put("mentionedBy", detail.mentionedBy());
+        view.put("relations", detail.relations().stream().map(GraphRoutes::relationView).toList());
+        Json.send(res, 200, view);
+    }
+
+    private void createRelation(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        String from = Fields.requiredText(body, "from");
+        String to = Fields.requiredText(body, "to");
+        RelationType type = RelationType.parse(Fields.requiredText(body, "type"));
+        double confidence = 1.0;
+        JsonNode c = body.get("confidence");
+        if (c != null && !c.isNull()) {
+            if (!c.isNumber()) {
+                throw new IllegalArgumentException(
+                        "field 'confidence' must be a number, got " + c.getNodeType());
+            }
+            confidence = c.asDouble();
+        }
+        GraphRelation relation = graph.addRelation(ns, from, to, type, confidence);
+        knowledge.catchUp(); // applies the RELATION change to the graph
+        Map<String, Object> view = relationView(relation);
+        view.put("confidence", confidence);
+        Json.send(res, 201, view);
+    }
+
+    private static Map<String, Object> summaryView(EntitySummary e) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("id", e.id());
+        view.put("name", e.name());
+        view.put("kind", e.kind().wireName());
+        view.put("aliases", e.aliases());
+        view.put("degree", e.degree());
+        return view;
+    }
+
+    private static Map<String, Object> relationView(GraphRelation r) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("from", r.from().toString());
+        view.put("to", r.to().toString());
+        view.put("type", r.type().wireName());
+        view.put("weight", r.weight());
+        return view;
+    }
+}

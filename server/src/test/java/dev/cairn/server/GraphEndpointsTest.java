@@ -1,0 +1,196 @@
+package dev.cairn.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.server.http.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Entities, relations and the graph part of the retrieve answer over HTTP. */
+class GraphEndpointsTest {
+
+    static final Path RUNBOOKS = Path.of("..", "graph", "src", "test", "resources", "runbooks");
+    static final String A = ServerFixture.ADMIN;
+    static final String NS = "/v1/namespaces/shop";
+
+    @TempDir static Path dataDir;
+    static ServerFixture cairn;
+
+    @BeforeAll
+    static void start() throws IOException {
+        Duration patient = Duration.ofSeconds(30);
+        cairn =
+                new ServerFixture(
+                        ServerSettings.defaults(dataDir)
+                                .withPort(0)
+                                .withAdminToken(A)
+                                .withRetrieval(
+                                        dev.cairn.retrieval.RetrievalConfig.defaults()
+                                                .withTimeouts(patient, patient, patient)));
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"shop\"}");
+        for (String id :
+                List.of(
+                        "ledger-db-promote-replica",
+                        "ledger-db-backup-restore",
+                        "search-reindex",
+                        "search-reindex-2019")) {
+            ObjectNode body = Json.MAPPER.createObjectNode();
+            body.put("content", Files.readString(RUNBOOKS.resolve(id + ".md")));
+            body.put("format", "markdown");
+            var created = cairn.call("POST", NS + "/documents", A, body.toString());
+            assertThat(created.status()).as(created.body()).isEqualTo(201);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        cairn.close();
+    }
+
+    @Test
+    void entitiesAreFoundByNameOrAliasInTheListShape() {
+        var answer = cairn.call("GET", NS + "/entities?q=postgres&limit=5", A, null);
+
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        JsonNode first = answer.json().at("/items/0");
+        assertThat(first.path("id").asText()).isEqualTo("ledger-db");
+        assertThat(first.path("kind").asText()).isEqualTo("database");
+        assertThat(texts(first.path("aliases"))).contains("PG", "primary database");
+        assertThat(first.path("degree").asInt()).isPositive();
+        assertThat(answer.json().path("total").asInt()).isGreaterThanOrEqualTo(1);
+
+        var all = cairn.call("GET", NS + "/entities?limit=2", A, null).json();
+        assertThat(all.path("items")).hasSize(2);
+        assertThat(all.path("total").asInt()).isGreaterThan(2);
+    }
+
+    @Test
+    void entityIsShownWithItsRelationsByIdOrAlias() {
+        var byId = cairn.call("GET", NS + "/entities/ledger-db", A, null);
+        var byAlias = cairn.call("GET", NS + "/entities/PG", A, null);
+
+        assertThat(byId.status()).as(byId.body()).isEqualTo(200);
+        assertThat(byAlias.json().path("id").asText()).isEqualTo("ledger-db");
+        List<String> relations = new ArrayList<>();
+        byId.json()
+                .path("relations")
+                .forEach(
+                        r ->
+                                relations.add(
+                                        r.path("from").asText()
+                                                + " "
+                                                + r.path("type").asText()
+                                                + " "
+                                                + r.path("to").asText()));
+        assertThat(relations)
+                .contains(
+                        "document:ledger-db-promote-replica governs entity:ledger-db",
+                        "document:ledger-db-backup-restore governs entity:ledger-db");
+    }
+
+    @Test
+    void unknownEntityIsA404Problem() {
+        var answer = cairn.call("GET", NS + "/entities/no-such-thing", A, null);
+
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(answer.contentType()).startsWith("application/problem+json");
+        assertThat(answer.json().path("detail").asText()).contains("no-such-thing");
+    }
+
+    @Test
+    void postedRelationIsCreatedAndShownOnTheEntity() {
+        var created =
+                cairn.call(
+                        "POST",
+                        NS + "/relations",
+                        A,
+                        "{\"from\":\"checkout-api\",\"to\":\"ledger-db\",\"type\":\"depends_on\","
+                                + "\"confidence\":0.5}");
+
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(created.json().path("type").asText()).isEqualTo("depends_on");
+        assertThat(created.json().path("weight").asDouble()).isEqualTo(0.4);
+        var entity = cairn.call("GET", NS + "/entities/checkout-api", A, null);
+        assertThat(entity.status()).as(entity.body()).isEqualTo(200);
+        assertThat(entity.json().path("relations").findValuesAsText("type")).contains("depends_on");
+    }
+
+    @Test
+    void unknownRelationTypeIsA400NamingTheAllowedValues() {
+        var answer =
+                cairn.call(
+                        "POST",
+                        NS + "/relations",
+                        A,
+                        "{\"from\":\"a\",\"to\":\"b\",\"type\":\"loves\"}");
+
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.json().path("detail").asText())
+                .contains("loves", "governs", "supersedes", "contradicts");
+    }
+
+    @Test
+    void readOnlyTokenCannotPostRelations() {
+        var token =
+                cairn.call(
+                        "POST",
+                        "/v1/tokens",
+                        A,
+                        "{\"name\":\"shop-reader\",\"roles\":[\"read\"],\"namespaces\":[\"shop\"]}");
+        String secret = token.json().path("token").asText();
+
+        assertThat(cairn.call("GET", NS + "/entities", secret, null).status()).isEqualTo(200);
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        NS + "/relations",
+                                        secret,
+                                        "{\"from\":\"a\",\"to\":\"b\",\"type\":\"governs\"}")
+                                .status())
+                .isEqualTo(403);
+    }
+
+    @Test
+    void retrieveAnswerListsLinkedEntitiesRelationsAndGraphPaths() {
+        var answer =
+                cairn.call(
+                        "POST",
+                        NS + "/retrieve?trace=true",
+                        A,
+                        "{\"query\":\"how do I fail over the primary database\"}");
+
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        JsonNode json = answer.json();
+        assertThat(json.path("entities").findValuesAsText("id")).contains("ledger-db");
+        assertThat(json.path("entities").findValuesAsText("name")).contains("ledger-db");
+        assertThat(json.path("relations").findValuesAsText("type")).contains("governs");
+        assertThat(json.path("signals").path("graph").path("status").asText()).isEqualTo("ok");
+        JsonNode promote = null;
+        for (JsonNode t : json.path("trace")) {
+            if (t.path("documentId").asText().equals("ledger-db-promote-replica")
+                    && t.has("graphPath")) {
+                promote = t;
+                break;
+            }
+        }
+        assertThat(promote).as(json.path("trace").toString()).isNotNull();
+        assertThat(promote.at("/graphPath/0/type").asText()).isEqualTo("governs");
+        assertThat(promote.at("/ranks/graph").asInt()).isPositive();
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+}
