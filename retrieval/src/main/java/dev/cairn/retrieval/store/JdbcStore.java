@@ -34,7 +34,8 @@ abstract class JdbcStore implements Store {
      * Every table with rows of a namespace, children before parents: deleting a namespace empties
      * them all. A migration that adds a namespaced table adds it here.
      */
-    static final List<String> NAMESPACED_TABLES = List.of("chunks", "documents");
+    static final List<String> NAMESPACED_TABLES =
+            List.of("memory_transitions", "memories", "chunks", "documents");
 
     /** Most ids bound in one {@code IN (...)} list. */
     static final int IN_BATCH = 500;
