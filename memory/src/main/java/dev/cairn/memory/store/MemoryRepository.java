@@ -20,7 +20,7 @@ public interface MemoryRepository {
 
     /** The repository over {@code store}'s SQL database (either dialect). */
     static MemoryRepository over(Store store) {
-        return new SqlMemoryRepository(store.sql());
+        return new SqlMemoryRepository(store.sql(), store.config().dimensions());
     }
 
     /**

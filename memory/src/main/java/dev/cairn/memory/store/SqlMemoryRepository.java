@@ -60,9 +60,11 @@ final class SqlMemoryRepository implements MemoryRepository {
                     + " embedding = COALESCE(excluded.embedding, memories.embedding)";
 
     private final SqlAccess sql;
+    private final int dimensions;
 
-    SqlMemoryRepository(SqlAccess sql) {
+    SqlMemoryRepository(SqlAccess sql, int dimensions) {
         this.sql = Objects.requireNonNull(sql, "sql");
+        this.dimensions = dimensions;
     }
 
     @Override
@@ -84,6 +86,16 @@ final class SqlMemoryRepository implements MemoryRepository {
                 c -> {
                     try (PreparedStatement ps = c.prepareStatement(UPSERT)) {
                         for (MemoryRow row : rows) {
+                            float[] v = row.embedding();
+                            if (v.length != 0 && v.length != dimensions) {
+                                throw new IllegalArgumentException(
+                                        "illegal embedding of "
+                                                + row.memory().id()
+                                                + ": "
+                                                + v.length
+                                                + " dimensions, must be "
+                                                + dimensions);
+                            }
                             bindMemory(ps, row.memory());
                             sql.bindVector(ps, 27, row.embedding());
                             ps.executeUpdate();
