@@ -1,6 +1,8 @@
 package dev.cairn.server;
 
+import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.api.KnowledgeRoutes;
 import dev.cairn.server.api.NamespaceRoutes;
 import dev.cairn.server.api.SystemRoutes;
 import dev.cairn.server.api.TokenRoutes;
@@ -35,15 +37,17 @@ public final class CairnServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CairnServer.class.getName());
 
     private final ServerSettings settings;
-    private final Store store;
+    private final Cairn cairn;
     private final WebServer web;
     private final Optional<String> generatedAdminToken;
     private final JvmGcMetrics gcMetrics;
 
     private CairnServer(ServerSettings settings) {
         this.settings = settings;
-        this.store = openStore(settings);
+        this.cairn = Cairn.open(settings);
         try {
+            Store store = cairn.store();
+            KnowledgeBase knowledge = cairn.knowledge();
             AdminToken.Resolved admin =
                     AdminToken.resolve(settings.adminToken(), settings.dataDir());
             this.generatedAdminToken = admin.newSecret();
@@ -65,6 +69,7 @@ public final class CairnServer implements AutoCloseable {
             new SystemRoutes(store, metrics).register(routing);
             new NamespaceRoutes(store, settings.maxBodyBytes()).register(routing);
             new TokenRoutes(tokens, settings.maxBodyBytes()).register(routing);
+            new KnowledgeRoutes(knowledge, settings.maxBodyBytes()).register(routing);
             Routes.notFound(routing);
 
             this.web =
@@ -79,7 +84,7 @@ public final class CairnServer implements AutoCloseable {
                             .build()
                             .start();
         } catch (RuntimeException e) {
-            store.close();
+            cairn.close();
             throw e;
         }
     }
@@ -87,13 +92,6 @@ public final class CairnServer implements AutoCloseable {
     /** Opens the store, starts the server and answers once it accepts connections. */
     public static CairnServer start(ServerSettings settings) {
         return new CairnServer(settings);
-    }
-
-    private static Store openStore(ServerSettings settings) {
-        if (settings.dbUrl().isBlank()) {
-            return Store.embedded(settings.dataDir());
-        }
-        return Store.postgres(settings.dbUrl());
     }
 
     public int port() {
@@ -111,7 +109,11 @@ public final class CairnServer implements AutoCloseable {
     }
 
     public Store store() {
-        return store;
+        return cairn.store();
+    }
+
+    public KnowledgeBase knowledge() {
+        return cairn.knowledge();
     }
 
     @Override
@@ -122,7 +124,7 @@ public final class CairnServer implements AutoCloseable {
             LOG.log(Level.WARNING, "web server did not stop cleanly", e);
         } finally {
             gcMetrics.close();
-            store.close();
+            cairn.close();
         }
     }
 }

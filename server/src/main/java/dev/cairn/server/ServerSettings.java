@@ -1,5 +1,10 @@
 package dev.cairn.server;
 
+import dev.cairn.retrieval.Grounding;
+import dev.cairn.retrieval.RetrievalConfig;
+import dev.cairn.retrieval.ingest.ChunkingConfig;
+import dev.cairn.retrieval.lexical.LexicalConfig;
+import dev.cairn.retrieval.store.DenseOptions;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.Role;
 import io.helidon.config.Config;
@@ -22,6 +27,7 @@ import java.util.Set;
  * @param shutdownGrace how long in-flight requests may take to finish on stop
  * @param adminToken {@code CAIRN_ADMIN_TOKEN}, blank when unset
  * @param tokens fixed tokens from configuration (hashes only)
+ * @param retrieval chunking, BM25, dense search, deadlines and limits of the knowledge base
  */
 public record ServerSettings(
         String host,
@@ -31,7 +37,8 @@ public record ServerSettings(
         long maxBodyBytes,
         Duration shutdownGrace,
         String adminToken,
-        List<ApiToken> tokens) {
+        List<ApiToken> tokens,
+        RetrievalConfig retrieval) {
 
     public static final int DEFAULT_PORT = 8080;
     public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
@@ -51,6 +58,7 @@ public record ServerSettings(
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(adminToken, "adminToken");
         tokens = List.copyOf(tokens);
+        Objects.requireNonNull(retrieval, "retrieval");
     }
 
     /** Defaults for everything: embedded store in {@code dataDir}, port 8080. */
@@ -63,7 +71,8 @@ public record ServerSettings(
                 DEFAULT_MAX_BODY_BYTES,
                 DEFAULT_SHUTDOWN_GRACE,
                 "",
-                List.of());
+                List.of(),
+                RetrievalConfig.defaults());
     }
 
     /** Reads the {@code cairn} config node. */
@@ -84,7 +93,46 @@ public record ServerSettings(
                                 .asLong()
                                 .orElse(DEFAULT_SHUTDOWN_GRACE.toSeconds())),
                 cairn.get("auth.admin-token").asString().orElse(""),
-                tokens);
+                tokens,
+                retrieval(cairn.get("retrieval")));
+    }
+
+    private static RetrievalConfig retrieval(Config node) {
+        RetrievalConfig defaults = RetrievalConfig.defaults();
+        LexicalConfig lexical =
+                defaults.lexical()
+                        .withBm25(
+                                node.get("bm25.k1").asDouble().orElse(LexicalConfig.DEFAULT_K1),
+                                node.get("bm25.b").asDouble().orElse(LexicalConfig.DEFAULT_B));
+        ChunkingConfig chunking =
+                new ChunkingConfig(
+                        node.get("chunk.max-tokens")
+                                .asInt()
+                                .orElse(ChunkingConfig.DEFAULT_MAX_TOKENS),
+                        node.get("chunk.overlap-tokens")
+                                .asInt()
+                                .orElse(ChunkingConfig.DEFAULT_OVERLAP_TOKENS));
+        DenseOptions dense =
+                new DenseOptions(
+                        DenseOptions.Strategy.AUTO,
+                        node.get("dense.ef-search").asInt().orElse(DenseOptions.DEFAULT_EF_SEARCH));
+        Duration timeout =
+                Duration.ofMillis(
+                        node.get("signal-timeout-ms")
+                                .asLong()
+                                .orElse(RetrievalConfig.DEFAULT_SIGNAL_TIMEOUT.toMillis()));
+        return new RetrievalConfig(
+                chunking,
+                lexical,
+                dense,
+                timeout,
+                timeout,
+                timeout,
+                node.get("max-document-bytes")
+                        .asLong()
+                        .orElse(RetrievalConfig.DEFAULT_MAX_DOCUMENT_BYTES),
+                node.get("trace-retention").asInt().orElse(RetrievalConfig.DEFAULT_TRACE_RETENTION),
+                Grounding.Thresholds.DEFAULTS);
     }
 
     private static ApiToken token(Config node) {
@@ -108,26 +156,71 @@ public record ServerSettings(
 
     public ServerSettings withPort(int newPort) {
         return new ServerSettings(
-                host, newPort, dataDir, dbUrl, maxBodyBytes, shutdownGrace, adminToken, tokens);
+                host,
+                newPort,
+                dataDir,
+                dbUrl,
+                maxBodyBytes,
+                shutdownGrace,
+                adminToken,
+                tokens,
+                retrieval);
     }
 
     public ServerSettings withDataDir(Path newDataDir) {
         return new ServerSettings(
-                host, port, newDataDir, dbUrl, maxBodyBytes, shutdownGrace, adminToken, tokens);
+                host,
+                port,
+                newDataDir,
+                dbUrl,
+                maxBodyBytes,
+                shutdownGrace,
+                adminToken,
+                tokens,
+                retrieval);
     }
 
     public ServerSettings withDbUrl(String newDbUrl) {
         return new ServerSettings(
-                host, port, dataDir, newDbUrl, maxBodyBytes, shutdownGrace, adminToken, tokens);
+                host,
+                port,
+                dataDir,
+                newDbUrl,
+                maxBodyBytes,
+                shutdownGrace,
+                adminToken,
+                tokens,
+                retrieval);
     }
 
     public ServerSettings withAdminToken(String newAdminToken) {
         return new ServerSettings(
-                host, port, dataDir, dbUrl, maxBodyBytes, shutdownGrace, newAdminToken, tokens);
+                host,
+                port,
+                dataDir,
+                dbUrl,
+                maxBodyBytes,
+                shutdownGrace,
+                newAdminToken,
+                tokens,
+                retrieval);
+    }
+
+    public ServerSettings withRetrieval(RetrievalConfig newRetrieval) {
+        return new ServerSettings(
+                host,
+                port,
+                dataDir,
+                dbUrl,
+                maxBodyBytes,
+                shutdownGrace,
+                adminToken,
+                tokens,
+                newRetrieval);
     }
 
     public ServerSettings withMaxBodyBytes(long newMax) {
         return new ServerSettings(
-                host, port, dataDir, dbUrl, newMax, shutdownGrace, adminToken, tokens);
+                host, port, dataDir, dbUrl, newMax, shutdownGrace, adminToken, tokens, retrieval);
     }
 }

@@ -1,5 +1,7 @@
 package dev.cairn.retrieval.ingest;
 
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.DocumentFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -61,8 +63,28 @@ public final class DocumentParser {
 
     /** Parses bytes that must be UTF-8 text; the file name picks the format and fallbacks. */
     public static ParsedDocument parse(byte[] content, String fileName) {
+        return parse(content, fileName, idFrom(stem(fileName)));
+    }
+
+    /**
+     * Reads a file whose id, unless its front matter declares one, is {@code fallbackId} (e.g.
+     * derived from its path in a folder, so two {@code README.md} stay two documents).
+     */
+    public static ParsedDocument parse(Path file, String fallbackId) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        return parse(bytes, file.getFileName().toString(), fallbackId);
+    }
+
+    private static ParsedDocument parse(byte[] content, String fileName, String fallbackId) {
         String text = TextChecks.decodeUtf8(content, fileName);
-        return isMarkdown(fileName) ? parseMarkdown(text, fileName) : parseText(text, fileName);
+        return isMarkdown(fileName)
+                ? parseMarkdown(text, fileName, fallbackId)
+                : parseText(text, fileName, fallbackId);
     }
 
     static boolean isMarkdown(String fileName) {
@@ -72,9 +94,12 @@ public final class DocumentParser {
 
     /** Plain text: id and title from the file name, the whole text as body. */
     public static ParsedDocument parseText(String text, String fileName) {
+        return parseText(text, fileName, idFrom(stem(fileName)));
+    }
+
+    private static ParsedDocument parseText(String text, String fileName, String fallbackId) {
         TextChecks.requireText(text, fileName);
-        String stem = stem(fileName);
-        return ParsedDocument.plain(idFrom(stem), stem, DocumentFormat.TEXT, text);
+        return ParsedDocument.plain(fallbackId, stem(fileName), DocumentFormat.TEXT, text);
     }
 
     /**
@@ -83,6 +108,10 @@ public final class DocumentParser {
      * without extension.
      */
     public static ParsedDocument parseMarkdown(String text, String fileName) {
+        return parseMarkdown(text, fileName, idFrom(stem(fileName)));
+    }
+
+    private static ParsedDocument parseMarkdown(String text, String fileName, String fallbackId) {
         TextChecks.requireText(text, fileName);
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);
@@ -123,7 +152,7 @@ public final class DocumentParser {
         String stem = stem(fileName);
         String title = fm.title.isPresent() ? fm.title.get() : firstH1(body).orElse(stem);
         return new ParsedDocument(
-                fm.id.orElse(idFrom(stem)),
+                fm.id.orElse(fallbackId),
                 title,
                 DocumentFormat.MARKDOWN,
                 fm.authority,

@@ -1,6 +1,8 @@
 package dev.cairn.retrieval.ingest;
 
 import dev.cairn.embeddings.TokenCounter;
+import dev.cairn.retrieval.store.ChunkDraft;
+import dev.cairn.retrieval.store.DocumentFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -171,7 +173,9 @@ final class HeadingAwareChunker implements Chunker {
     }
 
     private void emit(Section section, String text, List<ChunkDraft> out) {
-        out.add(new ChunkDraft(out.size(), section.headingPath(), text, counter.count(text)));
+        out.add(
+                ChunkDraft.unembedded(
+                        out.size(), section.headingPath(), text, counter.count(text)));
     }
 
     /** Splits text over {@code budget} tokens by sentences, then by tokens. */

@@ -1,5 +1,7 @@
 package dev.cairn.retrieval.ingest;
 
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.DocumentFormat;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;

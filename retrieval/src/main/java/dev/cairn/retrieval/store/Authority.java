@@ -1,5 +1,7 @@
 package dev.cairn.retrieval.store;
 
+import java.util.Locale;
+
 /** How far a document can be trusted; retrieval splits evidence by it. */
 public enum Authority {
     /** The source of truth for what it covers (an owned runbook, a policy). */
@@ -7,5 +9,26 @@ public enum Authority {
     /** Useful context that does not decide anything on its own. */
     SUPPORTING,
     /** Not reviewed; the default. */
-    UNVERIFIED
+    UNVERIFIED;
+
+    /** The authority of a document that declares none. */
+    public static final Authority DEFAULT = UNVERIFIED;
+
+    /** Parses the lower-case name used in front matter and JSON. */
+    public static Authority parse(String value) {
+        for (Authority a : values()) {
+            if (a.key().equals(value)) {
+                return a;
+            }
+        }
+        throw new IllegalArgumentException(
+                "illegal authority: '"
+                        + value
+                        + "', must be one of authoritative, supporting, unverified");
+    }
+
+    /** Lower-case name, as in front matter and JSON. */
+    public String key() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 }

@@ -38,6 +38,12 @@ public record ChunkDraft(
         Objects.requireNonNull(embeddingModel, "embeddingModel");
     }
 
+    /** A chunk that is not embedded yet, as the chunker makes it. */
+    public static ChunkDraft unembedded(
+            int ordinal, List<String> headingPath, String text, int tokenCount) {
+        return new ChunkDraft(ordinal, headingPath, text, tokenCount, new float[0], "");
+    }
+
     /** A copy of the vector; empty when the chunk is not embedded. */
     @Override
     public float[] embedding() {

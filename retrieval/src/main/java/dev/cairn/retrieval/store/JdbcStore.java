@@ -35,7 +35,13 @@ abstract class JdbcStore implements Store {
      * them all. A migration that adds a namespaced table adds it here.
      */
     static final List<String> NAMESPACED_TABLES =
-            List.of("memory_transitions", "memories", "chunks", "documents");
+            List.of(
+                    "memory_transitions",
+                    "memories",
+                    "retrieval_trace_hits",
+                    "retrieval_traces",
+                    "chunks",
+                    "documents");
 
     /** Most ids bound in one {@code IN (...)} list. */
     static final int IN_BATCH = 500;

@@ -6,11 +6,12 @@ import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.retrieval.ingest.WordTokenCounter;
 import dev.cairn.retrieval.lexical.IndexedChunk;
 import dev.cairn.retrieval.lexical.LexicalConfig;
-import dev.cairn.retrieval.lexical.LexicalHit;
 import dev.cairn.retrieval.lexical.LexicalIndex;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,34 +56,43 @@ final class SciFact {
     static Metrics.Summary run(
             Path dir, LexicalConfig config, Function<ParsedDocument, List<IndexedChunk>> chunker) {
         try (LexicalIndex index = LexicalIndex.inMemory(config)) {
+            long start = System.nanoTime();
+            int documents = 0;
             try (Stream<ParsedDocument> docs = Beir.corpus(dir)) {
-                docs.forEach(d -> index.upsertDocument(NAMESPACE, d.id(), chunker.apply(d)));
+                for (ParsedDocument d : (Iterable<ParsedDocument>) docs::iterator) {
+                    index.upsertDocument(NAMESPACE, d.id(), chunker.apply(d));
+                    documents++;
+                }
             }
-            return evaluate(dir, index);
+            long indexed = System.nanoTime();
+            Metrics.Summary summary = evaluate(dir, index, documents);
+            if (Boolean.getBoolean("cairn.timing")) {
+                System.out.printf(
+                        "indexing %d ms, queries %d ms%n",
+                        (indexed - start) / 1_000_000, (System.nanoTime() - indexed) / 1_000_000);
+            }
+            return summary;
         }
     }
 
-    static Metrics.Summary evaluate(Path dir, LexicalIndex index) {
+    static Metrics.Summary evaluate(Path dir, LexicalIndex index, int documents) {
         Qrels qrels = Beir.qrels(dir.resolve("qrels/train.tsv"));
-        Map<String, String> queries = Beir.queries(dir.resolve("queries.jsonl"));
-        int chunks = index.chunkCount(NAMESPACE);
-        Map<String, List<String>> run = new LinkedHashMap<>();
-        for (String qid : qrels.queryIds()) {
-            // Enough chunk hits that 100 distinct documents survive the max-per-document step.
-            List<LexicalHit> hits =
-                    index.search(NAMESPACE, queries.get(qid), Math.min(chunks, DEPTH * 8), false);
-            List<ScoredDoc> perChunk = new ArrayList<>(hits.size());
-            for (LexicalHit h : hits) {
-                perChunk.add(new ScoredDoc(h.documentId(), h.score()));
+        Map<String, String> all = Beir.queries(dir.resolve("queries.jsonl"));
+        // Only queries with train judgments count.
+        Map<String, String> queries = new LinkedHashMap<>();
+        qrels.queryIds().forEach(q -> queries.put(q, all.get(q)));
+        boolean oneChunk = index.chunkCount(NAMESPACE) == documents;
+        Map<String, List<ScoredDoc>> run =
+                LexicalRun.run(index, NAMESPACE, queries, DEPTH, oneChunk);
+        String runFile = System.getProperty("cairn.runFile");
+        if (runFile != null) {
+            try (Writer out = Files.newBufferedWriter(Path.of(runFile))) {
+                RunFile.write(run, "cairn-bm25", out);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            run.put(
-                    qid,
-                    Metrics.maxPerDocument(perChunk).stream()
-                            .limit(DEPTH)
-                            .map(ScoredDoc::id)
-                            .toList());
         }
-        return Metrics.evaluate(run, qrels);
+        return Metrics.evaluate(LexicalRun.ids(run), qrels);
     }
 
     /** Each document as one chunk: title + text, as Anserini's flat BEIR index. */

@@ -3,6 +3,8 @@ package dev.cairn.retrieval.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.DocumentFormat;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

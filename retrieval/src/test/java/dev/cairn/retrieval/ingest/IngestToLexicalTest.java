@@ -6,6 +6,8 @@ import dev.cairn.retrieval.lexical.IndexedChunk;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.retrieval.lexical.LexicalHit;
 import dev.cairn.retrieval.lexical.LexicalIndex;
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.ChunkDraft;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;

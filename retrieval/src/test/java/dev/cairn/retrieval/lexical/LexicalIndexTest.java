@@ -157,6 +157,10 @@ class LexicalIndexTest {
             assertThat(index.search(NS, "alpha", 10, false))
                     .extracting(LexicalHit::chunkId)
                     .containsExactly("a", "b", "c");
+            // The tie crosses the cut: the chunk ids decide, not the index order.
+            assertThat(index.search(NS, "alpha", 2, false))
+                    .extracting(LexicalHit::chunkId)
+                    .containsExactly("a", "b");
         }
     }
 

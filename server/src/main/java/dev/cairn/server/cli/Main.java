@@ -11,7 +11,12 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "cairn 0.1.0",
         description = "Hybrid knowledge retrieval and agent memory.",
-        subcommands = {ServeCommand.class})
+        subcommands = {
+            ServeCommand.class,
+            IngestCommand.class,
+            RetrieveCommand.class,
+            EvalCommand.class
+        })
 public final class Main implements Runnable {
 
     public static final int EXIT_USAGE = 2;

@@ -24,6 +24,9 @@ public final class Problems {
     public static void register(HttpRouting.Builder routing) {
         routing.error(HttpProblem.class, (req, res, e) -> send(res, e.status(), e.getMessage()))
                 .error(
+                        dev.cairn.retrieval.PayloadTooLargeException.class,
+                        (req, res, e) -> send(res, 413, e.getMessage()))
+                .error(
                         NoSuchElementException.class,
                         (req, res, e) -> send(res, 404, safe(e.getMessage(), "not found")))
                 .error(

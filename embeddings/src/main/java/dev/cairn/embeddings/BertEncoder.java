@@ -1,0 +1,349 @@
+package dev.cairn.embeddings;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.ndarray.types.SparseFormat;
+import ai.djl.nn.Activation;
+import ai.djl.nn.core.Embedding;
+import ai.djl.nn.core.Linear;
+import ai.djl.nn.norm.LayerNorm;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A BERT sentence encoder (Devlin et al., 2019, "BERT: Pre-training of Deep Bidirectional
+ * Transformers", arXiv:1810.04805) whose forward pass is written as DJL {@link NDArray} operations
+ * on the PyTorch engine, with weights read from an ONNX export by {@link BertWeights}.
+ *
+ * <p>Per layer: {@code x = LN(x + Wo·softmax(QKᵀ/√d + mask)·V)}, {@code x = LN(x + W2·gelu(W1·x))},
+ * GELU in its exact erf form as BERT. Then {@link Pooling} and L2 normalisation.
+ *
+ * <p>Throughput: texts are tokenised, sorted by token length and cut into batches of {@link
+ * #DEFAULT_BATCH_SIZE} (fewer where that would exceed {@link #MAX_BATCH_TOKENS} or {@link
+ * #MAX_PADDING_FRACTION}), each padded only to its own longest member (length bucketing); autograd
+ * is off; Q, K and V are one GEMM; intermediates of each layer are freed at the end of that layer
+ * ({@link NDScope}) and every batch lives in its own sub-manager, so nothing outlives a call.
+ *
+ * <p>Thread-safe: weights are read-only and each call works in its own NDManager; one instance can
+ * be shared by all threads.
+ */
+final class BertEncoder implements EmbeddingModel {
+
+    /**
+     * Texts per forward pass: large enough to keep GEMMs efficient, small enough to bucket well.
+     */
+    static final int DEFAULT_BATCH_SIZE = 32;
+
+    /** Most padded tokens in one forward pass (batch size times longest input). */
+    static final long MAX_BATCH_TOKENS = 8192;
+
+    /**
+     * Largest share of padding a batch may carry before it is cut: sorted inputs of very different
+     * lengths are better run as two batches than one padded to the longest.
+     */
+    static final double MAX_PADDING_FRACTION = 0.2;
+
+    /** Added to attention logits of padding positions; exp of it is 0 in float32. */
+    private static final float MASKED_LOGIT = -1e9f;
+
+    /** Attention logits computed at once (1M floats = 4 MB): bounds memory at long inputs. */
+    static final long ATTENTION_LOGITS_PER_SLICE = 1L << 20;
+
+    private final BertSpec spec;
+    private final NDManager manager;
+    private final BertWeights weights;
+    private final HfTokenizer tokenizer;
+    private final int batchSize;
+    private final int maxTokens;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private BertEncoder(
+            BertSpec spec,
+            NDManager manager,
+            BertWeights weights,
+            HfTokenizer tokenizer,
+            int batchSize) {
+        this.spec = spec;
+        this.manager = manager;
+        this.weights = weights;
+        this.tokenizer = tokenizer;
+        this.batchSize = batchSize;
+        this.maxTokens = Math.min(spec.maxTokens(), weights.maxPositions());
+    }
+
+    static BertEncoder load(BertSpec spec) {
+        return load(spec, DEFAULT_BATCH_SIZE);
+    }
+
+    static BertEncoder load(BertSpec spec, int batchSize) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException(
+                    "illegal batchSize: " + batchSize + ", must be >= 1");
+        }
+        NDManager manager = TorchRuntime.engine().newBaseManager();
+        try {
+            BertWeights weights = BertWeights.load(spec, manager);
+            HfTokenizer tokenizer =
+                    HfTokenizer.fromClasspath(
+                            spec.tokenizerResource(),
+                            Math.min(spec.maxTokens(), weights.maxPositions()));
+            return new BertEncoder(spec, manager, weights, tokenizer, batchSize);
+        } catch (RuntimeException e) {
+            manager.close();
+            throw e;
+        }
+    }
+
+    BertSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public String id() {
+        return spec.id();
+    }
+
+    @Override
+    public int dimensions() {
+        return weights.hidden;
+    }
+
+    @Override
+    public int maxTokens() {
+        return maxTokens;
+    }
+
+    @Override
+    public TokenCounter tokenCounter() {
+        return tokenizer;
+    }
+
+    @Override
+    public List<float[]> embedQueries(List<String> texts) {
+        if (spec.queryPrefix().isEmpty()) {
+            return embedDocuments(texts);
+        }
+        List<String> prefixed = new ArrayList<>(texts.size());
+        for (String t : texts) {
+            prefixed.add(spec.queryPrefix() + requireText(t));
+        }
+        return embed(prefixed);
+    }
+
+    @Override
+    public List<float[]> embedDocuments(List<String> texts) {
+        texts.forEach(BertEncoder::requireText);
+        return embed(texts);
+    }
+
+    private static String requireText(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("illegal text: null");
+        }
+        return text;
+    }
+
+    private List<float[]> embed(List<String> texts) {
+        if (closed.get()) {
+            throw new IllegalStateException("model " + id() + " is closed");
+        }
+        if (texts.isEmpty()) {
+            return List.of();
+        }
+        long[][] ids = tokenizer.encodeForModel(texts);
+        return embedTokenIds(ids);
+    }
+
+    /** Embeds already tokenised inputs (with special tokens); package-private for tests. */
+    List<float[]> embedTokenIds(long[][] ids) {
+        Integer[] order = new Integer[ids.length];
+        Arrays.setAll(order, i -> i);
+        Arrays.sort(order, Comparator.comparingInt(i -> ids[i].length));
+        float[][] out = new float[ids.length][];
+        TorchRuntime.noGrad();
+        int start = 0;
+        while (start < order.length) {
+            int end = start + 1;
+            long realTokens = ids[order[start]].length;
+            while (end < order.length && end - start < batchSize) {
+                long longest = ids[order[end]].length;
+                long padded = longest * (end - start + 1);
+                if (padded > MAX_BATCH_TOKENS
+                        || padded - (realTokens + longest) > MAX_PADDING_FRACTION * padded) {
+                    break;
+                }
+                realTokens += longest;
+                end++;
+            }
+            Integer[] batch = Arrays.copyOfRange(order, start, end);
+            start = end;
+            float[][] vectors = forwardBatch(ids, batch);
+            for (int j = 0; j < batch.length; j++) {
+                out[batch[j]] = vectors[j];
+            }
+        }
+        return List.of(out);
+    }
+
+    private float[][] forwardBatch(long[][] ids, Integer[] batch) {
+        int b = batch.length;
+        int t = 0;
+        for (int i : batch) {
+            t = Math.max(t, ids[i].length);
+        }
+        long[] flatIds = new long[b * t];
+        float[] flatMask = new float[b * t];
+        for (int j = 0; j < b; j++) {
+            long[] row = ids[batch[j]];
+            System.arraycopy(row, 0, flatIds, j * t, row.length);
+            Arrays.fill(flatMask, j * t, j * t + row.length, 1f);
+        }
+        try (NDManager m = manager.newSubManager()) {
+            NDArray inputIds = m.create(LongBuffer.wrap(flatIds), new Shape(b, t));
+            NDArray mask = m.create(FloatBuffer.wrap(flatMask), new Shape(b, t));
+            NDArray hidden = encode(m, inputIds, mask, b, t);
+            NDArray pooled = pool(hidden, mask, b, t);
+            NDArray normalised = pooled.normalize(2, 1, 1e-12);
+            float[] flat = normalised.toFloatArray();
+            int d = weights.hidden;
+            float[][] vectors = new float[b][];
+            for (int j = 0; j < b; j++) {
+                vectors[j] = Arrays.copyOfRange(flat, j * d, (j + 1) * d);
+            }
+            return vectors;
+        }
+    }
+
+    private NDArray encode(NDManager m, NDArray inputIds, NDArray mask, int b, int t) {
+        int h = weights.hidden;
+        int heads = h / weights.headDim;
+        float eps = spec.layerNormEpsilon();
+        Shape hiddenShape = new Shape(h);
+        NDArray x;
+        try (NDScope scope = new NDScope()) {
+            NDArray words =
+                    Embedding.embedding(inputIds, weights.wordEmbeddings, SparseFormat.DENSE)
+                            .singletonOrThrow();
+            NDArray positions = weights.positionPlusTypeEmbeddings.get(new NDIndex("0:{}", t));
+            positions.attach(m);
+            words.addi(positions);
+            x =
+                    LayerNorm.layerNorm(
+                                    words,
+                                    hiddenShape,
+                                    weights.embeddingNormGamma,
+                                    weights.embeddingNormBeta,
+                                    eps)
+                            .singletonOrThrow();
+            NDScope.unregister(x);
+        }
+        NDArray maskBias = mask.reshape(b, 1, 1, t).sub(1f).muli(-MASKED_LOGIT);
+        for (BertWeights.Layer layer : weights.layers) {
+            NDArray next;
+            try (NDScope scope = new NDScope()) {
+                NDArray qkv =
+                        Linear.linear(x, layer.qkvWeight(), layer.qkvBias())
+                                .singletonOrThrow()
+                                .reshape(b, t, 3, heads, weights.headDim)
+                                .transpose(2, 0, 3, 1, 4);
+                NDArray q = qkv.get(0);
+                NDArray k = qkv.get(1);
+                NDArray v = qkv.get(2);
+                NDArray context =
+                        attention(q, k, v, maskBias, b, heads, t)
+                                .transpose(0, 2, 1, 3)
+                                .reshape(b, t, h);
+                NDArray attended =
+                        Linear.linear(context, layer.attentionOutWeight(), layer.attentionOutBias())
+                                .singletonOrThrow()
+                                .addi(x);
+                NDArray y =
+                        LayerNorm.layerNorm(
+                                        attended,
+                                        hiddenShape,
+                                        layer.attentionNormGamma(),
+                                        layer.attentionNormBeta(),
+                                        eps)
+                                .singletonOrThrow();
+                NDArray inner =
+                        Activation.gelu(
+                                Linear.linear(
+                                                y,
+                                                layer.intermediateWeight(),
+                                                layer.intermediateBias())
+                                        .singletonOrThrow());
+                NDArray ffn =
+                        Linear.linear(inner, layer.outputWeight(), layer.outputBias())
+                                .singletonOrThrow()
+                                .addi(y);
+                next =
+                        LayerNorm.layerNorm(
+                                        ffn,
+                                        hiddenShape,
+                                        layer.outputNormGamma(),
+                                        layer.outputNormBeta(),
+                                        eps)
+                                .singletonOrThrow();
+                NDScope.unregister(next);
+            }
+            x.close();
+            x = next;
+        }
+        return x;
+    }
+
+    /**
+     * {@code softmax(QKᵀ + mask)·V} over slices of the batch small enough that the {@code [n,
+     * heads, T, T]} logits stay in cache and below the allocator's mmap threshold; at {@code T =
+     * 512} one slice of the whole batch would be hundreds of MB per layer, and page-faulting and
+     * streaming that dominated the run time.
+     */
+    private static NDArray attention(
+            NDArray q, NDArray k, NDArray v, NDArray maskBias, int b, int heads, int t) {
+        long logitsPerSample = (long) heads * t * t;
+        int slice = (int) Math.max(1, Math.min(b, ATTENTION_LOGITS_PER_SLICE / logitsPerSample));
+        if (slice >= b) {
+            return q.matMul(k.transpose(0, 1, 3, 2)).addi(maskBias).softmax(-1).matMul(v);
+        }
+        NDList parts = new NDList();
+        for (int lo = 0; lo < b; lo += slice) {
+            NDIndex range = new NDIndex("{}:{}", lo, Math.min(b, lo + slice));
+            NDArray scores = q.get(range).matMul(k.get(range).transpose(0, 1, 3, 2));
+            parts.add(scores.addi(maskBias.get(range)).softmax(-1).matMul(v.get(range)));
+        }
+        return NDArrays.concat(parts);
+    }
+
+    private NDArray pool(NDArray hidden, NDArray mask, int b, int t) {
+        return switch (spec.pooling()) {
+            case CLS -> hidden.get(":, 0, :");
+            case MEAN -> {
+                NDArray m3 = mask.reshape(b, t, 1);
+                yield hidden.mul(m3).sum(new int[] {1}).div(m3.sum(new int[] {1}).maximum(1e-9f));
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            tokenizer.close();
+            manager.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "BertEncoder[" + id() + ", " + weights.layers.size() + " layers]";
+    }
+}

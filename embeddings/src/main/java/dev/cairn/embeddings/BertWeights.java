@@ -1,0 +1,285 @@
+package dev.cairn.embeddings;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.FloatBuffer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * BERT weights taken from the initializers of an ONNX export and laid out for {@link BertEncoder}.
+ *
+ * <p>HuggingFace's ONNX export keeps biases and LayerNorm parameters under their PyTorch names
+ * ({@code encoder.layer.3.attention.self.query.bias}) but stores each linear weight, already
+ * transposed to {@code [in, out]}, under a generated name ({@code onnx::MatMul_885}). We recover
+ * the PyTorch name of each weight from the graph itself: a {@code MatMul} node reads the weight and
+ * its output feeds exactly one {@code Add} whose other input is a named bias; the weight is that
+ * bias's {@code .weight}. Nothing depends on initializer order.
+ *
+ * <p>Load-time fusions: query, key and value weights are concatenated into one {@code [3H, H]}
+ * matrix (one GEMM instead of three), the query part pre-scaled by {@code 1/sqrt(headDim)} so
+ * attention needs no separate scaling; token-type row 0 is folded into the position table.
+ *
+ * <p>Immutable once built; the arrays belong to the manager passed to {@link #load}.
+ */
+final class BertWeights {
+
+    private static final Pattern LAYER = Pattern.compile("^encoder\\.layer\\.(\\d+)\\.");
+
+    /** One transformer layer; linear weights are {@code [out, in]} as {@code torch.nn.Linear}. */
+    record Layer(
+            NDArray qkvWeight,
+            NDArray qkvBias,
+            NDArray attentionOutWeight,
+            NDArray attentionOutBias,
+            NDArray attentionNormGamma,
+            NDArray attentionNormBeta,
+            NDArray intermediateWeight,
+            NDArray intermediateBias,
+            NDArray outputWeight,
+            NDArray outputBias,
+            NDArray outputNormGamma,
+            NDArray outputNormBeta) {}
+
+    final NDArray wordEmbeddings;
+    final NDArray positionPlusTypeEmbeddings;
+    final NDArray embeddingNormGamma;
+    final NDArray embeddingNormBeta;
+    final List<Layer> layers;
+    final int hidden;
+    final int headDim;
+
+    private BertWeights(
+            NDArray wordEmbeddings,
+            NDArray positionPlusTypeEmbeddings,
+            NDArray embeddingNormGamma,
+            NDArray embeddingNormBeta,
+            List<Layer> layers,
+            int hidden,
+            int headDim) {
+        this.wordEmbeddings = wordEmbeddings;
+        this.positionPlusTypeEmbeddings = positionPlusTypeEmbeddings;
+        this.embeddingNormGamma = embeddingNormGamma;
+        this.embeddingNormBeta = embeddingNormBeta;
+        this.layers = layers;
+        this.hidden = hidden;
+        this.headDim = headDim;
+    }
+
+    /** Reads the ONNX file {@code spec.onnxResource()} from the classpath. */
+    static BertWeights load(BertSpec spec, NDManager manager) {
+        InputStream raw =
+                BertWeights.class.getClassLoader().getResourceAsStream(spec.onnxResource());
+        if (raw == null) {
+            throw new IllegalStateException(
+                    "weight file missing: classpath resource "
+                            + spec.onnxResource()
+                            + " not found (it ships in the dev.langchain4j embeddings jar for "
+                            + spec.id()
+                            + ")");
+        }
+        OnnxGraph graph;
+        try (InputStream in = new BufferedInputStream(raw, 1 << 20)) {
+            graph = OnnxGraph.parse(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + spec.onnxResource(), e);
+        }
+        return from(graph, spec.heads(), manager);
+    }
+
+    /** Maps each MatMul weight initializer to {@code <bias name minus .bias>.weight}. */
+    static Map<String, OnnxGraph.Tensor> linearWeightsByName(OnnxGraph graph) {
+        Map<String, OnnxGraph.Node> addByInput = new HashMap<>();
+        for (OnnxGraph.Node node : graph.nodes()) {
+            if (node.opType().equals("Add")) {
+                for (String input : node.inputs()) {
+                    addByInput.put(input, node);
+                }
+            }
+        }
+        Map<String, OnnxGraph.Tensor> named = new HashMap<>();
+        for (OnnxGraph.Node node : graph.nodes()) {
+            if (!node.opType().equals("MatMul") || node.outputs().isEmpty()) {
+                continue;
+            }
+            OnnxGraph.Tensor weight = null;
+            for (String input : node.inputs()) {
+                weight = graph.tensor(input).orElse(weight);
+            }
+            OnnxGraph.Node add = addByInput.get(node.outputs().getFirst());
+            if (weight == null || add == null) {
+                continue;
+            }
+            for (String input : add.inputs()) {
+                if (input.endsWith(".bias") && graph.tensor(input).isPresent()) {
+                    String name = input.substring(0, input.length() - ".bias".length()) + ".weight";
+                    OnnxGraph.Tensor previous = named.put(name, weight);
+                    if (previous != null && previous != weight) {
+                        throw new IllegalStateException("two MatMul weights feed " + input);
+                    }
+                }
+            }
+        }
+        return named;
+    }
+
+    static BertWeights from(OnnxGraph graph, int heads, NDManager manager) {
+        Map<String, OnnxGraph.Tensor> linear = linearWeightsByName(graph);
+        TreeSet<Integer> layerIds = new TreeSet<>();
+        for (String name : graph.tensors().keySet()) {
+            Matcher m = LAYER.matcher(name);
+            if (m.find()) {
+                layerIds.add(Integer.parseInt(m.group(1)));
+            }
+        }
+        if (layerIds.isEmpty() || layerIds.first() != 0 || layerIds.last() != layerIds.size() - 1) {
+            throw new IllegalStateException("not a BERT export: encoder layers " + layerIds);
+        }
+        OnnxGraph.Tensor word = graph.require("embeddings.word_embeddings.weight");
+        int hidden = (int) word.dims()[1];
+        if (hidden % heads != 0) {
+            throw new IllegalStateException(
+                    "hidden size " + hidden + " is not divisible by " + heads + " heads");
+        }
+        int headDim = hidden / heads;
+        float scale = (float) (1.0 / Math.sqrt(headDim));
+
+        OnnxGraph.Tensor position = graph.require("embeddings.position_embeddings.weight");
+        OnnxGraph.Tensor type = graph.require("embeddings.token_type_embeddings.weight");
+        float[] posType = toArray(position.data());
+        FloatBuffer typeRow = type.data().duplicate();
+        for (int i = 0; i < posType.length; i++) {
+            posType[i] += typeRow.get(i % hidden);
+        }
+
+        List<Layer> layers =
+                layerIds.stream()
+                        .map(
+                                i -> {
+                                    String p = "encoder.layer." + i + ".";
+                                    String self = p + "attention.self.";
+                                    float[] q = outIn(require(linear, self + "query.weight"));
+                                    float[] k = outIn(require(linear, self + "key.weight"));
+                                    float[] v = outIn(require(linear, self + "value.weight"));
+                                    float[] qb = toArray(graph.require(self + "query.bias").data());
+                                    for (int j = 0; j < q.length; j++) {
+                                        q[j] *= scale;
+                                    }
+                                    for (int j = 0; j < qb.length; j++) {
+                                        qb[j] *= scale;
+                                    }
+                                    float[] qkv = concat(q, k, v);
+                                    float[] qkvBias =
+                                            concat(
+                                                    qb,
+                                                    toArray(
+                                                            graph.require(self + "key.bias")
+                                                                    .data()),
+                                                    toArray(
+                                                            graph.require(self + "value.bias")
+                                                                    .data()));
+                                    return new Layer(
+                                            manager.create(qkv, new Shape(3L * hidden, hidden)),
+                                            manager.create(qkvBias),
+                                            linear(manager, linear, p + "attention.output.dense"),
+                                            vector(
+                                                    manager,
+                                                    graph,
+                                                    p + "attention.output.dense.bias"),
+                                            vector(
+                                                    manager,
+                                                    graph,
+                                                    p + "attention.output.LayerNorm.weight"),
+                                            vector(
+                                                    manager,
+                                                    graph,
+                                                    p + "attention.output.LayerNorm.bias"),
+                                            linear(manager, linear, p + "intermediate.dense"),
+                                            vector(manager, graph, p + "intermediate.dense.bias"),
+                                            linear(manager, linear, p + "output.dense"),
+                                            vector(manager, graph, p + "output.dense.bias"),
+                                            vector(manager, graph, p + "output.LayerNorm.weight"),
+                                            vector(manager, graph, p + "output.LayerNorm.bias"));
+                                })
+                        .toList();
+        return new BertWeights(
+                manager.create(toArray(word.data()), new Shape(word.dims())),
+                manager.create(posType, new Shape(position.dims())),
+                vector(manager, graph, "embeddings.LayerNorm.weight"),
+                vector(manager, graph, "embeddings.LayerNorm.bias"),
+                layers,
+                hidden,
+                headDim);
+    }
+
+    int maxPositions() {
+        return (int) positionPlusTypeEmbeddings.getShape().get(0);
+    }
+
+    private static OnnxGraph.Tensor require(Map<String, OnnxGraph.Tensor> linear, String name) {
+        OnnxGraph.Tensor t = linear.get(name);
+        if (t == null) {
+            throw new IllegalStateException("ONNX graph has no MatMul feeding the bias of " + name);
+        }
+        return t;
+    }
+
+    private static NDArray linear(
+            NDManager manager, Map<String, OnnxGraph.Tensor> linear, String prefix) {
+        OnnxGraph.Tensor t = require(linear, prefix + ".weight");
+        long[] dims = t.dims();
+        return manager.create(outIn(t), new Shape(dims[1], dims[0]));
+    }
+
+    private static NDArray vector(NDManager manager, OnnxGraph graph, String name) {
+        return manager.create(toArray(graph.require(name).data()));
+    }
+
+    /** ONNX MatMul weight {@code [in, out]} to {@code torch.nn.Linear} layout {@code [out, in]}. */
+    private static float[] outIn(OnnxGraph.Tensor t) {
+        long[] dims = t.dims();
+        if (dims.length != 2) {
+            throw new IllegalStateException("weight " + t.name() + " is not 2-D");
+        }
+        int in = (int) dims[0];
+        int out = (int) dims[1];
+        float[] src = toArray(t.data());
+        float[] dst = new float[src.length];
+        for (int i = 0; i < in; i++) {
+            for (int o = 0; o < out; o++) {
+                dst[o * in + i] = src[i * out + o];
+            }
+        }
+        return dst;
+    }
+
+    private static float[] toArray(FloatBuffer data) {
+        FloatBuffer d = data.duplicate();
+        float[] a = new float[d.remaining()];
+        d.get(a);
+        return a;
+    }
+
+    private static float[] concat(float[]... parts) {
+        int n = 0;
+        for (float[] p : parts) {
+            n += p.length;
+        }
+        float[] out = new float[n];
+        int at = 0;
+        for (float[] p : parts) {
+            System.arraycopy(p, 0, out, at, p.length);
+            at += p.length;
+        }
+        return out;
+    }
+}

@@ -1,0 +1,120 @@
+package dev.cairn.embeddings;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.huggingface.tokenizers.jni.CharSpan;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A HuggingFace {@code tokenizer.json} loaded twice: once to build model inputs (special tokens,
+ * truncation at the model's limit, no padding) and once to count (no special tokens, no
+ * truncation). Also the model's {@link TokenCounter}.
+ *
+ * <p>Thread-safe: the Rust tokenizer behind DJL's wrapper encodes concurrently.
+ */
+final class HfTokenizer implements TokenCounter, AutoCloseable {
+
+    private final HuggingFaceTokenizer forModel;
+    private final HuggingFaceTokenizer forCounting;
+
+    private HfTokenizer(HuggingFaceTokenizer forModel, HuggingFaceTokenizer forCounting) {
+        this.forModel = forModel;
+        this.forCounting = forCounting;
+    }
+
+    /** Loads {@code resource} from the classpath; fails naming the resource if it is missing. */
+    static HfTokenizer fromClasspath(String resource, int maxTokens) {
+        TorchRuntime.preferOffline();
+        ClassLoader cl = HfTokenizer.class.getClassLoader();
+        try (InputStream a = open(cl, resource);
+                InputStream b = open(cl, resource)) {
+            HuggingFaceTokenizer model =
+                    HuggingFaceTokenizer.newInstance(
+                            a,
+                            Map.of(
+                                    "addSpecialTokens", "true",
+                                    "truncation", "true",
+                                    "maxLength", Integer.toString(maxTokens),
+                                    "padding", "false"));
+            HuggingFaceTokenizer counting =
+                    HuggingFaceTokenizer.newInstance(
+                            b,
+                            Map.of(
+                                    "addSpecialTokens", "false",
+                                    "truncation", "false",
+                                    "padding", "false"));
+            return new HfTokenizer(model, counting);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read tokenizer " + resource, e);
+        }
+    }
+
+    private static InputStream open(ClassLoader cl, String resource) {
+        InputStream in = cl.getResourceAsStream(resource);
+        if (in == null) {
+            throw new IllegalStateException(
+                    "tokenizer file missing: classpath resource " + resource + " not found");
+        }
+        return in;
+    }
+
+    /** Token ids with {@code [CLS]}/{@code [SEP]}, truncated to the model's limit. */
+    long[][] encodeForModel(List<String> texts) {
+        Encoding[] encodings = forModel.batchEncode(texts);
+        long[][] ids = new long[encodings.length][];
+        for (int i = 0; i < encodings.length; i++) {
+            ids[i] = encodings[i].getIds();
+        }
+        return ids;
+    }
+
+    @Override
+    public int count(String text) {
+        return forCounting.encode(requireText(text), false, false).getIds().length;
+    }
+
+    @Override
+    public String truncate(String text, int maxTokens) {
+        requireText(text);
+        if (maxTokens < 0) {
+            throw new IllegalArgumentException(
+                    "illegal maxTokens: " + maxTokens + ", must be >= 0");
+        }
+        Encoding e = forCounting.encode(text, false, false);
+        long[] ids = e.getIds();
+        if (ids.length <= maxTokens) {
+            return text;
+        }
+        if (maxTokens == 0) {
+            return "";
+        }
+        CharSpan[] spans = e.getCharTokenSpans();
+        int end = spans[maxTokens - 1].getEnd();
+        // Several tokens may share one character span (e.g. a word split into pieces): back off
+        // until the prefix really has at most maxTokens tokens.
+        String prefix = text.substring(0, Math.min(end, text.length()));
+        int k = maxTokens - 1;
+        while (count(prefix) > maxTokens && k > 0) {
+            k--;
+            prefix = text.substring(0, Math.min(spans[k].getEnd(), text.length()));
+        }
+        return count(prefix) <= maxTokens ? prefix : "";
+    }
+
+    private static String requireText(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("illegal text: null");
+        }
+        return text;
+    }
+
+    @Override
+    public void close() {
+        forModel.close();
+        forCounting.close();
+    }
+}

@@ -1,0 +1,103 @@
+package dev.cairn.embeddings;
+
+import ai.djl.engine.Engine;
+import ai.djl.engine.EngineException;
+import ai.djl.pytorch.jni.JniUtils;
+import java.lang.System.Logger.Level;
+
+/**
+ * Starts DJL's PyTorch engine once, offline, from the native library jar on the classpath.
+ *
+ * <p>How the native library is found: DJL's {@code ai.djl.pytorch.jni.LibUtils} looks for {@code
+ * native/lib/pytorch.properties} on the classpath. The {@code
+ * ai.djl.pytorch:pytorch-native-cpu:<version>:linux-x86_64} jar carries that file (listing {@code
+ * libtorch_cpu.so}, {@code libc10.so}, ...) next to the libraries themselves, so DJL copies them to
+ * {@code $DJL_CACHE_DIR/pytorch/<version>-cpu-linux-x86_64/} (default {@code ~/.djl.ai}) and loads
+ * them from there; the JNI glue {@code libdjl_torch.so} comes the same way from the {@code
+ * pytorch-jni} jar ({@code jnilib/linux-x86_64/cpu/}). Only when the classpath has no native jar
+ * does DJL try to download, which {@code ai.djl.offline=true} forbids: we set that property before
+ * the engine class loads (unless the user already chose) and check for the properties file first,
+ * so a missing jar fails at once with a message naming the artifact.
+ *
+ * <p>Thread-safe: {@link #engine()} initialises once under the class lock.
+ */
+final class TorchRuntime {
+
+    private static final System.Logger LOG = System.getLogger(TorchRuntime.class.getName());
+
+    /** The classpath resource that DJL's PyTorch loader reads to find bundled natives. */
+    static final String NATIVE_PROPERTIES = "native/lib/pytorch.properties";
+
+    /** The Maven coordinates that provide {@link #NATIVE_PROPERTIES} on Linux x86-64. */
+    static final String NATIVE_ARTIFACT = "ai.djl.pytorch:pytorch-native-cpu:2.7.1:linux-x86_64";
+
+    /** System property DJL also reads: PyTorch intra-op threads. */
+    static final String THREADS_PROPERTY = "ai.djl.pytorch.num_threads";
+
+    /** Intra-op threads unless {@value #THREADS_PROPERTY} says otherwise: one per core. */
+    static final int DEFAULT_THREADS = Runtime.getRuntime().availableProcessors();
+
+    private static volatile Engine engine;
+
+    private TorchRuntime() {}
+
+    /** Forbids DJL downloads unless the user set the property explicitly. */
+    static void preferOffline() {
+        if (System.getProperty("ai.djl.offline") == null) {
+            System.setProperty("ai.djl.offline", "true");
+        }
+        if (System.getProperty("ai.djl.pytorch.num_interop_threads") == null) {
+            System.setProperty("ai.djl.pytorch.num_interop_threads", "1");
+        }
+    }
+
+    /** The PyTorch engine, started on first use with intra-op threads = available processors. */
+    static Engine engine() {
+        Engine e = engine;
+        if (e != null) {
+            return e;
+        }
+        synchronized (TorchRuntime.class) {
+            if (engine == null) {
+                engine = start();
+            }
+            return engine;
+        }
+    }
+
+    private static Engine start() {
+        preferOffline();
+        boolean userLibrary =
+                System.getenv("PYTORCH_LIBRARY_PATH") != null
+                        || System.getProperty("PYTORCH_LIBRARY_PATH") != null;
+        if (!userLibrary
+                && TorchRuntime.class.getClassLoader().getResource(NATIVE_PROPERTIES) == null) {
+            throw new IllegalStateException(
+                    "PyTorch native library missing: no "
+                            + NATIVE_PROPERTIES
+                            + " on the classpath; add "
+                            + NATIVE_ARTIFACT
+                            + " (or set PYTORCH_LIBRARY_PATH). Downloads are disabled"
+                            + " (ai.djl.offline=true).");
+        }
+        Engine e;
+        try {
+            e = Engine.getEngine("PyTorch");
+        } catch (EngineException | IllegalArgumentException ex) {
+            throw new IllegalStateException(
+                    "cannot load the PyTorch native library from " + NATIVE_ARTIFACT, ex);
+        }
+        JniUtils.setNumThreads(Integer.getInteger(THREADS_PROPERTY, DEFAULT_THREADS));
+        LOG.log(
+                Level.INFO,
+                "PyTorch {0} loaded offline; intra-op threads {1}",
+                e.getVersion(),
+                JniUtils.getNumThreads());
+        return e;
+    }
+
+    /** Turns off autograd for the calling thread (PyTorch's grad mode is thread-local). */
+    static void noGrad() {
+        JniUtils.setGradMode(false);
+    }
+}

@@ -1,0 +1,242 @@
+package dev.cairn.retrieval;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.retrieval.fusion.Signal;
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.Change;
+import dev.cairn.retrieval.store.SqlAccess;
+import dev.cairn.retrieval.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Persists retrieve traces in {@code retrieval_traces} and {@code retrieval_trace_hits}, keeping at
+ * most the configured number per namespace (pruned every {@value #PRUNE_EVERY} writes).
+ * Thread-safe.
+ */
+final class TraceLog {
+
+    static final int PRUNE_EVERY = 100;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
+    private static final TypeReference<Map<String, Double>> NUMBERS = new TypeReference<>() {};
+
+    private final SqlAccess sql;
+    private final int retention;
+    private final AtomicLong writes = new AtomicLong();
+
+    TraceLog(SqlAccess sql, int retention) {
+        this.sql = sql;
+        this.retention = retention;
+    }
+
+    void save(String namespace, StoredTrace trace) {
+        sql.write(
+                namespace,
+                c -> {
+                    insertTrace(c, namespace, trace);
+                    insertEntries(c, namespace, trace);
+                    sql.appendChange(
+                            c, namespace, Change.Kind.TRACE, trace.traceId(), Change.Op.UPSERT);
+                    return null;
+                });
+        if (writes.incrementAndGet() % PRUNE_EVERY == 0) {
+            prune(namespace);
+        }
+    }
+
+    private void insertTrace(Connection c, String namespace, StoredTrace trace)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "INSERT INTO retrieval_traces (namespace, id, query, request, grounding,"
+                                + " plan, timings, signals, created_at)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, namespace);
+            ps.setString(2, trace.traceId());
+            ps.setString(3, trace.query());
+            sql.bindJson(ps, 4, json(trace.request()));
+            ps.setDouble(5, trace.grounding());
+            ps.setString(6, trace.plan().name());
+            sql.bindJson(ps, 7, json(trace.timings()));
+            sql.bindJson(ps, 8, json(trace.signals()));
+            sql.bindInstant(ps, 9, trace.createdAt());
+            ps.executeUpdate();
+        }
+    }
+
+    private void insertEntries(Connection c, String namespace, StoredTrace trace)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "INSERT INTO retrieval_trace_hits (namespace, trace_id, position, chunk_id,"
+                                + " document_id, fused, ranks, scores, selected, title, heading,"
+                                + " text, authority) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (StoredTrace.Entry e : trace.entries()) {
+                ps.setString(1, namespace);
+                ps.setString(2, trace.traceId());
+                ps.setInt(3, e.position());
+                ps.setString(4, e.chunkId());
+                ps.setString(5, e.documentId());
+                ps.setDouble(6, e.fused());
+                sql.bindJson(ps, 7, json(byName(e.ranks())));
+                sql.bindJson(ps, 8, json(byName(e.scores())));
+                ps.setBoolean(9, e.selected());
+                ps.setString(10, e.title());
+                ps.setString(11, e.heading());
+                ps.setString(12, e.text());
+                ps.setString(13, e.authority().name());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    Optional<StoredTrace> find(String namespace, String traceId) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT query, request, grounding, plan, timings, signals,"
+                                            + " created_at FROM retrieval_traces"
+                                            + " WHERE namespace = ? AND id = ?")) {
+                        ps.setString(1, namespace);
+                        ps.setString(2, traceId);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            if (!rs.next()) {
+                                return Optional.empty();
+                            }
+                            List<StoredTrace.Entry> entries = entries(c, namespace, traceId);
+                            return Optional.of(
+                                    new StoredTrace(
+                                            traceId,
+                                            namespace,
+                                            rs.getString("query"),
+                                            parse(rs.getString("request"), OBJECT),
+                                            rs.getDouble("grounding"),
+                                            Plan.valueOf(rs.getString("plan")),
+                                            parse(
+                                                    rs.getString("timings"),
+                                                    new TypeReference<Timings>() {}),
+                                            parse(
+                                                    rs.getString("signals"),
+                                                    new TypeReference<List<SignalOutcome>>() {}),
+                                            sql.readInstant(rs, "created_at"),
+                                            entries));
+                        }
+                    }
+                });
+    }
+
+    private List<StoredTrace.Entry> entries(Connection c, String namespace, String traceId)
+            throws SQLException {
+        List<StoredTrace.Entry> entries = new ArrayList<>();
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT position, chunk_id, document_id, fused, ranks, scores, selected,"
+                                + " title, heading, text, authority FROM retrieval_trace_hits"
+                                + " WHERE namespace = ? AND trace_id = ? ORDER BY position")) {
+            ps.setString(1, namespace);
+            ps.setString(2, traceId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Map<String, Double> ranks = parse(rs.getString("ranks"), NUMBERS);
+                    Map<String, Double> scores = parse(rs.getString("scores"), NUMBERS);
+                    Map<Signal, Integer> rankBySignal = new EnumMap<>(Signal.class);
+                    ranks.forEach((k, v) -> rankBySignal.put(Signal.valueOf(k), v.intValue()));
+                    Map<Signal, Double> scoreBySignal = new EnumMap<>(Signal.class);
+                    scores.forEach((k, v) -> scoreBySignal.put(Signal.valueOf(k), v));
+                    entries.add(
+                            new StoredTrace.Entry(
+                                    rs.getInt("position"),
+                                    rs.getString("chunk_id"),
+                                    rs.getString("document_id"),
+                                    rs.getDouble("fused"),
+                                    rankBySignal,
+                                    scoreBySignal,
+                                    rs.getBoolean("selected"),
+                                    rs.getString("title"),
+                                    rs.getString("heading"),
+                                    rs.getString("text"),
+                                    Authority.valueOf(rs.getString("authority"))));
+                }
+            }
+        }
+        return entries;
+    }
+
+    /** Deletes all but the newest {@code retention} traces of the namespace. */
+    void prune(String namespace) {
+        sql.write(
+                namespace,
+                c -> {
+                    Instant cutoff = null;
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT created_at FROM retrieval_traces WHERE namespace = ?"
+                                            + " ORDER BY created_at DESC LIMIT 1 OFFSET ?")) {
+                        ps.setString(1, namespace);
+                        ps.setInt(2, retention - 1);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            if (rs.next()) {
+                                cutoff = sql.readInstant(rs, "created_at");
+                            }
+                        }
+                    }
+                    if (cutoff == null) {
+                        return null;
+                    }
+                    for (String table : List.of("retrieval_trace_hits", "retrieval_traces")) {
+                        String idColumn = table.equals("retrieval_traces") ? "id" : "trace_id";
+                        try (PreparedStatement ps =
+                                c.prepareStatement(
+                                        "DELETE FROM "
+                                                + table
+                                                + " WHERE namespace = ? AND "
+                                                + idColumn
+                                                + " IN (SELECT id FROM retrieval_traces"
+                                                + " WHERE namespace = ? AND created_at < ?)")) {
+                            ps.setString(1, namespace);
+                            ps.setString(2, namespace);
+                            sql.bindInstant(ps, 3, cutoff);
+                            ps.executeUpdate();
+                        }
+                    }
+                    return null;
+                });
+    }
+
+    private static Map<String, Number> byName(Map<Signal, ? extends Number> values) {
+        Map<String, Number> out = new HashMap<>();
+        values.forEach((k, v) -> out.put(k.name(), v));
+        return out;
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise a trace", e);
+        }
+    }
+
+    private static <T> T parse(String json, TypeReference<T> type) {
+        try {
+            return JSON.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new StoreException("stored trace is not valid JSON", e);
+        }
+    }
+}

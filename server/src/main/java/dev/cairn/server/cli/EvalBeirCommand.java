@@ -1,0 +1,235 @@
+package dev.cairn.server.cli;
+
+import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.retrieval.eval.Beir;
+import dev.cairn.retrieval.eval.BeirEvaluation;
+import dev.cairn.retrieval.eval.EvalMode;
+import dev.cairn.retrieval.eval.Qrels;
+import dev.cairn.retrieval.eval.RunFile;
+import dev.cairn.retrieval.fusion.SignalWeights;
+import dev.cairn.retrieval.ingest.ParsedDocument;
+import dev.cairn.server.Cairn;
+import dev.cairn.server.ServerSettings;
+import dev.cairn.server.http.Json;
+import io.helidon.config.Config;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code cairn eval beir DIR}: ingests a BEIR corpus into an evaluation data dir (kept, so a second
+ * run reuses the index and the embeddings), runs the judged queries in each mode and prints
+ * nDCG@10, Recall@100, MRR@10, latency and the grounding AUROC; writes a TREC run file per mode
+ * and, on request, the numbers as JSON.
+ */
+@Command(
+        name = "beir",
+        description = "Ranking quality on a BEIR-format folder.",
+        mixinStandardHelpOptions = true)
+final class EvalBeirCommand implements Callable<Integer> {
+
+    @Parameters(
+            index = "0",
+            paramLabel = "DIR",
+            description = "folder with corpus.jsonl, queries.jsonl, qrels/")
+    Path dir;
+
+    @Option(
+            names = "--qrels",
+            paramLabel = "FILE",
+            description = "judgments (default: qrels/test.tsv, dev.tsv or train.tsv)")
+    Path qrelsFile;
+
+    @Option(
+            names = "--mode",
+            split = ",",
+            defaultValue = "bm25,dense,hybrid",
+            paramLabel = "MODE",
+            description = "bm25, dense, graph, hybrid")
+    List<String> modes;
+
+    @Option(
+            names = "--weights",
+            split = ",",
+            paramLabel = "L,D,G",
+            description = "hybrid weights lexical,dense,graph (default 1,1,0.5)")
+    List<Double> weights;
+
+    @Option(names = "--json", paramLabel = "FILE")
+    Path json;
+
+    @Option(
+            names = "--work",
+            paramLabel = "DIR",
+            description = "evaluation data dir (default cairn-eval/<folder name>)")
+    Path work;
+
+    @Override
+    public Integer call() throws IOException {
+        if (!Files.isRegularFile(dir.resolve("corpus.jsonl"))
+                || !Files.isRegularFile(dir.resolve("queries.jsonl"))) {
+            throw new IllegalArgumentException(
+                    dir + " is not a BEIR folder: needs corpus.jsonl and queries.jsonl");
+        }
+        Path qrelsPath = qrelsFile != null ? qrelsFile : defaultQrels(dir);
+        List<EvalMode> evalModes = modes.stream().map(EvalMode::parse).toList();
+        SignalWeights hybrid =
+                weights == null
+                        ? SignalWeights.DEFAULTS
+                        : weights.size() == 3
+                                ? SignalWeights.of(weights.get(0), weights.get(1), weights.get(2))
+                                : fail("--weights needs three numbers: lexical,dense,graph");
+        Path workDir =
+                work != null
+                        ? work
+                        : Path.of(
+                                "cairn-eval",
+                                dir.toAbsolutePath().normalize().getFileName().toString());
+        String namespace = "beir";
+        Map<String, String> queries = Beir.queries(dir.resolve("queries.jsonl"));
+        Qrels qrels = Beir.qrels(qrelsPath);
+
+        ServerSettings settings =
+                Settings.resolve(Config.create().get("cairn"), workDir, null, "").withDbUrl("");
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("dataset", dir.toString());
+        report.put("qrels", qrelsPath.toString());
+        List<Map<String, Object>> rows = new ArrayList<>();
+        try (Cairn cairn = Cairn.open(settings)) {
+            ingestIfNeeded(cairn, namespace);
+            KnowledgeBase kb = cairn.knowledge();
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s %8s %10s %8s %8s %8s %9s%n",
+                    "mode",
+                    "nDCG@10",
+                    "Recall@100",
+                    "MRR@10",
+                    "p50 ms",
+                    "p95 ms",
+                    "AUROC(g)");
+            for (EvalMode mode : evalModes) {
+                SignalWeights w = mode == EvalMode.HYBRID ? hybrid : mode.weights();
+                BeirEvaluation.ModeResult r =
+                        BeirEvaluation.run(kb, namespace, queries, qrels, mode, w);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s %8.4f %10.4f %8.4f %8.1f %8.1f %9.3f%n",
+                        mode.wireName(),
+                        r.summary().ndcg10(),
+                        r.summary().recall100(),
+                        r.summary().mrr10(),
+                        r.p50Ms(),
+                        r.p95Ms(),
+                        r.groundingAuroc());
+                Path runFile = workDir.resolve("run-" + mode.wireName() + ".trec");
+                try (Writer out = Files.newBufferedWriter(runFile)) {
+                    RunFile.write(r.run(), "cairn-" + mode.wireName(), out);
+                }
+                Path groundingFile = workDir.resolve("grounding-" + mode.wireName() + ".tsv");
+                try (Writer out = Files.newBufferedWriter(groundingFile)) {
+                    out.write("grounding\trelevant\tdense\tlexicalRank\tdenseRank\tmargin\n");
+                    for (double[] row : r.groundingRows()) {
+                        out.write(
+                                String.format(
+                                        Locale.ROOT,
+                                        "%.6f\t%.0f\t%.6f\t%.0f\t%.0f\t%.6f%n",
+                                        row[0],
+                                        row[1],
+                                        row[2],
+                                        row[3],
+                                        row[4],
+                                        row[5]));
+                    }
+                }
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("mode", mode.wireName());
+                row.put(
+                        "weights",
+                        Map.of(
+                                "lexical",
+                                w.weight(dev.cairn.retrieval.fusion.Signal.LEXICAL),
+                                "dense",
+                                w.weight(dev.cairn.retrieval.fusion.Signal.DENSE),
+                                "graph",
+                                w.weight(dev.cairn.retrieval.fusion.Signal.GRAPH)));
+                row.put("queries", r.summary().queries());
+                row.put("ndcg10", r.summary().ndcg10());
+                row.put("recall100", r.summary().recall100());
+                row.put("mrr10", r.summary().mrr10());
+                row.put("p50Ms", r.p50Ms());
+                row.put("p95Ms", r.p95Ms());
+                row.put("groundingAuroc", r.groundingAuroc());
+                row.put("runFile", runFile.toString());
+                rows.add(row);
+            }
+        }
+        report.put("modes", rows);
+        if (json != null) {
+            Files.write(
+                    json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(report));
+        }
+        return 0;
+    }
+
+    private void ingestIfNeeded(Cairn cairn, String namespace) {
+        long documents;
+        try (Stream<String> lines = Files.lines(dir.resolve("corpus.jsonl"))) {
+            documents = lines.filter(l -> !l.isBlank()).count();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        if (cairn.store().namespace(namespace).isPresent()) {
+            long stored =
+                    cairn.store()
+                            .documents(
+                                    namespace, dev.cairn.retrieval.store.PageRequest.first(1), "")
+                            .total();
+            if (stored == documents) {
+                return;
+            }
+            cairn.store().deleteNamespace(namespace);
+        }
+        cairn.store().createNamespace(namespace, "BEIR evaluation of " + dir);
+        try (Stream<ParsedDocument> corpus = Beir.corpus(dir);
+                ProgressBar bar =
+                        new ProgressBarBuilder()
+                                .setTaskName("ingest")
+                                .setInitialMax(documents)
+                                .setStyle(ProgressBarStyle.ASCII)
+                                .build()) {
+            Iterator<ParsedDocument> it = corpus.iterator();
+            cairn.knowledge().ingestAll(namespace, () -> it, r -> bar.step());
+        }
+    }
+
+    private static Path defaultQrels(Path dir) {
+        for (String split : List.of("test", "dev", "train")) {
+            Path p = dir.resolve("qrels").resolve(split + ".tsv");
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException(
+                "no qrels/test.tsv, dev.tsv or train.tsv in " + dir + "; pass --qrels");
+    }
+
+    private static <T> T fail(String message) {
+        throw new IllegalArgumentException(message);
+    }
+}
