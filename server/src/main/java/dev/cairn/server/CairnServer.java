@@ -1,8 +1,10 @@
 package dev.cairn.server;
 
+import dev.cairn.memory.service.MemoryService;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.store.Store;
 import dev.cairn.server.api.KnowledgeRoutes;
+import dev.cairn.server.api.MemoryRoutes;
 import dev.cairn.server.api.NamespaceRoutes;
 import dev.cairn.server.api.SystemRoutes;
 import dev.cairn.server.api.TokenRoutes;
@@ -41,10 +43,12 @@ public final class CairnServer implements AutoCloseable {
     private final WebServer web;
     private final Optional<String> generatedAdminToken;
     private final JvmGcMetrics gcMetrics;
+    private final MemoryService memory;
 
     private CairnServer(ServerSettings settings) {
         this.settings = settings;
         this.cairn = Cairn.open(settings);
+        MemoryService openedMemory = null;
         try {
             Store store = cairn.store();
             KnowledgeBase knowledge = cairn.knowledge();
@@ -70,6 +74,12 @@ public final class CairnServer implements AutoCloseable {
             new NamespaceRoutes(store, settings.maxBodyBytes()).register(routing);
             new TokenRoutes(tokens, settings.maxBodyBytes()).register(routing);
             new KnowledgeRoutes(knowledge, settings.maxBodyBytes()).register(routing);
+            // ---- memory (issue 6) ----
+            openedMemory = MemoryWiring.open(cairn, settings);
+            this.memory = openedMemory;
+            MemoryWiring.bindMetrics(memory, metrics);
+            new MemoryRoutes(memory, store, settings.maxBodyBytes()).register(routing);
+            // ---- end memory ----
             Routes.notFound(routing);
 
             this.web =
@@ -84,6 +94,9 @@ public final class CairnServer implements AutoCloseable {
                             .build()
                             .start();
         } catch (RuntimeException e) {
+            if (openedMemory != null) {
+                openedMemory.close();
+            }
             cairn.close();
             throw e;
         }
@@ -112,6 +125,10 @@ public final class CairnServer implements AutoCloseable {
         return cairn.store();
     }
 
+    public MemoryService memory() {
+        return memory;
+    }
+
     public KnowledgeBase knowledge() {
         return cairn.knowledge();
     }
@@ -124,6 +141,7 @@ public final class CairnServer implements AutoCloseable {
             LOG.log(Level.WARNING, "web server did not stop cleanly", e);
         } finally {
             gcMetrics.close();
+            memory.close();
             cairn.close();
         }
     }
