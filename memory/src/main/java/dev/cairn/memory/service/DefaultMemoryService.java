@@ -113,24 +113,48 @@ final class DefaultMemoryService implements MemoryService {
 
     @Override
     public WriteResult write(NewMemory draft, String actor) {
-        WriteGuard.Guarded guarded = guard.apply(draft.content(), WriteTarget.MEMORY);
-        if (guarded.blocked()) {
-            stats.blocked.incrementAndGet();
-            throw new WriteBlockedException(
-                    guarded.safety()
-                            .firstBlocking()
-                            .map(h -> h.rule())
-                            .orElse(SafetyRule.OVERSIZED));
+        return writeAll(List.of(draft), actor, null).getFirst();
+    }
+
+    @Override
+    public List<WriteResult> writeAll(List<NewMemory> drafts, String actor, Instant at) {
+        List<WriteGuard.Guarded> guards = new ArrayList<>();
+        List<NewMemory> clean = new ArrayList<>();
+        for (NewMemory draft : drafts) {
+            WriteGuard.Guarded guarded = guard.apply(draft.content(), WriteTarget.MEMORY);
+            if (guarded.blocked()) {
+                stats.blocked.incrementAndGet();
+                throw new WriteBlockedException(
+                        guarded.safety()
+                                .firstBlocking()
+                                .map(h -> h.rule())
+                                .orElse(SafetyRule.OVERSIZED));
+            }
+            guards.add(guarded);
+            clean.add(withContent(draft, guarded.text()));
         }
-        NewMemory clean = withContent(draft, guarded.text());
+        for (String ns : clean.stream().map(d -> d.scope().namespace()).distinct().toList()) {
+            requireNamespace(ns);
+        }
+        List<float[]> vectors =
+                clean.isEmpty()
+                        ? List.of()
+                        : model.embedDocuments(clean.stream().map(NewMemory::content).toList());
+        List<WriteResult> results = new ArrayList<>();
+        for (int i = 0; i < clean.size(); i++) {
+            results.add(writeOne(clean.get(i), vectors.get(i), guards.get(i), at));
+        }
+        return results;
+    }
+
+    private WriteResult writeOne(
+            NewMemory clean, float[] vector, WriteGuard.Guarded guarded, Instant at) {
         List<SafetyRule> flagged = guarded.storeDisabled() ? guarded.safety().rules() : List.of();
-        float[] vector = model.embedDocuments(List.of(clean.content())).getFirst();
         String ns = clean.scope().namespace();
-        requireNamespace(ns);
         ReentrantLock lock = lock(ns);
         lock.lock();
         try {
-            Instant now = clock.instant();
+            Instant now = at == null ? clock.instant() : at;
             DedupDecision decision = lifecycle.decide(clean, neighbours(clean, vector));
             switch (decision) {
                 case DedupDecision.Duplicate d -> {

@@ -42,6 +42,13 @@ public interface MemoryService extends AutoCloseable {
     /** Writes a memory (see the package documentation for the path). */
     WriteResult write(NewMemory draft, String actor);
 
+    /**
+     * Writes several memories as if written one after the other at {@code at} (e.g. imported
+     * conversation turns with their original time), embedding them in one batch. Each write is its
+     * own transaction; a blocked text fails the whole call before anything is written.
+     */
+    List<WriteResult> writeAll(List<NewMemory> drafts, String actor, java.time.Instant at);
+
     /** A live (not deleted) memory. */
     Memory get(String namespace, String id);
 
