@@ -142,37 +142,38 @@ public final class LocomoEval {
         return diaIds;
     }
 
-    /** Loads every conversation and evaluates every mode at every k. */
+    /**
+     * Loads each conversation and evaluates it in every mode at every k right away, reporting the
+     * running totals after each conversation (so a long run that is stopped still has numbers).
+     */
     public Result run(
             List<Locomo.Conversation> conversations,
             List<Integer> ks,
             List<RecallMode> modes,
             double threshold) {
         int maxK = ks.stream().mapToInt(Integer::intValue).max().orElse(25);
-        long t0 = System.nanoTime();
-        List<Map<String, Set<String>>> maps = new ArrayList<>();
+        double ingestSeconds = 0;
         int turns = 0;
         int memories = 0;
-        for (Locomo.Conversation c : conversations) {
-            Map<String, Set<String>> m = load(c);
-            maps.add(m);
-            turns += c.turns().size();
-            memories += m.size();
-            progress.accept("loaded " + c.sampleId() + ": " + c.turns().size() + " turns");
-        }
-        double ingestSeconds = (System.nanoTime() - t0) / 1e9;
-        List<ModeResult> results = new ArrayList<>();
-        int questions = 0;
+        Map<RecallMode, Map<Integer, Double>> sums = new LinkedHashMap<>();
+        Map<RecallMode, Map<Integer, Map<Integer, double[]>>> byCat = new LinkedHashMap<>();
+        Map<RecallMode, List<Double>> latencies = new LinkedHashMap<>();
+        Map<RecallMode, Integer> counts = new LinkedHashMap<>();
         for (RecallMode mode : modes) {
-            Map<Integer, Double> sums = new TreeMap<>();
-            Map<Integer, Map<Integer, double[]>> byCat = new TreeMap<>();
-            List<Double> latencies = new ArrayList<>();
-            int n = 0;
-            for (int ci = 0; ci < conversations.size(); ci++) {
-                Locomo.Conversation c = conversations.get(ci);
-                Map<String, Set<String>> diaIds = maps.get(ci);
-                Set<String> known = new HashSet<>();
-                diaIds.values().forEach(known::addAll);
+            sums.put(mode, new TreeMap<>());
+            byCat.put(mode, new TreeMap<>());
+            latencies.put(mode, new ArrayList<>());
+            counts.put(mode, 0);
+        }
+        for (Locomo.Conversation c : conversations) {
+            long t0 = System.nanoTime();
+            Map<String, Set<String>> diaIds = load(c);
+            ingestSeconds += (System.nanoTime() - t0) / 1e9;
+            turns += c.turns().size();
+            memories += diaIds.size();
+            Set<String> known = new HashSet<>();
+            diaIds.values().forEach(known::addAll);
+            for (RecallMode mode : modes) {
                 for (Locomo.Question q : c.questions()) {
                     List<String> evidence = q.evidence().stream().filter(known::contains).toList();
                     if (evidence.isEmpty()) {
@@ -186,8 +187,8 @@ public final class LocomoEval {
                                     .withTimeout(Duration.ofSeconds(30));
                     long start = System.nanoTime();
                     RecallResult r = service.recall(request);
-                    latencies.add((System.nanoTime() - start) / 1e6);
-                    n++;
+                    latencies.get(mode).add((System.nanoTime() - start) / 1e6);
+                    counts.merge(mode, 1, Integer::sum);
                     for (int k : ks) {
                         Set<String> found = new HashSet<>();
                         for (ScoredMemory s : r.memories().stream().limit(k).toList()) {
@@ -196,39 +197,60 @@ public final class LocomoEval {
                         double hit =
                                 evidence.stream().filter(found::contains).count()
                                         / (double) evidence.size();
-                        sums.merge(k, hit, Double::sum);
+                        sums.get(mode).merge(k, hit, Double::sum);
                         double[] acc =
-                                byCat.computeIfAbsent(q.category(), x -> new TreeMap<>())
+                                byCat.get(mode)
+                                        .computeIfAbsent(q.category(), x -> new TreeMap<>())
                                         .computeIfAbsent(k, x -> new double[2]);
                         acc[0] += hit;
                         acc[1]++;
                     }
                 }
             }
-            questions = n;
-            Map<Integer, Double> recall = new LinkedHashMap<>();
-            for (int k : ks) {
-                recall.put(k, n == 0 ? 0.0 : sums.getOrDefault(k, 0.0) / n);
+            StringBuilder line =
+                    new StringBuilder(
+                            "after " + c.sampleId() + " (" + c.turns().size() + " turns):");
+            for (RecallMode mode : modes) {
+                line.append(' ')
+                        .append(mode)
+                        .append(' ')
+                        .append(recall(sums.get(mode), ks, counts.get(mode)));
             }
+            progress.accept(line.toString());
+        }
+        List<ModeResult> results = new ArrayList<>();
+        int questions = 0;
+        for (RecallMode mode : modes) {
+            int n = counts.get(mode);
+            questions = n;
             Map<Integer, Map<Integer, Double>> cats = new TreeMap<>();
-            byCat.forEach(
-                    (cat, m) -> {
-                        Map<Integer, Double> v = new TreeMap<>();
-                        m.forEach((k, acc) -> v.put(k, acc[0] / acc[1]));
-                        cats.put(cat, v);
-                    });
-            latencies.sort(null);
+            byCat.get(mode)
+                    .forEach(
+                            (cat, m) -> {
+                                Map<Integer, Double> v = new TreeMap<>();
+                                m.forEach((k, acc) -> v.put(k, acc[0] / acc[1]));
+                                cats.put(cat, v);
+                            });
+            List<Double> sorted = latencies.get(mode);
+            sorted.sort(null);
             results.add(
                     new ModeResult(
                             mode,
-                            recall,
+                            recall(sums.get(mode), ks, n),
                             cats,
                             n,
-                            percentile(latencies, 0.50),
-                            percentile(latencies, 0.95)));
-            progress.accept("evaluated " + mode + ": " + recall);
+                            percentile(sorted, 0.50),
+                            percentile(sorted, 0.95)));
         }
         return new Result(conversations.size(), turns, memories, questions, results, ingestSeconds);
+    }
+
+    private static Map<Integer, Double> recall(Map<Integer, Double> sums, List<Integer> ks, int n) {
+        Map<Integer, Double> recall = new LinkedHashMap<>();
+        for (int k : ks) {
+            recall.put(k, n == 0 ? 0.0 : sums.getOrDefault(k, 0.0) / n);
+        }
+        return recall;
     }
 
     static double percentile(List<Double> sorted, double p) {
