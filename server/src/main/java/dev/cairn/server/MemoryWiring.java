@@ -21,7 +21,7 @@ import java.util.function.ToDoubleFunction;
  * Opens the memory service over Cairn's store and model (server and command line alike) and binds
  * its counters to a metrics registry. Settings come from the {@code cairn.memory} config node:
  * {@code merge-similarity} (0.92), {@code recall.candidates} (100), {@code recall.lexical-weight}
- * (0.3), {@code recall.dense-weight} (0.7), {@code maintenance.user-cap} (2000), {@code
+ * (0.1), {@code recall.dense-weight} (0.9), {@code maintenance.user-cap} (2000), {@code
  * maintenance.interval-seconds} (600, 0 disables). The BM25 replica lives in {@code
  * <data-dir>/lucene/memories}.
  */

@@ -61,7 +61,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             names = "--weights",
             split = ",",
             paramLabel = "L,D",
-            description = "hybrid relevance weights lexical,dense (default 0.3,0.7)")
+            description = "hybrid relevance weights lexical,dense (default 0.1,0.9)")
     List<Double> weights;
 
     @Option(
