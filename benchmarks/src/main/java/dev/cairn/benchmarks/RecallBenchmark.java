@@ -6,6 +6,7 @@ import dev.cairn.memory.MemoryLifecycle;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.ScoredMemory;
+import dev.cairn.memory.service.RecallMode;
 import dev.cairn.memory.service.RecallRequest;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.MemoryRow;
@@ -42,9 +43,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Latency of one memory recall at 10,000 memories in one namespace, embedded store, warm: over
- * HTTP (what an agent runtime sees: auth, JSON, the recall path, context assembly) and in process
- * (the recall path alone). Sample-time mode, so the JMH output has p50 and p95.
+ * Latency of one memory recall at 10,000 memories in one namespace, embedded store, warm: over HTTP
+ * (what an agent runtime sees: auth, JSON, the recall path, context assembly) and in process (the
+ * recall path alone). Sample-time mode, so the JMH output has p50 and p95.
  *
  * <p>Setup starts a real server on a temporary data dir and writes the memories straight through
  * the {@link MemoryRepository} with seeded synthetic text and seeded random unit vectors: the
@@ -56,8 +57,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Counts: 3 warm-up iterations of 5 s reach a steady state (Lucene and the memory table are
  * loaded by the first recall, the JIT settles within the first few hundred calls); 5 measured
  * iterations of 5 s give a few thousand samples, enough for a stable p95; one fork, because the
- * setup (model load, 10,000 rows) is expensive and the run-to-run spread is far below the
- * targets. Run:
+ * setup (model load, 10,000 rows) is expensive and the run-to-run spread is far below the targets.
+ * Run:
  *
  * <pre>
  * ./mvnw -B -q -pl benchmarks -am package -DskipTests
@@ -85,22 +86,65 @@ public class RecallBenchmark {
     @Param("10000")
     public int memories;
 
+    /** HYBRID is production; LEXICAL skips the query embedding and shows what BERT costs. */
+    @Param({"HYBRID", "LEXICAL"})
+    public String mode;
+
     private static final String[] SUBJECTS = {
-        "the deploy pipeline", "the staging cluster", "Maria", "Jon", "the billing service",
-        "the search index", "the on-call rota", "the design review", "the mobile app",
-        "the data warehouse", "the VPN", "the release train", "the team offsite", "the CI runners",
-        "the payments API", "the customer portal", "the backup job", "the feature flag service"
+        "the deploy pipeline",
+        "the staging cluster",
+        "Maria",
+        "Jon",
+        "the billing service",
+        "the search index",
+        "the on-call rota",
+        "the design review",
+        "the mobile app",
+        "the data warehouse",
+        "the VPN",
+        "the release train",
+        "the team offsite",
+        "the CI runners",
+        "the payments API",
+        "the customer portal",
+        "the backup job",
+        "the feature flag service"
     };
     private static final String[] VERBS = {
-        "moved to", "depends on", "was broken by", "prefers", "is owned by", "runs on",
-        "was migrated to", "needs approval from", "is scheduled for", "was rolled back after",
-        "reports to", "is blocked on", "was tuned for", "alerts"
+        "moved to",
+        "depends on",
+        "was broken by",
+        "prefers",
+        "is owned by",
+        "runs on",
+        "was migrated to",
+        "needs approval from",
+        "is scheduled for",
+        "was rolled back after",
+        "reports to",
+        "is blocked on",
+        "was tuned for",
+        "alerts"
     };
     private static final String[] OBJECTS = {
-        "Kubernetes 1.29", "PostgreSQL 16", "the Friday freeze", "weekly reviews", "team atlas",
-        "a new region in Frankfurt", "the Q3 roadmap", "a memory leak", "dark mode",
-        "vegetarian food", "window seats", "the incident in March", "canary deployments",
-        "Terraform modules", "green tea", "the security audit", "hourly snapshots", "Grafana"
+        "Kubernetes 1.29",
+        "PostgreSQL 16",
+        "the Friday freeze",
+        "weekly reviews",
+        "team atlas",
+        "a new region in Frankfurt",
+        "the Q3 roadmap",
+        "a memory leak",
+        "dark mode",
+        "vegetarian food",
+        "window seats",
+        "the incident in March",
+        "canary deployments",
+        "Terraform modules",
+        "green tea",
+        "the security audit",
+        "hourly snapshots",
+        "Grafana"
     };
 
     private Path dataDir;
@@ -147,16 +191,28 @@ public class RecallBenchmark {
         server.memory().maintain(); // catches the BM25 replica up from the change sequence
         queries = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
-            queries.add(SUBJECTS[random.nextInt(SUBJECTS.length)] + " " + VERBS[random.nextInt(VERBS.length)] + " " + OBJECTS[random.nextInt(OBJECTS.length)] + "?");
+            queries.add(
+                    SUBJECTS[random.nextInt(SUBJECTS.length)]
+                            + " "
+                            + VERBS[random.nextInt(VERBS.length)]
+                            + " "
+                            + OBJECTS[random.nextInt(OBJECTS.length)]
+                            + "?");
         }
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        // the first recall loads the namespace's memory table and warms the model
+        server.memory().recall(request(queries.getLast()));
         checkPathsAgree();
     }
 
     private void checkPathsAgree() throws IOException {
         String q = queries.getFirst();
         List<String> inProcess =
-                server.memory().recall(RecallRequest.of(NS, q).withThreshold(0.0)).memories().stream()
+                server
+                        .memory()
+                        .recall(RecallRequest.of(NS, q).withThreshold(0.0))
+                        .memories()
+                        .stream()
                         .map(ScoredMemory::id)
                         .toList();
         JsonNode answer = Json.MAPPER.readTree(post(q));
@@ -166,6 +222,13 @@ public class RecallBenchmark {
             throw new IllegalStateException(
                     "HTTP and in-process recall disagree: " + overHttp + " vs " + inProcess);
         }
+    }
+
+    private RecallRequest request(String query) {
+        return RecallRequest.of(NS, query)
+                .withThreshold(0.0)
+                .withTimeout(Duration.ofSeconds(30))
+                .withMode(RecallMode.valueOf(mode));
     }
 
     private static String sentence(Random random) {
@@ -196,7 +259,11 @@ public class RecallBenchmark {
 
     private String post(String query) {
         String body =
-                "{\"query\":" + Json.MAPPER.valueToTree(query).toString() + ",\"threshold\":0.0}";
+                "{\"query\":"
+                        + Json.MAPPER.valueToTree(query).toString()
+                        + ",\"threshold\":0.0,\"timeoutMs\":30000,\"mode\":\""
+                        + mode
+                        + "\"}";
         HttpRequest request =
                 HttpRequest.newBuilder(
                                 URI.create(
@@ -210,7 +277,8 @@ public class RecallBenchmark {
                         .POST(HttpRequest.BodyPublishers.ofString(body))
                         .build();
         try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("recall answered " + response.statusCode());
             }
@@ -230,10 +298,7 @@ public class RecallBenchmark {
 
     @Benchmark
     public int recallInProcess() {
-        return server.memory()
-                .recall(RecallRequest.of(NS, queries.get(next++ & 63)).withThreshold(0.0))
-                .memories()
-                .size();
+        return server.memory().recall(request(queries.get(next++ & 63))).memories().size();
     }
 
     @TearDown(Level.Trial)
