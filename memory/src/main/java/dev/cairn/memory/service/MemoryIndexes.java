@@ -16,7 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Derived indexes of memories: BM25 (one Lucene document per memory, document id = chunk id =
  * memory id) and an in-memory table of every live memory with its vector for exact cosine search.
  * Both are rebuilt from the store: the table per namespace on first use, Lucene by replaying the
- * store's change sequence from its last committed position. Thread-safe.
+ * store's change sequence from its last committed position. Thread-safe. The service applies its
+ * own writes right after they commit (read-your-writes); writes of other servers sharing the
+ * database arrive with the next catch-up (every maintenance run), so replicas are eventually
+ * consistent.
  */
 final class MemoryIndexes implements AutoCloseable {
 

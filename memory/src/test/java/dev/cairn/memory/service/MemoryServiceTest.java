@@ -318,6 +318,38 @@ class MemoryServiceTest {
     }
 
     @Test
+    void repeatedRecallAnswersTheSameMemories() {
+        String[] words = {"deploy", "pipeline", "cluster", "billing", "search", "index", "vpn"};
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 300; i++) {
+            String text =
+                    words[random.nextInt(words.length)]
+                            + " "
+                            + words[random.nextInt(words.length)]
+                            + " "
+                            + words[random.nextInt(words.length)]
+                            + " note "
+                            + i;
+            service.write(
+                    NewMemory.of(Scope.of("team", "u" + (i % 7), ""), MemoryType.FACT, text), "a");
+            clock.advance(Duration.ofMinutes(1));
+        }
+        for (RecallMode mode : RecallMode.values()) {
+            RecallRequest ask =
+                    RecallRequest.of("team", "deploy the billing cluster")
+                            .withMode(mode)
+                            .withThreshold(0.0);
+            List<String> first =
+                    service.recall(ask).memories().stream().map(ScoredMemory::id).toList();
+            clock.advance(Duration.ofSeconds(5));
+            List<String> second =
+                    service.recall(ask).memories().stream().map(ScoredMemory::id).toList();
+
+            assertThat(second).as(mode.name()).isEqualTo(first);
+        }
+    }
+
+    @Test
     void contextNeverExceedsBudget() {
         for (int i = 0; i < 30; i++) {
             service.write(
