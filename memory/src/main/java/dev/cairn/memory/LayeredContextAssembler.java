@@ -11,7 +11,9 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Default {@link ContextAssembler}. Every tentative block is counted whole with the counter, so the
+ * Default {@link ContextAssembler}. A first pass counts each line on its own and sums (linear in
+ * the block, exact for tokenizers that split on whitespace first); the finished block is counted
+ * whole, and if the sum was not exact a second pass counts every tentative block whole, so the
  * bound holds for any counter, additive or not. Thread-safe if the counter is.
  */
 final class LayeredContextAssembler implements ContextAssembler {
@@ -35,11 +37,23 @@ final class LayeredContextAssembler implements ContextAssembler {
             throw new IllegalArgumentException(
                     "illegal maxTokens: " + maxTokens + ", must be >= 0");
         }
+        AssembledContext fast = compose(memories, maxTokens, true);
+        return fast != null ? fast : compose(memories, maxTokens, false);
+    }
+
+    /**
+     * Composes the block. With {@code additive}, each line is counted on its own and the block's
+     * count is the running sum (exact for tokenizers that split on whitespace first, such as
+     * WordPiece, because lines join at line breaks); the whole block is counted once at the end,
+     * and null is returned when the sum was wrong, so the caller recounts every step exactly.
+     */
+    private AssembledContext compose(List<ScoredMemory> memories, int maxTokens, boolean additive) {
         Map<Layer, List<ScoredMemory>> byLayer = new EnumMap<>(Layer.class);
         for (ScoredMemory m : memories) {
             byLayer.computeIfAbsent(m.memory().layer(), l -> new ArrayList<>()).add(m);
         }
         StringBuilder block = new StringBuilder();
+        int blockTokens = 0;
         Map<Layer, List<String>> included = new EnumMap<>(Layer.class);
         List<String> truncated = new ArrayList<>();
         List<String> omitted = new ArrayList<>();
@@ -57,17 +71,22 @@ final class LayeredContextAssembler implements ContextAssembler {
                     content = counter.truncate(content, config.maxEntryTokens()).strip() + ELLIPSIS;
                     cut = true;
                 }
-                String lead = block + (headerWritten ? "" : header) + prefix;
+                String pre = (headerWritten ? "" : header) + prefix;
+                String lead = additive ? pre : block + pre;
+                int budget = additive ? maxTokens - blockTokens : maxTokens;
                 String line = null;
-                if (counter.count(lead + content) <= maxTokens) {
+                if (counter.count(lead + content) <= budget) {
                     line = content;
                 } else {
-                    line = fitTruncated(lead, content, maxTokens);
+                    line = budget <= 0 ? null : fitTruncated(lead, content, budget);
                     cut = line != null;
                 }
                 if (line == null) {
                     omitted.add(m.id());
                     continue;
+                }
+                if (additive) {
+                    blockTokens += counter.count(pre + line + "\n");
                 }
                 if (!headerWritten) {
                     block.append(header);
@@ -82,6 +101,9 @@ final class LayeredContextAssembler implements ContextAssembler {
         }
         String text = block.toString().stripTrailing();
         int tokens = text.isEmpty() ? 0 : counter.count(text);
+        if (additive && (tokens > maxTokens || tokens != blockTokens)) {
+            return null;
+        }
         if (tokens > maxTokens) {
             // Unreachable with a sane counter (stripping cannot add tokens); fail safe.
             return new AssembledContext("", 0, Map.of(), List.of(), ids(memories));

@@ -3,6 +3,7 @@ package dev.cairn.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.embeddings.TokenCounter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -79,7 +80,31 @@ class ContextAssemblerTest {
 
     @Test
     void contextNeverExceedsItsBudgetOverRandomInputs() {
-        long seed = 20260301L;
+        neverExceedsBudget(counter, 20260301L);
+    }
+
+    @Test
+    void contextNeverExceedsItsBudgetWithANonAdditiveCounter() {
+        // one token per started block of 7 characters of the whole text: joining texts changes
+        // the count, so the additive first pass must fall back to counting whole blocks
+        TokenCounter blocks =
+                new TokenCounter() {
+                    @Override
+                    public int count(String text) {
+                        return (text.length() + 6) / 7;
+                    }
+
+                    @Override
+                    public String truncate(String text, int maxTokens) {
+                        return text.substring(
+                                0, Math.min(text.length(), Math.max(0, maxTokens * 7)));
+                    }
+                };
+        neverExceedsBudget(blocks, 20261122L);
+    }
+
+    private void neverExceedsBudget(TokenCounter counter, long seed) {
+        ContextAssembler assembler = ContextAssembler.create(counter);
         Random random = new Random(seed);
         MemoryType[] types = MemoryType.values();
         for (int round = 0; round < 300; round++) {

@@ -2,16 +2,18 @@ package dev.cairn.server;
 
 import dev.cairn.judge.ContradictionSource;
 import dev.cairn.judge.service.JudgeService;
+import dev.cairn.memory.service.MemoryService;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.store.Store;
 import dev.cairn.server.api.GovernanceModule;
 import dev.cairn.server.api.GraphRoutes;
 import dev.cairn.server.api.JudgeRoutes;
 import dev.cairn.server.api.KnowledgeRoutes;
+import dev.cairn.server.api.MemoryRoutes;
 import dev.cairn.server.api.NamespaceRoutes;
+import dev.cairn.server.api.ServiceMemoryPort;
 import dev.cairn.server.api.SystemRoutes;
 import dev.cairn.server.api.TokenRoutes;
-import dev.cairn.server.api.UnavailableMemory;
 import dev.cairn.server.auth.AdminToken;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.AuthFilter;
@@ -48,11 +50,13 @@ public final class CairnServer implements AutoCloseable {
     private final Optional<String> generatedAdminToken;
     private final JvmGcMetrics gcMetrics;
     private final GovernanceModule governance;
+    private final MemoryService memory;
 
     private CairnServer(ServerSettings settings) {
         this.settings = settings;
         this.cairn = Cairn.open(settings);
         GovernanceModule openedGovernance = null;
+        MemoryService openedMemory = null;
         try {
             Store store = cairn.store();
             KnowledgeBase knowledge = cairn.knowledge();
@@ -78,11 +82,17 @@ public final class CairnServer implements AutoCloseable {
             new NamespaceRoutes(store, settings.maxBodyBytes()).register(routing);
             new TokenRoutes(tokens, settings.maxBodyBytes()).register(routing);
             new KnowledgeRoutes(knowledge, settings.maxBodyBytes()).register(routing);
+            // ---- memory (issue 6) ----
+            openedMemory = MemoryWiring.open(cairn, settings);
+            this.memory = openedMemory;
+            MemoryWiring.bindMetrics(memory, metrics);
+            new MemoryRoutes(memory, store, settings.maxBodyBytes()).register(routing);
+            // ---- end memory ----
             // Governance: conversations (ARK), key/value (Orloj), proposals, transcripts, tools.
             openedGovernance =
                     GovernanceModule.create(
                             knowledge,
-                            UnavailableMemory.INSTANCE,
+                            new ServiceMemoryPort(memory),
                             ExtractWiring.pipeline(),
                             settings.maxBodyBytes());
             this.governance = openedGovernance;
@@ -113,6 +123,9 @@ public final class CairnServer implements AutoCloseable {
             if (openedGovernance != null) {
                 openedGovernance.close();
             }
+            if (openedMemory != null) {
+                openedMemory.close();
+            }
             cairn.close();
             throw e;
         }
@@ -141,6 +154,10 @@ public final class CairnServer implements AutoCloseable {
         return cairn.store();
     }
 
+    public MemoryService memory() {
+        return memory;
+    }
+
     public KnowledgeBase knowledge() {
         return cairn.knowledge();
     }
@@ -156,7 +173,11 @@ public final class CairnServer implements AutoCloseable {
             try {
                 governance.close();
             } finally {
-                cairn.close();
+                try {
+                    memory.close();
+                } finally {
+                    cairn.close();
+                }
             }
         }
     }

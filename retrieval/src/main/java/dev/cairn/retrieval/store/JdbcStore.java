@@ -42,6 +42,8 @@ abstract class JdbcStore implements Store {
                     "knowledge_chunk_entities",
                     "knowledge_relations",
                     "knowledge_entities",
+                    "memory_transitions",
+                    "memories",
                     "retrieval_trace_hits",
                     "retrieval_traces",
                     "chunks",

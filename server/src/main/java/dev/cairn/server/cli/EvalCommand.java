@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
         name = "eval",
         description = "Evaluate ranking or recall quality.",
         mixinStandardHelpOptions = true,
-        subcommands = {EvalBeirCommand.class})
+        subcommands = {EvalBeirCommand.class, EvalLocomoCommand.class})
 final class EvalCommand implements Runnable {
 
     @Override

@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
             ServeCommand.class,
             IngestCommand.class,
             RetrieveCommand.class,
+            RecallCommand.class,
             EvalCommand.class
         })
 public final class Main implements Runnable {

@@ -1,0 +1,150 @@
+package dev.cairn.memory.service;
+
+import dev.cairn.memory.MemoryLifecycle;
+import dev.cairn.memory.RecallScorer;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of the memory service (server keys under {@code cairn.memory}).
+ *
+ * @param lifecycle merge similarity of near-duplicates ({@code merge-similarity}, 0.92)
+ * @param weights recall score weights
+ * @param candidates BM25 and dense candidates per recall ({@code recall.candidates}, 100)
+ * @param lexicalWeight weight of normalised BM25 in hybrid relevance ({@code
+ *     recall.lexical-weight}, 0.1)
+ * @param denseWeight weight of cosine in hybrid relevance ({@code recall.dense-weight}, 0.9).
+ *     Chosen on LoCoMo conv-26 only (197 questions, evidence recall@10 of lexical,dense 0.5,0.5:
+ *     0.653; 0.4,0.6: 0.663; 0.3,0.7: 0.676; 0.2,0.8: 0.677; 0.15,0.85: 0.689; 0.1,0.9: 0.715;
+ *     0.05,0.95: 0.687). Cosines of bge-small span a narrow band while BM25 / max spans [0, 1], so
+ *     a small lexical weight still moves exact-term matches up.
+ * @param userCap recallable memories kept per user ({@code maintenance.user-cap}, 2,000)
+ * @param maintenanceInterval period of the maintenance jobs, zero disables scheduling ({@code
+ *     maintenance.interval-seconds}, 600)
+ * @param recordRecalls whether recall updates lastRecalledAt and recalledCount
+ */
+public record MemoryServiceConfig(
+        MemoryLifecycle.Config lifecycle,
+        RecallScorer.Weights weights,
+        int candidates,
+        double lexicalWeight,
+        double denseWeight,
+        int userCap,
+        Duration maintenanceInterval,
+        boolean recordRecalls) {
+
+    public static final int DEFAULT_CANDIDATES = 100;
+    public static final double DEFAULT_LEXICAL_WEIGHT = 0.1;
+    public static final double DEFAULT_DENSE_WEIGHT = 0.9;
+    public static final int DEFAULT_USER_CAP = 2000;
+    public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofMinutes(10);
+
+    public MemoryServiceConfig {
+        Objects.requireNonNull(lifecycle, "lifecycle");
+        Objects.requireNonNull(weights, "weights");
+        if (candidates < 1 || candidates > 10_000) {
+            throw new IllegalArgumentException(
+                    "illegal candidates: " + candidates + ", must be in [1, 10000]");
+        }
+        if (!(lexicalWeight >= 0) || !(denseWeight >= 0) || lexicalWeight + denseWeight <= 0) {
+            throw new IllegalArgumentException(
+                    "illegal recall weights: lexical "
+                            + lexicalWeight
+                            + ", dense "
+                            + denseWeight
+                            + ", must be >= 0 with a positive sum");
+        }
+        if (userCap < 1) {
+            throw new IllegalArgumentException("illegal userCap: " + userCap + ", must be >= 1");
+        }
+        Objects.requireNonNull(maintenanceInterval, "maintenanceInterval");
+        if (maintenanceInterval.isNegative()) {
+            throw new IllegalArgumentException(
+                    "illegal maintenanceInterval: " + maintenanceInterval + ", must be >= 0");
+        }
+    }
+
+    public static MemoryServiceConfig defaults() {
+        return new MemoryServiceConfig(
+                MemoryLifecycle.Config.defaults(),
+                RecallScorer.Weights.defaults(),
+                DEFAULT_CANDIDATES,
+                DEFAULT_LEXICAL_WEIGHT,
+                DEFAULT_DENSE_WEIGHT,
+                DEFAULT_USER_CAP,
+                DEFAULT_MAINTENANCE_INTERVAL,
+                true);
+    }
+
+    public MemoryServiceConfig withCandidates(int candidates) {
+        return new MemoryServiceConfig(
+                lifecycle,
+                weights,
+                candidates,
+                lexicalWeight,
+                denseWeight,
+                userCap,
+                maintenanceInterval,
+                recordRecalls);
+    }
+
+    public MemoryServiceConfig withHybridWeights(double lexicalWeight, double denseWeight) {
+        return new MemoryServiceConfig(
+                lifecycle,
+                weights,
+                candidates,
+                lexicalWeight,
+                denseWeight,
+                userCap,
+                maintenanceInterval,
+                recordRecalls);
+    }
+
+    public MemoryServiceConfig withUserCap(int userCap) {
+        return new MemoryServiceConfig(
+                lifecycle,
+                weights,
+                candidates,
+                lexicalWeight,
+                denseWeight,
+                userCap,
+                maintenanceInterval,
+                recordRecalls);
+    }
+
+    public MemoryServiceConfig withMaintenanceInterval(Duration maintenanceInterval) {
+        return new MemoryServiceConfig(
+                lifecycle,
+                weights,
+                candidates,
+                lexicalWeight,
+                denseWeight,
+                userCap,
+                maintenanceInterval,
+                recordRecalls);
+    }
+
+    public MemoryServiceConfig withRecordRecalls(boolean recordRecalls) {
+        return new MemoryServiceConfig(
+                lifecycle,
+                weights,
+                candidates,
+                lexicalWeight,
+                denseWeight,
+                userCap,
+                maintenanceInterval,
+                recordRecalls);
+    }
+
+    public MemoryServiceConfig withMergeSimilarity(double mergeSimilarity) {
+        return new MemoryServiceConfig(
+                new MemoryLifecycle.Config(mergeSimilarity),
+                weights,
+                candidates,
+                lexicalWeight,
+                denseWeight,
+                userCap,
+                maintenanceInterval,
+                recordRecalls);
+    }
+}

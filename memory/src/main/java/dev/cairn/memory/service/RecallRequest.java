@@ -1,0 +1,137 @@
+package dev.cairn.memory.service;
+
+import dev.cairn.memory.Layer;
+import dev.cairn.memory.MemoryType;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One recall (API.md {@code POST recall}). Empty {@code userId}/{@code agentId} mean no scope
+ * filter; empty {@code types}/{@code layers} mean all.
+ *
+ * @param limit most memories returned, 1..{@value #MAX_LIMIT}
+ * @param threshold minimum cosine similarity of a memory to the query, in [-1, 1]
+ * @param maxTokens budget of the assembled context, >= 0
+ * @param timeout deadline of the candidate search, > 0
+ * @param mode which candidate signals to use (HYBRID by default; the others for evaluation)
+ */
+public record RecallRequest(
+        String namespace,
+        String query,
+        String userId,
+        String agentId,
+        int limit,
+        double threshold,
+        int maxTokens,
+        Set<MemoryType> types,
+        Set<Layer> layers,
+        Duration timeout,
+        RecallMode mode) {
+
+    public static final int DEFAULT_LIMIT = 25;
+    public static final int MAX_LIMIT = 200;
+    public static final double DEFAULT_THRESHOLD = 0.25;
+    public static final int DEFAULT_MAX_TOKENS = 3500;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(3000);
+    public static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
+
+    public RecallRequest {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(query, "query");
+        if (query.isBlank()) {
+            throw new IllegalArgumentException("illegal query: blank, must have text");
+        }
+        userId = Objects.requireNonNull(userId, "userId").strip();
+        agentId = Objects.requireNonNull(agentId, "agentId").strip();
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException(
+                    "illegal limit: " + limit + ", must be in [1, " + MAX_LIMIT + "]");
+        }
+        if (!(threshold >= -1.0 && threshold <= 1.0)) {
+            throw new IllegalArgumentException(
+                    "illegal threshold: " + threshold + ", must be in [-1, 1]");
+        }
+        if (maxTokens < 0) {
+            throw new IllegalArgumentException(
+                    "illegal maxTokens: " + maxTokens + ", must be >= 0");
+        }
+        types = types.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(types));
+        layers = layers.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(layers));
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException(
+                    "illegal timeoutMs: "
+                            + timeout.toMillis()
+                            + ", must be in [1, "
+                            + MAX_TIMEOUT.toMillis()
+                            + "]");
+        }
+        Objects.requireNonNull(mode, "mode");
+    }
+
+    /** A recall with every default. */
+    public static RecallRequest of(String namespace, String query) {
+        return new RecallRequest(
+                namespace,
+                query,
+                "",
+                "",
+                DEFAULT_LIMIT,
+                DEFAULT_THRESHOLD,
+                DEFAULT_MAX_TOKENS,
+                Set.of(),
+                Set.of(),
+                DEFAULT_TIMEOUT,
+                RecallMode.HYBRID);
+    }
+
+    public RecallRequest withScope(String userId, String agentId) {
+        return new RecallRequest(
+                namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
+                timeout, mode);
+    }
+
+    public RecallRequest withLimit(int limit) {
+        return new RecallRequest(
+                namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
+                timeout, mode);
+    }
+
+    public RecallRequest withThreshold(double threshold) {
+        return new RecallRequest(
+                namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
+                timeout, mode);
+    }
+
+    public RecallRequest withMaxTokens(int maxTokens) {
+        return new RecallRequest(
+                namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
+                timeout, mode);
+    }
+
+    public RecallRequest withTypes(Set<MemoryType> types) {
+        return new RecallRequest(
+                namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
+                timeout, mode);
+    }
+
+    public RecallRequest withLayers(Set<Layer> layers) {
+        return new RecallRequest(
+                namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
+                timeout, mode);
+    }
+
+    public RecallRequest withTimeout(Duration timeout) {
+        return new RecallRequest(
+                namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
+                timeout, mode);
+    }
+
+    public RecallRequest withMode(RecallMode mode) {
+        return new RecallRequest(
+                namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
+                timeout, mode);
+    }
+}

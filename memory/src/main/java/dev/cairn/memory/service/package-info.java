@@ -1,0 +1,23 @@
+/**
+ * The memory service: the write path (write safety, secret redaction, de-duplication, supersession,
+ * one transaction), reads, status changes, hybrid recall with a deadline and a token-budgeted
+ * context, and scheduled maintenance.
+ *
+ * <h2>Recall</h2>
+ *
+ * <pre>
+ * candidates = BM25 top-N over the namespace's memories  ∪  dense top-N by cosine (exact scan)
+ * keep       = ACTIVE, enabled, not deleted, of the asked user/agent (or of no user/agent),
+ *              of the asked types/layers, and cos(query, memory) >= threshold
+ *              (a memory whose normalised text contains the normalised query passes anyway)
+ * relevance  = HYBRID: wDense * max(cos, 0) + wLexical * bm25 / maxBm25 (over the candidates),
+ *                      divided by wDense + wLexical (a convex combination, Bruch et al., TOIS 2023)
+ *              LEXICAL: bm25 / maxBm25;  DENSE: max(cos, 0)
+ * score      = RecallScorer (relevance, importance, recency, confidence, type bonus)
+ * order      = score desc, id asc; at most limit (25); then ContextAssembler within maxTokens
+ * </pre>
+ *
+ * The lexical and dense searches run in parallel on virtual threads; when the deadline passes, what
+ * has finished is used and the answer is marked partial.
+ */
+package dev.cairn.memory.service;

@@ -1,0 +1,604 @@
+package dev.cairn.memory.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.memory.Layer;
+import dev.cairn.memory.Memory;
+import dev.cairn.memory.MemorySource;
+import dev.cairn.memory.MemoryStatus;
+import dev.cairn.memory.MemoryType;
+import dev.cairn.memory.Scope;
+import dev.cairn.memory.StatusTransition;
+import dev.cairn.retrieval.store.Change;
+import dev.cairn.retrieval.store.Page;
+import dev.cairn.retrieval.store.PageRequest;
+import dev.cairn.retrieval.store.SqlAccess;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.BiConsumer;
+
+/** {@link MemoryRepository} over {@link SqlAccess}, SQLite and PostgreSQL. Thread-safe. */
+final class SqlMemoryRepository implements MemoryRepository {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() {};
+    private static final int IN_BATCH = 500;
+
+    private static final String COLUMNS =
+            "namespace, id, user_id, agent_id, session_name, task_name, parent_task, type, layer,"
+                    + " status, content, content_hash, tags, confidence, importance, conflict_key,"
+                    + " source_kind, source_ref, created_at, updated_at, expires_at,"
+                    + " last_recalled_at, recalled_count, disabled, deleted, embedding_model";
+
+    private static final String UPSERT =
+            "INSERT INTO memories ("
+                    + COLUMNS
+                    + ", embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                    + " ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (namespace, id) DO UPDATE SET"
+                    + " user_id = excluded.user_id, agent_id = excluded.agent_id,"
+                    + " session_name = excluded.session_name, task_name = excluded.task_name,"
+                    + " parent_task = excluded.parent_task, type = excluded.type,"
+                    + " layer = excluded.layer, status = excluded.status,"
+                    + " content = excluded.content, content_hash = excluded.content_hash,"
+                    + " tags = excluded.tags, confidence = excluded.confidence,"
+                    + " importance = excluded.importance, conflict_key = excluded.conflict_key,"
+                    + " source_kind = excluded.source_kind, source_ref = excluded.source_ref,"
+                    + " created_at = excluded.created_at, updated_at = excluded.updated_at,"
+                    + " expires_at = excluded.expires_at,"
+                    + " last_recalled_at = excluded.last_recalled_at,"
+                    + " recalled_count = excluded.recalled_count, disabled = excluded.disabled,"
+                    + " deleted = excluded.deleted, embedding_model = excluded.embedding_model,"
+                    + " embedding = COALESCE(excluded.embedding, memories.embedding)";
+
+    private final SqlAccess sql;
+    private final int dimensions;
+
+    SqlMemoryRepository(SqlAccess sql, int dimensions) {
+        this.sql = Objects.requireNonNull(sql, "sql");
+        this.dimensions = dimensions;
+    }
+
+    @Override
+    public void write(String namespace, List<MemoryRow> rows, List<StatusTransition> transitions) {
+        for (MemoryRow row : rows) {
+            if (!row.memory().scope().namespace().equals(namespace)) {
+                throw new IllegalArgumentException(
+                        "illegal memory "
+                                + row.memory().id()
+                                + ": of namespace '"
+                                + row.memory().scope().namespace()
+                                + "', must be of '"
+                                + namespace
+                                + "'");
+            }
+        }
+        sql.write(
+                namespace,
+                c -> {
+                    try (PreparedStatement ps = c.prepareStatement(UPSERT)) {
+                        for (MemoryRow row : rows) {
+                            float[] v = row.embedding();
+                            if (v.length != 0 && v.length != dimensions) {
+                                throw new IllegalArgumentException(
+                                        "illegal embedding of "
+                                                + row.memory().id()
+                                                + ": "
+                                                + v.length
+                                                + " dimensions, must be "
+                                                + dimensions);
+                            }
+                            bindMemory(ps, row.memory());
+                            sql.bindVector(ps, 27, row.embedding());
+                            ps.executeUpdate();
+                        }
+                    }
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "INSERT INTO memory_transitions (namespace, memory_id,"
+                                            + " from_status, to_status, at, actor, reason)"
+                                            + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                        for (StatusTransition t : transitions) {
+                            ps.setString(1, namespace);
+                            ps.setString(2, t.memoryId());
+                            ps.setString(3, t.from().name());
+                            ps.setString(4, t.to().name());
+                            sql.bindInstant(ps, 5, t.at());
+                            ps.setString(6, t.actor());
+                            ps.setString(7, t.reason());
+                            ps.executeUpdate();
+                        }
+                    }
+                    for (String id :
+                            new TreeSet<>(rows.stream().map(r -> r.memory().id()).toList())) {
+                        sql.appendChange(c, namespace, Change.Kind.MEMORY, id, Change.Op.UPSERT);
+                    }
+                    return null;
+                });
+    }
+
+    private void bindMemory(PreparedStatement ps, Memory m) throws SQLException {
+        Scope s = m.scope();
+        int i = 1;
+        ps.setString(i++, s.namespace());
+        ps.setString(i++, m.id());
+        ps.setString(i++, s.userId());
+        ps.setString(i++, s.agentId());
+        ps.setString(i++, s.sessionName());
+        ps.setString(i++, s.taskName());
+        ps.setString(i++, s.parentTask());
+        ps.setString(i++, m.type().name());
+        ps.setString(i++, m.layer().name());
+        ps.setString(i++, m.status().name());
+        ps.setString(i++, m.content());
+        ps.setString(i++, m.contentHash());
+        sql.bindJson(ps, i++, toJson(m.tags()));
+        ps.setDouble(i++, m.confidence());
+        ps.setDouble(i++, m.importance());
+        ps.setString(i++, m.conflictKey());
+        ps.setString(i++, m.source().kind().name());
+        ps.setString(i++, m.source().reference());
+        sql.bindInstant(ps, i++, m.createdAt());
+        sql.bindInstant(ps, i++, m.updatedAt());
+        sql.bindInstant(ps, i++, m.expiresAt());
+        sql.bindInstant(ps, i++, m.lastRecalledAt());
+        ps.setLong(i++, m.recalledCount());
+        ps.setBoolean(i++, m.disabled());
+        ps.setBoolean(i++, m.deleted());
+        ps.setString(i, m.embeddingModel());
+    }
+
+    private Memory row(ResultSet rs) throws SQLException {
+        return new Memory(
+                rs.getString("id"),
+                new Scope(
+                        rs.getString("namespace"),
+                        rs.getString("user_id"),
+                        rs.getString("agent_id"),
+                        rs.getString("session_name"),
+                        rs.getString("task_name"),
+                        rs.getString("parent_task")),
+                MemoryType.valueOf(rs.getString("type")),
+                Layer.valueOf(rs.getString("layer")),
+                MemoryStatus.valueOf(rs.getString("status")),
+                rs.getString("content"),
+                rs.getString("content_hash"),
+                fromJson(rs.getString("tags")),
+                rs.getDouble("confidence"),
+                rs.getDouble("importance"),
+                rs.getString("conflict_key"),
+                new MemorySource(
+                        MemorySource.Kind.valueOf(rs.getString("source_kind")),
+                        rs.getString("source_ref")),
+                sql.readInstant(rs, "created_at"),
+                sql.readInstant(rs, "updated_at"),
+                sql.readInstant(rs, "expires_at"),
+                sql.readInstant(rs, "last_recalled_at"),
+                rs.getLong("recalled_count"),
+                rs.getBoolean("disabled"),
+                rs.getBoolean("deleted"),
+                rs.getString("embedding_model"));
+    }
+
+    @Override
+    public Optional<Memory> find(String namespace, String id) {
+        List<Memory> found =
+                query(
+                        "SELECT " + COLUMNS + " FROM memories WHERE namespace = ? AND id = ?",
+                        namespace,
+                        id);
+        return found.stream().findFirst();
+    }
+
+    @Override
+    public List<Memory> findAll(String namespace, Collection<String> ids) {
+        List<String> distinct = List.copyOf(new TreeSet<>(ids));
+        List<Memory> out = new ArrayList<>();
+        for (int from = 0; from < distinct.size(); from += IN_BATCH) {
+            List<String> batch = distinct.subList(from, Math.min(distinct.size(), from + IN_BATCH));
+            Object[] args = new Object[batch.size() + 1];
+            args[0] = namespace;
+            for (int i = 0; i < batch.size(); i++) {
+                args[i + 1] = batch.get(i);
+            }
+            out.addAll(
+                    query(
+                            "SELECT "
+                                    + COLUMNS
+                                    + " FROM memories WHERE namespace = ? AND id IN ("
+                                    + placeholders(batch.size())
+                                    + ") ORDER BY id",
+                            args));
+        }
+        return out;
+    }
+
+    @Override
+    public float[] embedding(String namespace, String id) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT embedding FROM memories WHERE namespace = ? AND id = ?")) {
+                        ps.setString(1, namespace);
+                        ps.setString(2, id);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            return rs.next() ? sql.readVector(rs, "embedding") : new float[0];
+                        }
+                    }
+                });
+    }
+
+    @Override
+    public Page<Memory> list(String namespace, MemoryFilter filter, PageRequest page) {
+        StringBuilder where = new StringBuilder("namespace = ?");
+        List<Object> args = new ArrayList<>();
+        args.add(namespace);
+        if (!filter.text().isEmpty()) {
+            where.append(" AND lower(content) LIKE ? ESCAPE '\\'");
+            args.add("%" + escapeLike(filter.text().toLowerCase(java.util.Locale.ROOT)) + "%");
+        }
+        inList(where, args, "type", filter.types().stream().map(Enum::name).sorted().toList());
+        inList(where, args, "status", filter.statuses().stream().map(Enum::name).sorted().toList());
+        inList(
+                where,
+                args,
+                "source_kind",
+                filter.sources().stream().map(Enum::name).sorted().toList());
+        inList(where, args, "id", filter.ids());
+        for (String tag : filter.tags()) {
+            where.append(" AND CAST(tags AS TEXT) LIKE ? ESCAPE '\\'");
+            args.add(
+                    "%" + escapeLike(toJson(List.of(tag)).substring(1).replaceAll("]$", "")) + "%");
+        }
+        equal(where, args, "user_id", filter.userId());
+        equal(where, args, "agent_id", filter.agentId());
+        equal(where, args, "session_name", filter.sessionName());
+        equal(where, args, "task_name", filter.taskName());
+        equal(where, args, "parent_task", filter.parentTask());
+        if (!filter.includeDisabled()) {
+            where.append(" AND disabled = ?");
+            args.add(Boolean.FALSE);
+        }
+        if (!filter.includeDeleted()) {
+            where.append(" AND deleted = ?");
+            args.add(Boolean.FALSE);
+        }
+        return sql.read(
+                c -> {
+                    long total;
+                    try (PreparedStatement ps =
+                            c.prepareStatement("SELECT count(*) FROM memories WHERE " + where)) {
+                        bind(ps, args.toArray());
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            total = rs.getLong(1);
+                        }
+                    }
+                    List<Object> pageArgs = new ArrayList<>(args);
+                    pageArgs.add(page.cursor());
+                    pageArgs.add(page.limit() + 1);
+                    List<Memory> items = new ArrayList<>();
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + " FROM memories WHERE "
+                                            + where
+                                            + " AND id > ? ORDER BY id LIMIT ?")) {
+                        bind(ps, pageArgs.toArray());
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                items.add(row(rs));
+                            }
+                        }
+                    }
+                    if (items.size() > page.limit()) {
+                        List<Memory> shown = items.subList(0, page.limit());
+                        return new Page<>(shown, total, shown.getLast().id());
+                    }
+                    return new Page<>(items, total, "");
+                });
+    }
+
+    @Override
+    public List<StatusTransition> transitions(String namespace, String id) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT memory_id, from_status, to_status, at, actor, reason"
+                                            + " FROM memory_transitions WHERE namespace = ? AND"
+                                            + " memory_id = ? ORDER BY seq")) {
+                        ps.setString(1, namespace);
+                        ps.setString(2, id);
+                        List<StatusTransition> out = new ArrayList<>();
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                out.add(
+                                        new StatusTransition(
+                                                rs.getString("memory_id"),
+                                                MemoryStatus.valueOf(rs.getString("from_status")),
+                                                MemoryStatus.valueOf(rs.getString("to_status")),
+                                                sql.readInstant(rs, "at"),
+                                                rs.getString("actor"),
+                                                rs.getString("reason")));
+                            }
+                        }
+                        return out;
+                    }
+                });
+    }
+
+    @Override
+    public List<Memory> withContentHash(String namespace, String contentHash) {
+        return query(
+                "SELECT "
+                        + COLUMNS
+                        + " FROM memories WHERE namespace = ? AND content_hash = ? AND deleted = ?"
+                        + " ORDER BY id",
+                namespace,
+                contentHash,
+                Boolean.FALSE);
+    }
+
+    @Override
+    public List<Memory> withConflictKey(String namespace, String conflictKey) {
+        if (conflictKey.isBlank()) {
+            return List.of();
+        }
+        return query(
+                "SELECT "
+                        + COLUMNS
+                        + " FROM memories WHERE namespace = ? AND conflict_key = ? AND deleted = ?"
+                        + " ORDER BY id",
+                namespace,
+                conflictKey.strip(),
+                Boolean.FALSE);
+    }
+
+    @Override
+    public void forEachLive(String namespace, BiConsumer<Memory, float[]> consumer) {
+        sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + ", embedding FROM memories WHERE namespace = ? AND"
+                                            + " deleted = ? ORDER BY id")) {
+                        ps.setString(1, namespace);
+                        ps.setBoolean(2, false);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                consumer.accept(row(rs), sql.readVector(rs, "embedding"));
+                            }
+                        }
+                    }
+                    return null;
+                });
+    }
+
+    @Override
+    public List<Memory> expired(String namespace, Instant now, int limit) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + " FROM memories WHERE namespace = ? AND status = ?"
+                                            + " AND expires_at <= ? AND deleted = ? ORDER BY id"
+                                            + " LIMIT ?")) {
+                        ps.setString(1, namespace);
+                        ps.setString(2, MemoryStatus.ACTIVE.name());
+                        sql.bindInstant(ps, 3, now);
+                        ps.setBoolean(4, false);
+                        ps.setInt(5, limit);
+                        return collect(ps);
+                    }
+                });
+    }
+
+    @Override
+    public List<Memory> needingEmbedding(String namespace, String modelId, int limit) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + " FROM memories WHERE namespace = ? AND deleted = ?"
+                                            + " AND (embedding IS NULL OR embedding_model <> ?)"
+                                            + " ORDER BY id LIMIT ?")) {
+                        ps.setString(1, namespace);
+                        ps.setBoolean(2, false);
+                        ps.setString(3, modelId);
+                        ps.setInt(4, limit);
+                        return collect(ps);
+                    }
+                });
+    }
+
+    @Override
+    public List<Memory> overCap(String namespace, String userId, int keep) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + " FROM memories WHERE namespace = ? AND user_id = ?"
+                                            + " AND status = ? AND disabled = ? AND deleted = ?"
+                                            + " ORDER BY importance DESC, updated_at DESC, id"
+                                            + " DESC")) {
+                        ps.setString(1, namespace);
+                        ps.setString(2, userId);
+                        ps.setString(3, MemoryStatus.ACTIVE.name());
+                        ps.setBoolean(4, false);
+                        ps.setBoolean(5, false);
+                        List<Memory> all = collect(ps);
+                        if (all.size() <= keep) {
+                            return List.of();
+                        }
+                        List<Memory> pruned = new ArrayList<>(all.subList(keep, all.size()));
+                        java.util.Collections.reverse(pruned);
+                        return pruned;
+                    }
+                });
+    }
+
+    @Override
+    public List<String> usersOverCap(String namespace, int cap) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT user_id FROM memories WHERE namespace = ? AND status ="
+                                            + " ? AND disabled = ? AND deleted = ? GROUP BY"
+                                            + " user_id HAVING count(*) > ? ORDER BY user_id")) {
+                        ps.setString(1, namespace);
+                        ps.setString(2, MemoryStatus.ACTIVE.name());
+                        ps.setBoolean(3, false);
+                        ps.setBoolean(4, false);
+                        ps.setInt(5, cap);
+                        List<String> out = new ArrayList<>();
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                out.add(rs.getString(1));
+                            }
+                        }
+                        return out;
+                    }
+                });
+    }
+
+    @Override
+    public void recordRecalls(String namespace, Collection<String> ids, Instant at) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        List<String> sorted = List.copyOf(new TreeSet<>(ids));
+        sql.write(
+                namespace,
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "UPDATE memories SET recalled_count = recalled_count + 1,"
+                                            + " last_recalled_at = CASE WHEN last_recalled_at < ?"
+                                            + " THEN ? ELSE last_recalled_at END"
+                                            + " WHERE namespace = ? AND id = ?")) {
+                        for (String id : sorted) {
+                            sql.bindInstant(ps, 1, at);
+                            sql.bindInstant(ps, 2, at);
+                            ps.setString(3, namespace);
+                            ps.setString(4, id);
+                            ps.addBatch();
+                        }
+                        ps.executeBatch();
+                    }
+                    return null;
+                });
+    }
+
+    @Override
+    public long count(String namespace) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT count(*) FROM memories WHERE namespace = ?")) {
+                        ps.setString(1, namespace);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            return rs.getLong(1);
+                        }
+                    }
+                });
+    }
+
+    // ---- helpers --------------------------------------------------------------------------
+
+    private List<Memory> query(String select, Object... args) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps = c.prepareStatement(select)) {
+                        bind(ps, args);
+                        return collect(ps);
+                    }
+                });
+    }
+
+    private List<Memory> collect(PreparedStatement ps) throws SQLException {
+        List<Memory> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(row(rs));
+            }
+        }
+        return out;
+    }
+
+    private static void bind(PreparedStatement ps, Object[] args) throws SQLException {
+        for (int i = 0; i < args.length; i++) {
+            Object a = args[i];
+            switch (a) {
+                case String s -> ps.setString(i + 1, s);
+                case Boolean b -> ps.setBoolean(i + 1, b);
+                case Integer n -> ps.setInt(i + 1, n);
+                default ->
+                        throw new IllegalArgumentException(
+                                "illegal argument type: " + a.getClass());
+            }
+        }
+    }
+
+    private static void inList(
+            StringBuilder where, List<Object> args, String column, List<String> values) {
+        if (values.isEmpty()) {
+            return;
+        }
+        where.append(" AND ").append(column).append(" IN (").append(placeholders(values.size()));
+        where.append(')');
+        args.addAll(values);
+    }
+
+    private static void equal(StringBuilder where, List<Object> args, String column, String value) {
+        if (!value.isEmpty()) {
+            where.append(" AND ").append(column).append(" = ?");
+            args.add(value);
+        }
+    }
+
+    private static String placeholders(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+    }
+
+    static String escapeLike(String s) {
+        return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    private static String toJson(List<String> values) {
+        try {
+            return JSON.writeValueAsString(values);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write tags as JSON", e);
+        }
+    }
+
+    private static List<String> fromJson(String json) {
+        try {
+            return JSON.readValue(json, STRING_LIST);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored tags are not a JSON list", e);
+        }
+    }
+}

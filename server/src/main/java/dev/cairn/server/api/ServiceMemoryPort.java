@@ -1,0 +1,77 @@
+package dev.cairn.server.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.memory.Memory;
+import dev.cairn.memory.MemoryType;
+import dev.cairn.memory.NewMemory;
+import dev.cairn.memory.Scope;
+import dev.cairn.memory.TextNormalizer;
+import dev.cairn.memory.service.MemoryService;
+import dev.cairn.memory.service.RecallRequest;
+import dev.cairn.memory.service.WriteResult;
+import dev.cairn.memory.store.MemoryFilter;
+import dev.cairn.retrieval.store.PageRequest;
+import dev.cairn.server.http.Fields;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** {@link MemoryPort} over the {@link MemoryService}. Thread-safe. */
+public final class ServiceMemoryPort implements MemoryPort {
+
+    /** Candidates compared by content hash in {@link #exists}. */
+    static final int DUPLICATE_CANDIDATES = 50;
+
+    private final MemoryService memory;
+
+    public ServiceMemoryPort(MemoryService memory) {
+        this.memory = Objects.requireNonNull(memory, "memory");
+    }
+
+    @Override
+    public Written write(NewMemory draft, String actor) {
+        WriteResult r = memory.write(draft, actor);
+        return new Written(r.memory().id(), MemoryRoutes.view(r.memory()));
+    }
+
+    @Override
+    public Map<String, Object> view(String namespace, String id) {
+        return MemoryRoutes.view(memory.get(namespace, id));
+    }
+
+    @Override
+    public boolean exists(Scope scope, MemoryType type, String content) {
+        MemoryFilter filter =
+                MemoryFilter.all()
+                        .withText(content)
+                        .withTypes(List.of(type))
+                        .withIncludeDisabled(true);
+        if (!scope.userId().isEmpty()) {
+            filter = filter.withUser(scope.userId());
+        }
+        if (!scope.agentId().isEmpty()) {
+            filter = filter.withAgent(scope.agentId());
+        }
+        String hash = TextNormalizer.contentHash(content);
+        return memory
+                .list(scope.namespace(), filter, PageRequest.first(DUPLICATE_CANDIDATES))
+                .items()
+                .stream()
+                .map(Memory::contentHash)
+                .anyMatch(hash::equals);
+    }
+
+    @Override
+    public Map<String, Object> recall(String namespace, ObjectNode body) {
+        RecallRequest request =
+                RecallRequest.of(namespace, Fields.requiredText(body, "query"))
+                        .withScope(
+                                Fields.optionalText(body, "userId").orElse(""),
+                                Fields.optionalText(body, "agentId").orElse(""))
+                        .withLimit(OrlojRoutes.intField(body, "limit", RecallRequest.DEFAULT_LIMIT))
+                        .withMaxTokens(
+                                OrlojRoutes.intField(
+                                        body, "maxTokens", RecallRequest.DEFAULT_MAX_TOKENS));
+        return MemoryRoutes.recallView(memory.recall(request));
+    }
+}

@@ -1,0 +1,229 @@
+package dev.cairn.server.cli;
+
+import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.embeddings.EmbeddingModels;
+import dev.cairn.memory.eval.CachingEmbeddingModel;
+import dev.cairn.memory.eval.Locomo;
+import dev.cairn.memory.eval.LocomoEval;
+import dev.cairn.memory.safety.WriteGuard;
+import dev.cairn.memory.service.MemoryService;
+import dev.cairn.memory.service.MemoryServiceConfig;
+import dev.cairn.memory.service.RecallMode;
+import dev.cairn.memory.service.RecallRequest;
+import dev.cairn.retrieval.lexical.LexicalConfig;
+import dev.cairn.retrieval.lexical.LexicalIndex;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.retrieval.store.StoreConfig;
+import dev.cairn.server.http.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code cairn eval locomo FILE}: imports every LoCoMo conversation into a fresh embedded store
+ * (one namespace each) through the memory write path, recalls every question with evidence in each
+ * mode and prints evidence recall@k and recall latency; writes the numbers as JSON on request.
+ */
+@Command(
+        name = "locomo",
+        description = "Memory recall quality on LoCoMo: evidence recall@k.",
+        mixinStandardHelpOptions = true)
+final class EvalLocomoCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "locomo10.json")
+    Path file;
+
+    @Option(names = "--k", split = ",", defaultValue = "5,10,25", paramLabel = "K")
+    List<Integer> ks;
+
+    @Option(
+            names = "--mode",
+            split = ",",
+            defaultValue = "bm25,dense,hybrid",
+            paramLabel = "MODE",
+            description = "bm25, dense, hybrid")
+    List<String> modes;
+
+    @Option(
+            names = "--weights",
+            split = ",",
+            paramLabel = "L,D",
+            description = "hybrid relevance weights lexical,dense (default 0.1,0.9)")
+    List<Double> weights;
+
+    @Option(
+            names = "--candidates",
+            defaultValue = "100",
+            paramLabel = "N",
+            description = "BM25 and dense candidates per recall")
+    int candidates;
+
+    @Option(
+            names = "--threshold",
+            defaultValue = "0.25",
+            paramLabel = "COS",
+            description = "minimum cosine (dense and hybrid)")
+    double threshold;
+
+    @Option(
+            names = "--only",
+            split = ",",
+            paramLabel = "SAMPLE",
+            description = "only these sample ids, e.g. conv-26")
+    List<String> only;
+
+    @Option(
+            names = "--work",
+            paramLabel = "DIR",
+            description = "data dir to import into (default: a temporary one, deleted after)")
+    Path work;
+
+    @Option(names = "--json", paramLabel = "FILE")
+    Path json;
+
+    @Option(
+            names = "--embedding-cache",
+            defaultValue = "cairn-eval/locomo-embeddings.bin",
+            paramLabel = "FILE",
+            description = "vectors kept between runs (default cairn-eval/locomo-embeddings.bin)")
+    Path embeddingCache;
+
+    @Override
+    public Integer call() throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("no such file: " + file);
+        }
+        for (int k : ks) {
+            if (k < 1 || k > RecallRequest.MAX_LIMIT) {
+                throw new IllegalArgumentException(
+                        "illegal k: " + k + ", must be in [1, " + RecallRequest.MAX_LIMIT + "]");
+            }
+        }
+        List<RecallMode> parsed = modes.stream().map(RecallMode::parse).toList();
+        MemoryServiceConfig config =
+                MemoryServiceConfig.defaults()
+                        .withMaintenanceInterval(Duration.ZERO)
+                        .withRecordRecalls(false)
+                        .withCandidates(candidates);
+        if (weights != null) {
+            if (weights.size() != 2) {
+                throw new IllegalArgumentException("--weights takes two numbers: lexical,dense");
+            }
+            config = config.withHybridWeights(weights.get(0), weights.get(1));
+        }
+        List<Locomo.Conversation> conversations =
+                Locomo.read(file).stream()
+                        .filter(c -> only == null || only.contains(c.sampleId()))
+                        .toList();
+        if (conversations.isEmpty()) {
+            throw new IllegalArgumentException("no conversation selected in " + file);
+        }
+        boolean temporary = work == null;
+        Path dir = temporary ? Files.createTempDirectory("cairn-locomo-") : work;
+        LocomoEval.Result result;
+        try (EmbeddingModel bert = EmbeddingModels.defaultModel();
+                EmbeddingModel model = CachingEmbeddingModel.open(bert, embeddingCache);
+                Store store =
+                        Store.embedded(
+                                dir, StoreConfig.defaults().withDimensions(model.dimensions()));
+                MemoryService service =
+                        MemoryService.create(
+                                store,
+                                model,
+                                LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
+                                WriteGuard.standard(),
+                                config,
+                                Clock.systemUTC())) {
+            result =
+                    new LocomoEval(store, service, msg -> System.err.println("[locomo] " + msg))
+                            .run(conversations, ks, parsed, threshold);
+        } finally {
+            if (temporary) {
+                deleteTree(dir);
+            }
+        }
+        print(result);
+        if (json != null) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("file", file.toString());
+            out.put("conversations", result.conversations());
+            out.put("turns", result.turns());
+            out.put("memories", result.memories());
+            out.put("questions", result.questions());
+            out.put("ingestSeconds", result.ingestSeconds());
+            out.put("candidates", candidates);
+            out.put("threshold", threshold);
+            out.put(
+                    "weights",
+                    Map.of("lexical", config.lexicalWeight(), "dense", config.denseWeight()));
+            List<Map<String, Object>> ms = new ArrayList<>();
+            for (LocomoEval.ModeResult m : result.modes()) {
+                Map<String, Object> v = new LinkedHashMap<>();
+                v.put("mode", m.mode().name().toLowerCase(Locale.ROOT));
+                Map<String, Double> r = new LinkedHashMap<>();
+                m.recallAtK().forEach((k, x) -> r.put("recall@" + k, x));
+                v.put("recall", r);
+                Map<String, Object> byCat = new LinkedHashMap<>();
+                m.recallAtKByCategory().forEach((cat, rk) -> byCat.put(String.valueOf(cat), rk));
+                v.put("recallByCategory", byCat);
+                v.put("p50Ms", m.p50Millis());
+                v.put("p95Ms", m.p95Millis());
+                ms.add(v);
+            }
+            out.put("modes", ms);
+            Files.write(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(out));
+        }
+        return 0;
+    }
+
+    private void print(LocomoEval.Result r) {
+        System.out.printf(
+                Locale.ROOT,
+                "LoCoMo: %d conversations, %d turns -> %d memories, %d questions with evidence"
+                        + " (import %.1f s)%n",
+                r.conversations(),
+                r.turns(),
+                r.memories(),
+                r.questions(),
+                r.ingestSeconds());
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-8s", "mode"));
+        ks.forEach(k -> header.append(String.format(Locale.ROOT, " %-10s", "recall@" + k)));
+        header.append(String.format(Locale.ROOT, " %-8s %-8s", "p50 ms", "p95 ms"));
+        System.out.println(header);
+        for (LocomoEval.ModeResult m : r.modes()) {
+            StringBuilder line =
+                    new StringBuilder(
+                            String.format(
+                                    Locale.ROOT,
+                                    "%-8s",
+                                    m.mode() == RecallMode.LEXICAL
+                                            ? "bm25"
+                                            : m.mode().name().toLowerCase(Locale.ROOT)));
+            ks.forEach(
+                    k -> line.append(String.format(Locale.ROOT, " %-10.4f", m.recallAtK().get(k))));
+            line.append(String.format(Locale.ROOT, " %-8.1f %-8.1f", m.p50Millis(), m.p95Millis()));
+            System.out.println(line);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.cairn.server.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.memory.service.MemoryService;
+import dev.cairn.memory.service.RecallRequest;
+import dev.cairn.server.Cairn;
+import dev.cairn.server.MemoryWiring;
+import dev.cairn.server.api.MemoryRoutes;
+import dev.cairn.server.http.Json;
+import io.helidon.config.Config;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code cairn recall "QUERY" --namespace NS [--user U] [--json]}. */
+@Command(
+        name = "recall",
+        description = "One memory recall with its assembled context.",
+        mixinStandardHelpOptions = true)
+final class RecallCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "QUERY")
+    String query;
+
+    @Option(names = "--namespace", required = true, paramLabel = "NS")
+    String namespace;
+
+    @Option(names = "--user", paramLabel = "U", description = "only this user's memories")
+    String user;
+
+    @Option(names = "--agent", paramLabel = "A", description = "only this agent's memories")
+    String agent;
+
+    @Option(names = "--limit", defaultValue = "25", paramLabel = "N")
+    int limit;
+
+    @Option(names = "--max-tokens", defaultValue = "3500", paramLabel = "N")
+    int maxTokens;
+
+    @Option(names = "--json", description = "print the API's JSON answer")
+    boolean json;
+
+    @Mixin LocalOptions local;
+
+    @ArgGroup(exclusive = false)
+    RemoteOptions remote;
+
+    @Override
+    public Integer call() throws IOException {
+        if (query.isBlank()) {
+            throw new IllegalArgumentException("QUERY must not be blank");
+        }
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("query", query);
+        body.put("userId", user == null ? "" : user);
+        body.put("agentId", agent == null ? "" : agent);
+        body.put("limit", limit);
+        body.put("maxTokens", maxTokens);
+        JsonNode answer;
+        if (remote != null && remote.remote()) {
+            answer =
+                    Json.MAPPER.readTree(
+                            remote.post("/v1/namespaces/" + namespace + "/recall", body));
+        } else {
+            RecallRequest request =
+                    RecallRequest.of(namespace, query)
+                            .withScope(user == null ? "" : user, agent == null ? "" : agent)
+                            .withLimit(limit)
+                            .withMaxTokens(maxTokens);
+            try (Cairn cairn = local.open();
+                    MemoryService memory =
+                            MemoryWiring.open(
+                                    cairn,
+                                    local.settings(),
+                                    MemoryWiring.config(Config.create().get("cairn"))
+                                            .withMaintenanceInterval(Duration.ZERO))) {
+                answer = Json.MAPPER.valueToTree(MemoryRoutes.recallView(memory.recall(request)));
+            }
+        }
+        if (json) {
+            System.out.println(
+                    Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(answer));
+            return 0;
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "%d memories, %d context tokens, %d ms%s%n",
+                answer.path("memories").size(),
+                answer.path("tokens").asInt(),
+                answer.path("tookMs").asLong(),
+                answer.path("partial").asBoolean() ? " (partial)" : "");
+        System.out.printf(
+                Locale.ROOT,
+                "%-4s %-7s %-6s %-11s %-36s %s%n",
+                "#",
+                "score",
+                "rel",
+                "type",
+                "id",
+                "content");
+        int i = 1;
+        for (JsonNode item : answer.path("memories")) {
+            JsonNode m = item.path("memory");
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-4d %-7.4f %-6.3f %-11s %-36s %s%n",
+                    i++,
+                    item.path("score").asDouble(),
+                    item.at("/components/relevance").asDouble(),
+                    m.path("type").asText(),
+                    m.path("id").asText(),
+                    abbreviate(m.path("content").asText().replace('\n', ' '), 70));
+        }
+        System.out.println();
+        System.out.println(answer.path("context").asText());
+        return 0;
+    }
+
+    private static String abbreviate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 1) + "…";
+    }
+}
