@@ -30,6 +30,15 @@ final class GraphSignalImpl implements GraphSignal {
         return config;
     }
 
+    /**
+     * Extracted (undeclared) entities a query may link to: surface forms specific enough that a
+     * match means the query names that thing. Capitalised names and acronyms extracted from prose
+     * are not: on SciFact (first 420 documents, 74 train queries) linking to them took hybrid
+     * nDCG@10 from 0.872 to 0.795, while declared entities carry the runbook fixture's wins.
+     */
+    static final java.util.Set<EntityKind> SELF_EVIDENT_KINDS =
+            java.util.EnumSet.of(EntityKind.ALERT, EntityKind.HOST, EntityKind.IDENTIFIER);
+
     @Override
     public List<LinkedEntity> link(String namespace, String text) {
         NamespaceGraph ns = graph.namespace(namespace);
@@ -44,6 +53,9 @@ final class GraphSignalImpl implements GraphSignal {
                 continue;
             }
             Entity e = ns.gazetteer.entity(m.entityId()).orElseThrow();
+            if (!e.declared() && !SELF_EVIDENT_KINDS.contains(e.kind())) {
+                continue;
+            }
             linked.put(e.id(), new LinkedEntity(e.id(), e.name(), e.kind(), m.surface()));
         }
         return List.copyOf(linked.values());
