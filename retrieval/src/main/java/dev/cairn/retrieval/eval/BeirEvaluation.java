@@ -1,5 +1,6 @@
 package dev.cairn.retrieval.eval;
 
+import dev.cairn.retrieval.FusionStrategy;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.RetrieveRequest;
 import dev.cairn.retrieval.RetrieveResult;
@@ -35,7 +36,8 @@ public final class BeirEvaluation {
             Map<String, String> queries,
             Qrels qrels,
             EvalMode mode,
-            SignalWeights weightsOverride) {
+            SignalWeights weightsOverride,
+            FusionStrategy fusion) {
         Map<String, List<ScoredDoc>> run = new LinkedHashMap<>();
         List<Double> latencies = new ArrayList<>();
         List<double[]> grounding = new ArrayList<>();
@@ -48,7 +50,8 @@ public final class BeirEvaluation {
                     RetrieveRequest.of(text)
                             .withTopK(DEPTH)
                             .withCandidates(DEPTH)
-                            .withWeights(weightsOverride);
+                            .withWeights(weightsOverride)
+                            .withFusion(fusion);
             long start = System.nanoTime();
             RetrieveResult result = kb.retrieve(namespace, request);
             latencies.add((System.nanoTime() - start) / 1e6);

@@ -1,5 +1,6 @@
 package dev.cairn.server.cli;
 
+import dev.cairn.retrieval.FusionStrategy;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.eval.Beir;
 import dev.cairn.retrieval.eval.BeirEvaluation;
@@ -88,6 +89,13 @@ final class EvalBeirCommand implements Callable<Integer> {
                     "chunk size in model tokens for the corpus (default: the configured 256); 480"
                             + " embeds a whole BEIR passage as one chunk, as BEIR's dense baselines do")
     Integer chunkTokens;
+
+    @Option(
+            names = "--fusion",
+            defaultValue = "rrf",
+            paramLabel = "rrf|convex",
+            description = "how hybrid modes fuse their signals (default rrf)")
+    String fusion;
 
     @Option(
             names = "--max-docs",
@@ -182,7 +190,14 @@ final class EvalBeirCommand implements Callable<Integer> {
             for (EvalMode mode : evalModes) {
                 SignalWeights w = mode == EvalMode.HYBRID_GRAPH ? hybrid : mode.weights();
                 BeirEvaluation.ModeResult r =
-                        BeirEvaluation.run(kb, namespace, queries, qrels, mode, w);
+                        BeirEvaluation.run(
+                                kb,
+                                namespace,
+                                queries,
+                                qrels,
+                                mode,
+                                w,
+                                FusionStrategy.parse(fusion));
                 System.out.printf(
                         Locale.ROOT,
                         "%-12s %8.4f %10.4f %8.4f %8.1f %8.1f %9.3f%n",
