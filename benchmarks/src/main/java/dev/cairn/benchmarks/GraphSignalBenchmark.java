@@ -146,6 +146,14 @@ public class GraphSignalBenchmark {
      */
     static EntityGraph build(long seed) {
         EntityGraph graph = EntityGraph.inMemory();
+        // A service catalogue declares its entities, as runbook front matter does; queries link
+        // only to declared entities (and self-evident kinds such as alerts and hosts).
+        for (int i = 0; i < ENTITIES; i++) {
+            graph.gazetteer(NS)
+                    .declare(
+                            new dev.cairn.graph.EntityDeclaration(
+                                    entityName(i), EntityKind.SERVICE, List.of()));
+        }
         List<ChunkEntities> none = List.of();
         List<Relation> ring = new ArrayList<>();
         for (int i = 0; i < ENTITIES; i++) {
