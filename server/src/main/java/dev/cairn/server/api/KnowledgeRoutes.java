@@ -117,7 +117,7 @@ public final class KnowledgeRoutes {
                 Fields.optionalText(body, "authority")
                         .map(Authority::parse)
                         .orElse(parsed.authority());
-        List<String> tags = body.has("tags") ? strings(body, "tags") : parsed.tags();
+        List<String> tags = body.has("tags") ? Fields.strings(body, "tags") : parsed.tags();
         Map<String, String> metadata = new LinkedHashMap<>(parsed.metadata());
         JsonNode meta = body.get("metadata");
         if (meta != null && !meta.isNull()) {
@@ -277,14 +277,13 @@ public final class KnowledgeRoutes {
                 if (a.isTextual()) {
                     authorities.add(Authority.parse(a.asText()));
                 } else {
-                    strings(fo, "authority").forEach(s -> authorities.add(Authority.parse(s)));
+                    Fields.strings(fo, "authority")
+                            .forEach(s -> authorities.add(Authority.parse(s)));
                 }
             }
             filters =
                     new RetrieveFilters(
-                            fo.has("tags") ? strings(fo, "tags") : List.of(),
-                            fo.has("sources") ? strings(fo, "sources") : List.of(),
-                            authorities);
+                            Fields.strings(fo, "tags"), Fields.strings(fo, "sources"), authorities);
         }
         boolean explain = body.has("explain") && body.get("explain").asBoolean(false);
         return new RetrieveRequest(query, topK, candidates, weights, k, fusion, filters, explain);
@@ -455,23 +454,5 @@ public final class KnowledgeRoutes {
             throw new IllegalArgumentException("weight '" + field + "' must be a number");
         }
         return value.asDouble();
-    }
-
-    static List<String> strings(ObjectNode body, String field) {
-        JsonNode node = body.get(field);
-        if (node == null || node.isNull()) {
-            return List.of();
-        }
-        if (!node.isArray()) {
-            throw new IllegalArgumentException("field '" + field + "' must be an array of strings");
-        }
-        List<String> values = new ArrayList<>();
-        for (JsonNode item : node) {
-            if (!item.isTextual()) {
-                throw new IllegalArgumentException("field '" + field + "' must hold strings");
-            }
-            values.add(item.asText());
-        }
-        return values;
     }
 }

@@ -107,7 +107,7 @@ public final class MemoryRoutes {
                                 Fields.optionalText(body, "layer")
                                         .map(Layer::parse)
                                         .orElse(type.defaultLayer()))
-                        .withTags(KnowledgeRoutes.strings(body, "tags"))
+                        .withTags(Fields.strings(body, "tags"))
                         .withConfidence(unit(body, "confidence", NewMemory.DEFAULT_CONFIDENCE))
                         .withImportance(unit(body, "importance", NewMemory.DEFAULT_IMPORTANCE))
                         .withConflictKey(text(body, "conflictKey"))
@@ -171,7 +171,7 @@ public final class MemoryRoutes {
         Fields.optionalText(body, "layer")
                 .ifPresent(l -> edits.add(new MemoryEdit.LayerEdit(Layer.parse(l))));
         if (body.has("tags")) {
-            edits.add(new MemoryEdit.Tags(KnowledgeRoutes.strings(body, "tags")));
+            edits.add(new MemoryEdit.Tags(Fields.strings(body, "tags")));
         }
         if (body.has("confidence")) {
             edits.add(new MemoryEdit.Confidence(unit(body, "confidence", 0)));
@@ -424,7 +424,7 @@ public final class MemoryRoutes {
     private static <E extends Enum<E>> Set<E> enumSet(
             ObjectNode body, String field, Class<E> type, Function<String, E> parse) {
         EnumSet<E> out = EnumSet.noneOf(type);
-        KnowledgeRoutes.strings(body, field).forEach(s -> out.add(parse.apply(s)));
+        Fields.strings(body, field).forEach(s -> out.add(parse.apply(s)));
         return out;
     }
 

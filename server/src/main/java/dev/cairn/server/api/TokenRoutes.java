@@ -1,6 +1,5 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.retrieval.store.Namespace;
 import dev.cairn.retrieval.store.Page;
@@ -15,7 +14,6 @@ import dev.cairn.server.http.Routes;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,10 +44,10 @@ public final class TokenRoutes {
         ObjectNode body = Json.readObject(req, maxBodyBytes);
         String name = Fields.requiredText(body, "name");
         Set<Role> roles = EnumSet.noneOf(Role.class);
-        for (String role : strings(body, "roles")) {
+        for (String role : Fields.requiredStrings(body, "roles")) {
             roles.add(Role.parse(role));
         }
-        List<String> namespaces = strings(body, "namespaces");
+        List<String> namespaces = Fields.requiredStrings(body, "namespaces");
         for (String ns : namespaces) {
             if (!ns.equals(ApiToken.ALL_NAMESPACES)) {
                 Namespace.requireValidName(ns);
@@ -74,23 +72,6 @@ public final class TokenRoutes {
             throw new NoSuchElementException("token '" + name + "' does not exist");
         }
         res.status(204).send();
-    }
-
-    private static List<String> strings(ObjectNode body, String field) {
-        JsonNode node = body.get(field);
-        if (node == null || !node.isArray() || node.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "field '" + field + "' is required: a non-empty array of strings");
-        }
-        List<String> values = new ArrayList<>();
-        for (JsonNode item : node) {
-            if (!item.isTextual()) {
-                throw new IllegalArgumentException(
-                        "field '" + field + "' must hold strings, got " + item.getNodeType());
-            }
-            values.add(item.asText());
-        }
-        return values;
     }
 
     private static Map<String, Object> view(ApiToken token) {

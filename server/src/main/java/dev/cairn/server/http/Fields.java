@@ -2,6 +2,8 @@ package dev.cairn.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** Typed access to JSON request fields with errors that name the field. */
@@ -28,5 +30,35 @@ public final class Fields {
                     "field '" + field + "' must be a string, got " + node.getNodeType());
         }
         return Optional.of(node.asText());
+    }
+
+    /** An optional array of strings; absent or null is empty, anything else a 400. */
+    public static List<String> strings(ObjectNode body, String field) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            throw new IllegalArgumentException("field '" + field + "' must be an array of strings");
+        }
+        List<String> values = new ArrayList<>();
+        for (JsonNode item : node) {
+            if (!item.isTextual()) {
+                throw new IllegalArgumentException(
+                        "field '" + field + "' must hold strings, got " + item.getNodeType());
+            }
+            values.add(item.asText());
+        }
+        return values;
+    }
+
+    /** A required, non-empty array of strings. */
+    public static List<String> requiredStrings(ObjectNode body, String field) {
+        JsonNode node = body.get(field);
+        if (node == null || !node.isArray() || node.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "field '" + field + "' is required: a non-empty array of strings");
+        }
+        return strings(body, field);
     }
 }
