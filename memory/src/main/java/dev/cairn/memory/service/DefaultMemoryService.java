@@ -359,30 +359,23 @@ final class DefaultMemoryService implements MemoryService {
 
     @Override
     public Memory disable(String namespace, String id, String actor, String reason) {
-        return mutate(
-                namespace,
-                id,
-                (m, now) ->
-                        new Transitioned(
-                                m.withDisabled(true, now),
-                                List.of(
-                                        new StatusTransition(
-                                                id,
-                                                m.status(),
-                                                m.status(),
-                                                now,
-                                                actor,
-                                                note("disabled", reason)))));
+        return setDisabled(namespace, id, actor, reason, true);
     }
 
     @Override
     public Memory enable(String namespace, String id, String actor, String reason) {
+        return setDisabled(namespace, id, actor, reason, false);
+    }
+
+    /** Disabling keeps the status; the history records it as a transition to the same status. */
+    private Memory setDisabled(
+            String namespace, String id, String actor, String reason, boolean disabled) {
         return mutate(
                 namespace,
                 id,
                 (m, now) ->
                         new Transitioned(
-                                m.withDisabled(false, now),
+                                m.withDisabled(disabled, now),
                                 List.of(
                                         new StatusTransition(
                                                 id,
@@ -390,7 +383,7 @@ final class DefaultMemoryService implements MemoryService {
                                                 m.status(),
                                                 now,
                                                 actor,
-                                                note("enabled", reason)))));
+                                                note(disabled ? "disabled" : "enabled", reason)))));
     }
 
     @Override
