@@ -76,6 +76,9 @@ final class EmbeddedStore extends JdbcStore {
         return sqlite;
     }
 
+    /** SQLite's primary result code for a locked database. */
+    private static final int SQLITE_BUSY = 5;
+
     static EmbeddedStore open(Path dataDir, StoreConfig config) {
         Path file = dataDir.resolve(FILE_NAME);
         try {
@@ -83,6 +86,33 @@ final class EmbeddedStore extends JdbcStore {
         } catch (IOException e) {
             throw new StoreException("cannot create data dir " + dataDir, e);
         }
+        long deadline = System.nanoTime() + BUSY_TIMEOUT_MILLIS * 1_000_000L;
+        while (true) {
+            try {
+                return openOnce(file, config);
+            } catch (StoreException e) {
+                // A second opener can meet the first one's WAL switch or migration before the
+                // busy timeout applies to it: wait for the first and try again.
+                if (!isBusy(e) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean isBusy(StoreException e) {
+        return e.getCause() instanceof SQLException sql
+                && (sql.getErrorCode() == SQLITE_BUSY
+                        || String.valueOf(sql.getMessage()).contains("SQLITE_BUSY"));
+    }
+
+    private static EmbeddedStore openOnce(Path file, StoreConfig config) {
         Connection c = null;
         try {
             c =
