@@ -87,6 +87,14 @@ public final class KnowledgeGraph implements GraphRanker {
         return kg;
     }
 
+    /**
+     * Graph hits scoring below this share of the best hit are not passed to fusion. Rank fusion
+     * sees only ranks, so a chunk three weak hops away would otherwise add nearly as much as one
+     * the query's entity governs; in the runbook fixture that tail lifted unrelated runbooks (an
+     * object-storage page two {@code depends_on} hops from the database) above the governing one.
+     */
+    static final double RELATIVE_FLOOR = 0.5;
+
     /** The in-memory graph (read it; change it only through the store). */
     public EntityGraph graph() {
         return graph;
@@ -99,7 +107,12 @@ public final class KnowledgeGraph implements GraphRanker {
         GraphResult result = signal.rank(namespace, query, topN);
         List<ScoredId> chunks = new ArrayList<>(result.hits().size());
         Map<String, List<GraphContext.TraversedRelation>> paths = new LinkedHashMap<>();
+        double floor =
+                result.hits().isEmpty() ? 0 : RELATIVE_FLOOR * result.hits().getFirst().score();
         for (GraphHit hit : result.hits()) {
+            if (hit.score() < floor) {
+                break;
+            }
             chunks.add(new ScoredId(hit.chunkId(), hit.score()));
             paths.put(hit.chunkId(), hit.path().stream().map(KnowledgeGraph::traversed).toList());
         }

@@ -32,7 +32,7 @@ class GraphRetrievalTest {
     static final Path RUNBOOKS = Path.of("..", "graph", "src", "test", "resources", "runbooks");
     static final String NS = "shop";
     static final String FAIL_OVER = "how do I fail over the primary database";
-    static final SignalWeights HYBRID_GRAPH = SignalWeights.of(1, 1, 0.5);
+    static final SignalWeights HYBRID_GRAPH = SignalWeights.DEFAULTS;
     static final SignalWeights HYBRID_ONLY = SignalWeights.of(1, 1, 0);
     static final Duration PATIENT = Duration.ofSeconds(60);
 
@@ -96,17 +96,21 @@ class GraphRetrievalTest {
     }
 
     /**
-     * The governing runbook shares no content word with the question. With the convex fusion the
-     * graph lifts it from 5th to 3rd. Weighted RRF (the default fusion) cannot: the runbook has no
-     * lexical rank, so even dense rank 1 plus graph rank 1 ({@code 1/61 + 0.5/61}) stays below
-     * chunks ranked in the top 5 by both bm25 and dense; it is 5th with and without the graph.
+     * The governing runbook shares no content word with the question. With the default fusion
+     * (weighted RRF) and default weights the graph lifts it into the top 3 (its best chunk has
+     * dense rank 1 and, tied with the other runbook that governs the database, graph rank 1); bm25
+     * + dense alone leave it out of the top 3 under either fusion.
      */
     @Test
     void governingRunbookIsInTopThreeWithTheGraphAndNotWithoutIt() {
-        RetrieveRequest request = RetrieveRequest.of(FAIL_OVER).withFusion(FusionStrategy.CONVEX);
-        RetrieveResult withGraph = kb.retrieve(NS, request.withWeights(HYBRID_GRAPH));
-        RetrieveResult withoutGraph = kb.retrieve(NS, request.withWeights(HYBRID_ONLY));
-        RetrieveResult rrfWithoutGraph = retrieve(FAIL_OVER, HYBRID_ONLY);
+        RetrieveResult withGraph = kb.retrieve(NS, RetrieveRequest.of(FAIL_OVER));
+        RetrieveResult withoutGraph = retrieve(FAIL_OVER, HYBRID_ONLY);
+        RetrieveResult convexWithoutGraph =
+                kb.retrieve(
+                        NS,
+                        RetrieveRequest.of(FAIL_OVER)
+                                .withFusion(FusionStrategy.CONVEX)
+                                .withWeights(HYBRID_ONLY));
 
         assertThat(topDocuments(withGraph, 3))
                 .as("bm25 + dense + graph: %s", describe(withGraph))
@@ -114,8 +118,8 @@ class GraphRetrievalTest {
         assertThat(topDocuments(withoutGraph, 3))
                 .as("bm25 + dense alone: %s", describe(withoutGraph))
                 .doesNotContain("ledger-db-promote-replica");
-        assertThat(topDocuments(rrfWithoutGraph, 3))
-                .as("bm25 + dense alone, rrf: %s", describe(rrfWithoutGraph))
+        assertThat(topDocuments(convexWithoutGraph, 3))
+                .as("bm25 + dense alone, convex: %s", describe(convexWithoutGraph))
                 .doesNotContain("ledger-db-promote-replica");
     }
 

@@ -13,7 +13,7 @@ public enum EvalMode {
     GRAPH(SignalWeights.of(0, 0, 1)),
     /** Lexical and dense, no graph (weights 1, 1, 0). */
     HYBRID(SignalWeights.of(SignalWeights.DEFAULT_LEXICAL, SignalWeights.DEFAULT_DENSE, 0)),
-    /** The default retrieve weights, graph included (1, 1, 0.5). */
+    /** The default retrieve weights, graph included (1, 1, 1). */
     HYBRID_GRAPH(SignalWeights.DEFAULTS);
 
     private final SignalWeights weights;

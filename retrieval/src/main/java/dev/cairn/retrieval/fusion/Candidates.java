@@ -25,9 +25,17 @@ final class Candidates {
             if (list == null || weights.weight(s) == 0) {
                 continue;
             }
+            // Competition ranking ("1224"): equal scores share the better rank, so which of two
+            // equally close runbooks the graph lists first (an id order) cannot decide the fusion.
+            int position = 0;
             int rank = 0;
+            double previous = Double.NaN;
             for (ScoredId e : list) {
-                rank++;
+                position++;
+                if (e.score() != previous) {
+                    rank = position;
+                    previous = e.score();
+                }
                 Acc acc = c.byId.computeIfAbsent(e.id(), Acc::new);
                 if (acc.ranks.containsKey(s)) {
                     throw new IllegalArgumentException(

@@ -51,6 +51,26 @@ class FusionTest {
     }
 
     @Test
+    void equalScoresShareTheBetterRankSoListOrderCannotDecide() {
+        Map<Signal, List<ScoredId>> in = new EnumMap<>(Signal.class);
+        in.put(
+                Signal.GRAPH,
+                List.of(
+                        new ScoredId("a", 0.64),
+                        new ScoredId("b", 0.64),
+                        new ScoredId("c", 0.64),
+                        new ScoredId("d", 0.5)));
+
+        List<FusedCandidate> out = Fusion.weightedRrf(60).fuse(in, SignalWeights.of(0, 0, 1));
+
+        assertThat(out)
+                .extracting(c -> c.rank(Signal.GRAPH).orElseThrow())
+                .containsExactly(1, 1, 1, 4);
+        assertThat(out.get(2).score()).isEqualTo(out.get(0).score());
+        assertThat(out.get(3).score()).isCloseTo(1.0 / 64, within(1e-12));
+    }
+
+    @Test
     void convexMinMaxCombinesNormalisedScores() {
         Map<Signal, List<ScoredId>> in = new EnumMap<>(Signal.class);
         in.put(

@@ -70,7 +70,7 @@ final class EvalBeirCommand implements Callable<Integer> {
             names = "--weights",
             split = ",",
             paramLabel = "L,D,G",
-            description = "hybrid-graph weights lexical,dense,graph (default 1,1,0.5)")
+            description = "hybrid-graph weights lexical,dense,graph (default 1,1,1)")
     List<Double> weights;
 
     @Option(names = "--json", paramLabel = "FILE")
