@@ -94,7 +94,8 @@ public final class KnowledgeBase implements AutoCloseable {
         this.dense =
                 store.kind() == Store.Kind.POSTGRES
                         ? DenseIndex.ofStore(store, config.dense())
-                        : DenseIndex.exactInMemory(store);
+                        : DenseIndex.inMemory(
+                                store, config.dense(), store.config().exactSearchThreshold());
         this.chunker = Chunker.headingAware(model.tokenCounter(), config.chunking());
         this.catalog = new DocumentCatalog(store);
         this.traces = new TraceLog(store.sql(), config.traceRetention());

@@ -11,7 +11,8 @@ import java.util.Objects;
  *
  * @param chunking chunk size and overlap in model tokens
  * @param lexical BM25 parameters and analysis
- * @param dense how PostgreSQL searches vectors (the embedded store searches exactly in memory)
+ * @param dense how vectors are searched: pgvector in PostgreSQL; in the embedded store exact in
+ *     memory below the store's exact-search threshold and Lucene HNSW above it
  * @param lexicalTimeout deadline of the lexical signal
  * @param denseTimeout deadline of the dense signal, query embedding included
  * @param graphTimeout deadline of the graph signal

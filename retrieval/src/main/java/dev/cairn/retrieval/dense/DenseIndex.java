@@ -30,10 +30,10 @@ public interface DenseIndex {
     }
 
     /**
-     * An exact in-memory index, loaded per namespace from {@link Store#forEachEmbedding} on first
-     * use and then kept current through the update methods.
+     * The embedded store's search: exact in memory below {@code exactSearchThreshold} embedded
+     * chunks per namespace, Lucene HNSW at or above it (or as {@code options} force).
      */
-    static DenseIndex exactInMemory(Store store) {
-        return new ExactDenseIndex(store);
+    static DenseIndex inMemory(Store store, DenseOptions options, int exactSearchThreshold) {
+        return new SizeAwareDenseIndex(store, options, exactSearchThreshold);
     }
 }

@@ -48,8 +48,8 @@ public record DenseOptions(Strategy strategy, int efSearch) {
         /** Scan every vector of the namespace: perfect recall. */
         EXACT,
         /**
-         * HNSW where the backend has an index (PostgreSQL); the embedded store searches exactly and
-         * leaves HNSW to the Lucene index built over {@link Store#forEachEmbedding}.
+         * HNSW: pgvector's index in PostgreSQL; in the embedded store, a Lucene HNSW graph built in
+         * memory over {@link Store#forEachEmbedding} (the store's own {@code denseSearch} scans).
          */
         APPROXIMATE
     }

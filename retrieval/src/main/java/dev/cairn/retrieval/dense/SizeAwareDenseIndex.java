@@ -1,0 +1,81 @@
+package dev.cairn.retrieval.dense;
+
+import dev.cairn.retrieval.store.DenseHit;
+import dev.cairn.retrieval.store.DenseOptions;
+import dev.cairn.retrieval.store.Store;
+import dev.cairn.retrieval.store.StoredChunk;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The embedded store's dense search: exact while a namespace is small, Lucene HNSW once it is not.
+ * Below {@link dev.cairn.retrieval.store.StoreConfig#exactSearchThreshold()} chunks (20k by
+ * default) a scan of a flat matrix is both exact and faster than walking a graph; above it the scan
+ * grows linearly and HNSW does not. {@link DenseOptions.Strategy#EXACT} and {@link
+ * DenseOptions.Strategy#APPROXIMATE} force one side.
+ *
+ * <p>The choice for {@code AUTO} is made per namespace when it is first searched (its embeddings
+ * are counted once) and kept for the life of the process: a namespace that grows past the threshold
+ * switches at the next start. Both sides receive every update, but each only holds the namespaces
+ * it has loaded. Thread-safe.
+ */
+final class SizeAwareDenseIndex implements DenseIndex {
+
+    private final Store store;
+    private final DenseOptions options;
+    private final int threshold;
+    private final ExactDenseIndex exact;
+    private final LuceneHnswDenseIndex approximate;
+    private final Map<String, Boolean> useApproximate = new ConcurrentHashMap<>();
+
+    SizeAwareDenseIndex(Store store, DenseOptions options, int threshold) {
+        this.store = store;
+        this.options = options;
+        this.threshold = threshold;
+        this.exact = new ExactDenseIndex(store);
+        this.approximate = new LuceneHnswDenseIndex(store, options.efSearch());
+    }
+
+    @Override
+    public List<DenseHit> search(String namespace, float[] query, int k) {
+        return approximate(namespace)
+                ? approximate.search(namespace, query, k)
+                : exact.search(namespace, query, k);
+    }
+
+    /** Whether searches of this namespace go to HNSW. */
+    boolean approximate(String namespace) {
+        return switch (options.strategy()) {
+            case EXACT -> false;
+            case APPROXIMATE -> true;
+            case AUTO -> useApproximate.computeIfAbsent(namespace, this::isLarge);
+        };
+    }
+
+    private boolean isLarge(String namespace) {
+        AtomicInteger count = new AtomicInteger();
+        store.forEachEmbedding(namespace, (id, v) -> count.incrementAndGet());
+        return count.get() >= threshold;
+    }
+
+    @Override
+    public void replaceDocument(String namespace, String documentId, List<StoredChunk> chunks) {
+        exact.replaceDocument(namespace, documentId, chunks);
+        approximate.replaceDocument(namespace, documentId, chunks);
+    }
+
+    @Override
+    public void removeDocument(String namespace, String documentId) {
+        exact.removeDocument(namespace, documentId);
+        approximate.removeDocument(namespace, documentId);
+    }
+
+    @Override
+    public void removeNamespace(String namespace) {
+        useApproximate.remove(namespace);
+        exact.removeNamespace(namespace);
+        approximate.removeNamespace(namespace);
+    }
+}
