@@ -161,7 +161,7 @@ final class BertEncoder implements EmbeddingModel {
             return List.of();
         }
         long[][] ids = tokenizer.encodeForModel(texts);
-        return embedTokenIds(ids);
+        return TorchRuntime.onInferenceThread(() -> embedTokenIds(ids));
     }
 
     /** Embeds already tokenised inputs (with special tokens); package-private for tests. */

@@ -130,12 +130,15 @@ final class TorchScriptEmbeddingModel implements EmbeddingModel {
         if (closed.get()) {
             throw new IllegalStateException("model " + id + " is closed");
         }
-        TorchRuntime.noGrad();
-        try (Predictor<String[], float[][]> predictor = model.newPredictor()) {
-            return predictor.predict(texts);
-        } catch (TranslateException e) {
-            throw new IllegalStateException("TorchScript model " + id + " failed", e);
-        }
+        return TorchRuntime.onInferenceThread(
+                () -> {
+                    TorchRuntime.noGrad();
+                    try (Predictor<String[], float[][]> predictor = model.newPredictor()) {
+                        return predictor.predict(texts);
+                    } catch (TranslateException e) {
+                        throw new IllegalStateException("TorchScript model " + id + " failed", e);
+                    }
+                });
     }
 
     @Override

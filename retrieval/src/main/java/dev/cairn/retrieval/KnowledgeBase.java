@@ -757,8 +757,18 @@ public final class KnowledgeBase implements AutoCloseable {
     /** Commits the lexical index and stops the executors. */
     @Override
     public void close() {
-        committer.shutdownNow();
-        signals.shutdownNow();
+        // No shutdownNow() on the committer: interrupting a commit in flight closes Lucene's file
+        // channels (NIO closes a channel whose thread is interrupted), a "tragic event" after
+        // which the final commit below fails. Let a running commit finish instead.
+        committer.shutdown();
+        signals.shutdown(); // no interrupts, for the same reason
+        try {
+            if (!committer.awaitTermination(30, TimeUnit.SECONDS)) {
+                LOG.log(Level.WARNING, "a lexical index commit is still running at close");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             synchronized (catchUpLock) {
                 lexical.commit();
