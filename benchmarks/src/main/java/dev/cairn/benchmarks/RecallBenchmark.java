@@ -75,7 +75,8 @@ import org.openjdk.jmh.annotations.Warmup;
         jvmArgsAppend = {
             "-Dai.djl.offline=true",
             "--enable-native-access=ALL-UNNAMED",
-            "--sun-misc-unsafe-memory-access=allow"
+            "--sun-misc-unsafe-memory-access=allow",
+            "--add-modules=jdk.incubator.vector"
         })
 public class RecallBenchmark {
 

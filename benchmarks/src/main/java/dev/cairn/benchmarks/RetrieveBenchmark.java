@@ -54,7 +54,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 10)
 @Fork(
         value = 1,
-        jvmArgsAppend = {"-Dai.djl.offline=true", "--enable-native-access=ALL-UNNAMED"})
+        jvmArgsAppend = {
+            "-Dai.djl.offline=true",
+            "--enable-native-access=ALL-UNNAMED",
+            "--add-modules=jdk.incubator.vector"
+        })
 public class RetrieveBenchmark {
 
     @Param("cairn-eval/scifact")

@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.util.VectorUtil;
 
 /**
- * Exact cosine search over vectors held in memory, one flat matrix per namespace. Updates go to a
+ * Exact cosine search over vectors held in memory, one array of rows per namespace. Updates go to a
  * per-document map and mark the namespace dirty; the next search rebuilds an immutable snapshot, so
  * a bulk ingest costs one rebuild, not one per document. Thread-safe: searches read a snapshot,
  * updates and rebuilds lock the namespace.
@@ -66,7 +67,7 @@ final class ExactDenseIndex implements DenseIndex {
                 });
     }
 
-    /** The vectors of one namespace by document, and the matrix built from them. */
+    /** The vectors of one namespace by document, and the rows built from them. */
     private static final class NamespaceVectors {
         private final Map<String, Map<String, float[]>> byDocument = new TreeMap<>();
         private volatile Snapshot snapshot;
@@ -105,8 +106,8 @@ final class ExactDenseIndex implements DenseIndex {
         }
     }
 
-    /** An immutable row-major matrix of vectors and their chunk ids. */
-    private record Snapshot(String[] ids, float[] matrix, int dimensions) {
+    /** Immutable rows of vectors and their chunk ids. */
+    private record Snapshot(String[] ids, float[][] rows, int dimensions) {
 
         static Snapshot of(Map<String, Map<String, float[]>> byDocument) {
             List<String> ids = new ArrayList<>();
@@ -121,11 +122,7 @@ final class ExactDenseIndex implements DenseIndex {
                                                 rows.add(v);
                                             }));
             int dims = rows.isEmpty() ? 0 : rows.getFirst().length;
-            float[] matrix = new float[rows.size() * dims];
-            for (int i = 0; i < rows.size(); i++) {
-                System.arraycopy(rows.get(i), 0, matrix, i * dims, dims);
-            }
-            return new Snapshot(ids.toArray(String[]::new), matrix, dims);
+            return new Snapshot(ids.toArray(String[]::new), rows.toArray(float[][]::new), dims);
         }
 
         List<DenseHit> search(float[] query, int k) {
@@ -140,17 +137,14 @@ final class ExactDenseIndex implements DenseIndex {
                     Comparator.comparingDouble(Scored::score)
                             .thenComparing(Scored::id, Comparator.reverseOrder());
             PriorityQueue<Scored> top = new PriorityQueue<>(k + 1, worstFirst);
-            for (int row = 0; row < ids.length; row++) {
-                int base = row * dimensions;
-                float dot = 0f;
-                for (int d = 0; d < dimensions; d++) {
-                    dot += matrix[base + d] * query[d];
-                }
+            for (int r = 0; r < ids.length; r++) {
+                // Lucene's dot product: SIMD through the Vector API when the JVM has it.
+                float dot = VectorUtil.dotProduct(rows[r], query);
                 if (top.size() < k) {
-                    top.add(new Scored(ids[row], dot));
-                } else if (worstFirst.compare(new Scored(ids[row], dot), top.peek()) > 0) {
+                    top.add(new Scored(ids[r], dot));
+                } else if (worstFirst.compare(new Scored(ids[r], dot), top.peek()) > 0) {
                     top.poll();
-                    top.add(new Scored(ids[row], dot));
+                    top.add(new Scored(ids[r], dot));
                 }
             }
             List<Scored> best = new ArrayList<>(top);
