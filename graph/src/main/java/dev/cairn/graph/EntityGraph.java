@@ -130,6 +130,16 @@ public interface EntityGraph {
     Optional<EntityDetail> entity(String namespace, String id);
 
     /**
+     * Every relation of one type in the namespace (declared, posted or extracted; not the
+     * structural document-chunk links), in no particular order.
+     *
+     * @param namespace namespace
+     * @param type the relation type
+     * @return the relations; empty when the namespace has none of that type
+     */
+    List<GraphRelation> relations(String namespace, RelationType type);
+
+    /**
      * Node and edge counts of a namespace.
      *
      * @param namespace namespace

@@ -250,6 +250,21 @@ final class InMemoryEntityGraph implements EntityGraph {
                                         }));
     }
 
+    @Override
+    public List<GraphRelation> relations(String namespace, RelationType type) {
+        NamespaceGraph ns = namespaces.get(namespace);
+        if (ns == null) {
+            return List.of();
+        }
+        return read(
+                ns,
+                () ->
+                        ns.graph.edgeSet().stream()
+                                .filter(e -> e.type == type && !e.structural)
+                                .map(e -> relation(ns, e))
+                                .toList());
+    }
+
     static GraphRelation relation(NamespaceGraph ns, Edge edge) {
         return new GraphRelation(
                 ns.graph.getEdgeSource(edge),

@@ -5,9 +5,8 @@ import java.util.List;
 /**
  * Where {@code contradicts} relations for a judgement come from: the hook for the entity graph. The
  * server asks it for the relations among the evidence of a request (evidence ids and the entities
- * the evidence mentions) and passes them in {@link JudgeInput#contradicts()}. Until the graph's
- * {@code contradicts} signal is wired, the server uses {@link #none()}. Implementations are
- * thread-safe.
+ * the evidence mentions) and passes them in {@link JudgeInput#contradicts()}; the server's
+ * implementation reads the entity graph. Implementations are thread-safe.
  */
 @FunctionalInterface
 public interface ContradictionSource {

@@ -1,6 +1,5 @@
 package dev.cairn.server;
 
-import dev.cairn.judge.ContradictionSource;
 import dev.cairn.judge.service.JudgeService;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.retrieval.KnowledgeBase;
@@ -97,11 +96,13 @@ public final class CairnServer implements AutoCloseable {
                             settings.maxBodyBytes());
             this.governance = openedGovernance;
             governance.register(routing);
-            // Judge (issue 8): BERT similarity, calibrated thresholds, memory's secret detectors;
-            // the graph's contradicts relations are not wired yet (ContradictionSource.none()).
+            // Judge (issue 8): BERT similarity, calibrated thresholds, memory's secret detectors,
+            // and the entity graph's contradicts relations among the evidence.
             new JudgeRoutes(
                             JudgeService.calibrated(
-                                    knowledge, cairn.model(), ContradictionSource.none()),
+                                    knowledge,
+                                    cairn.model(),
+                                    new GraphContradictions(cairn.graph().graph())),
                             store,
                             settings.maxBodyBytes())
                     .register(routing);

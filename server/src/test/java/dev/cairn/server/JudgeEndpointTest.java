@@ -254,6 +254,63 @@ class JudgeEndpointTest {
     }
 
     @Test
+    void aContradictsRelationInTheGraphContradictsAClaimTheOtherEndSupports() {
+        ingest(
+                """
+                ---
+                id: cache-flush-hourly
+                title: Refresh stale cart prices
+                ---
+                # Refresh stale cart prices
+
+                Flush the cart cache every hour so stale prices disappear.
+                """);
+        ingest(
+                """
+                ---
+                id: cache-keep-warm
+                title: Keep the cart cache warm
+                contradicts: [cache-flush-hourly]
+                ---
+                # Keep the cart cache warm
+
+                The cart cache must stay warm during business hours.
+                """);
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("query", "how do I deal with stale cart prices?");
+        body.put("answer", "Flush the cart cache every hour so stale prices disappear [1].");
+        ArrayNode evidence = body.putArray("evidence");
+        evidence.addObject()
+                .put("id", "cache-flush-hourly#0")
+                .put("text", "Flush the cart cache every hour so stale prices disappear.");
+        evidence.addObject()
+                .put("id", "cache-keep-warm#0")
+                .put("text", "The cart cache must stay warm during business hours.");
+
+        JsonNode j = judge(body);
+
+        assertThat(j.at("/claims/0/supported").asBoolean()).as(j.toString()).isTrue();
+        assertThat(j.at("/claims/0/contradicted").asBoolean()).isTrue();
+        assertThat(j.at("/claims/0/contradictedBy").toString()).contains("cache-keep-warm#0");
+        assertThat(j.path("contradictionRate").asDouble()).isEqualTo(1.0);
+
+        // the same answer with only the first runbook as evidence has nothing to contradict it
+        ArrayNode alone = body.putArray("evidence");
+        alone.addObject()
+                .put("id", "cache-flush-hourly#0")
+                .put("text", "Flush the cart cache every hour so stale prices disappear.");
+        assertThat(judge(body).path("contradictionRate").asDouble()).isEqualTo(0.0);
+    }
+
+    static void ingest(String markdown) {
+        ObjectNode doc = Json.MAPPER.createObjectNode();
+        doc.put("content", markdown);
+        doc.put("format", "markdown");
+        var created = cairn.call("POST", "/v1/namespaces/ops/documents", A, doc.toString());
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+    }
+
+    @Test
     void judgingAgainstARetrievalTraceUsesItsSelectedHitsAsEvidence() {
         var retrieved =
                 cairn.call(

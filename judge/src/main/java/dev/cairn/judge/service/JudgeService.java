@@ -63,8 +63,8 @@ public final class JudgeService {
     /**
      * A service over the knowledge base's store and traces.
      *
-     * @param contradictions where {@code contradicts} relations come from; {@link
-     *     ContradictionSource#none()} until the graph provides them
+     * @param contradictions where {@code contradicts} relations come from (the server reads the
+     *     entity graph; {@link ContradictionSource#none()} for none)
      */
     public static JudgeService create(
             KnowledgeBase knowledge,
