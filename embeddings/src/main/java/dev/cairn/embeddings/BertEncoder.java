@@ -198,13 +198,12 @@ final class BertEncoder implements EmbeddingModel {
     private float[][] forwardBatch(long[][] ids, Integer[] batch) {
         int b = batch.length;
         int t = 0;
+        int shortest = Integer.MAX_VALUE;
         for (int i : batch) {
             t = Math.max(t, ids[i].length);
+            shortest = Math.min(shortest, ids[i].length);
         }
-        boolean padded = false;
-        for (int i : batch) {
-            padded |= ids[i].length < t;
-        }
+        boolean padded = shortest < t;
         long[] flatIds = new long[b * t];
         float[] flatMask = new float[b * t];
         for (int j = 0; j < b; j++) {
