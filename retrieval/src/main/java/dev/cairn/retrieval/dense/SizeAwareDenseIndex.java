@@ -7,7 +7,6 @@ import dev.cairn.retrieval.store.StoredChunk;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The embedded store's dense search: exact while a namespace is small, Lucene HNSW once it is not.
@@ -16,10 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * grows linearly and HNSW does not. {@link DenseOptions.Strategy#EXACT} and {@link
  * DenseOptions.Strategy#APPROXIMATE} force one side.
  *
- * <p>The choice for {@code AUTO} is made per namespace when it is first searched (its embeddings
- * are counted once) and kept for the life of the process: a namespace that grows past the threshold
- * switches at the next start. Both sides receive every update, but each only holds the namespaces
- * it has loaded. Thread-safe.
+ * <p>The choice for {@code AUTO} is made per namespace when it is first searched (the store counts
+ * its embedded chunks up to the threshold, as PostgreSQL's own choice does) and kept for the life
+ * of the process: a namespace that grows past the threshold switches at the next start. Both sides
+ * receive every update, but each only holds the namespaces it has loaded. Thread-safe.
  */
 final class SizeAwareDenseIndex implements DenseIndex {
 
@@ -50,14 +49,10 @@ final class SizeAwareDenseIndex implements DenseIndex {
         return switch (options.strategy()) {
             case EXACT -> false;
             case APPROXIMATE -> true;
-            case AUTO -> useApproximate.computeIfAbsent(namespace, this::isLarge);
+            case AUTO ->
+                    useApproximate.computeIfAbsent(
+                            namespace, ns -> store.hasEmbeddedChunks(ns, threshold));
         };
-    }
-
-    private boolean isLarge(String namespace) {
-        AtomicInteger count = new AtomicInteger();
-        store.forEachEmbedding(namespace, (id, v) -> count.incrementAndGet());
-        return count.get() >= threshold;
     }
 
     @Override

@@ -681,11 +681,8 @@ abstract class JdbcStore implements Store {
         return count("SELECT count(*) FROM chunks WHERE namespace = ?", namespace);
     }
 
-    /**
-     * Whether the namespace has at least {@code atLeast} chunks with an embedding; counts no
-     * further than that.
-     */
-    boolean hasEmbeddedChunks(String namespace, long atLeast) {
+    @Override
+    public boolean hasEmbeddedChunks(String namespace, long atLeast) {
         return count(
                         "SELECT count(*) FROM (SELECT 1 FROM chunks WHERE namespace = ?"
                                 + " AND embedding IS NOT NULL LIMIT ?) AS bounded",

@@ -109,6 +109,12 @@ public interface Store extends AutoCloseable {
     /** How many chunks the namespace holds. */
     long chunkCount(String namespace);
 
+    /**
+     * Whether the namespace has at least {@code atLeast} chunks with an embedding; counts no
+     * further than that (what {@link DenseOptions.Strategy#AUTO} decides on).
+     */
+    boolean hasEmbeddedChunks(String namespace, long atLeast);
+
     // ---- change sequence -----------------------------------------------------------------
 
     /**

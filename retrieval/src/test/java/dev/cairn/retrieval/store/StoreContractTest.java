@@ -200,6 +200,17 @@ abstract class StoreContractTest {
     }
 
     @Test
+    void hasEmbeddedChunksCountsOnlyChunksWithAnEmbedding() {
+        store.createNamespace("docs", "");
+        store.replaceDocument("docs", doc("d1", "T"), chunks(3, true));
+        store.replaceDocument("docs", doc("d2", "T"), chunks(4, false));
+
+        assertThat(store.hasEmbeddedChunks("docs", 3)).isTrue();
+        assertThat(store.hasEmbeddedChunks("docs", 4)).isFalse();
+        assertThat(store.hasEmbeddedChunks("docs", 0)).isTrue();
+    }
+
+    @Test
     void keepsChunksWithoutEmbedding() {
         store.createNamespace("docs", "");
         store.replaceDocument("docs", doc("d1", "T"), chunks(2, false));
