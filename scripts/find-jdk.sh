@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the home of a JDK >= 21: $JAVA_HOME if it qualifies, else the newest under /usr/lib/jvm.
+# Prints the home of a JDK >= 22: $JAVA_HOME if it qualifies, else the newest under /usr/lib/jvm.
 # Sourced by ./cairn and .ci/run; exits 1 with a one-line reason when there is none.
 set -euo pipefail
 
@@ -15,10 +15,10 @@ for dir in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do candidates+=("${d
 for home in "${candidates[@]}"; do
     [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] || continue
     major=$(jdk_major "$home" || echo 0)
-    if [ "${major:-0}" -ge 21 ] 2>/dev/null; then
+    if [ "${major:-0}" -ge 22 ] 2>/dev/null; then
         echo "$home"
         exit 0
     fi
 done
-echo "cairn: no JDK >= 21 found (set JAVA_HOME or install one under /usr/lib/jvm)" >&2
+echo "cairn: no JDK >= 22 found (set JAVA_HOME or install one under /usr/lib/jvm)" >&2
 exit 1

@@ -11,6 +11,7 @@ import java.nio.FloatBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,20 +37,20 @@ final class BertWeights {
     private static final Pattern LAYER = Pattern.compile("^encoder\\.layer\\.(\\d+)\\.");
 
     /**
-     * One transformer layer; linear weights have shape {@code [out, in]} as {@code
-     * torch.nn.Linear}, stored transposed (see {@link #weight}).
+     * One linear layer: {@code weight} is {@code [out, in]} as {@code torch.nn.Linear} expects it,
+     * stored transposed (see {@link #weight}); {@code halfWeight} is the same weight packed by
+     * {@link HalfPrecisionLinear}, or null when that is not available.
      */
+    record Dense(NDArray weight, NDArray bias, NDArray halfWeight, int in, int out) {}
+
+    /** One transformer layer. */
     record Layer(
-            NDArray qkvWeight,
-            NDArray qkvBias,
-            NDArray attentionOutWeight,
-            NDArray attentionOutBias,
+            Dense qkv,
+            Dense attentionOut,
             NDArray attentionNormGamma,
             NDArray attentionNormBeta,
-            NDArray intermediateWeight,
-            NDArray intermediateBias,
-            NDArray outputWeight,
-            NDArray outputBias,
+            Dense intermediate,
+            Dense output,
             NDArray outputNormGamma,
             NDArray outputNormBeta) {}
 
@@ -61,6 +62,9 @@ final class BertWeights {
     final int hidden;
     final int headDim;
 
+    /** The fp16 linear the {@link Dense#halfWeight()}s are packed for, or null. */
+    final HalfPrecisionLinear half;
+
     private BertWeights(
             NDArray wordEmbeddings,
             NDArray positionPlusTypeEmbeddings,
@@ -68,7 +72,8 @@ final class BertWeights {
             NDArray embeddingNormBeta,
             List<Layer> layers,
             int hidden,
-            int headDim) {
+            int headDim,
+            HalfPrecisionLinear half) {
         this.wordEmbeddings = wordEmbeddings;
         this.positionPlusTypeEmbeddings = positionPlusTypeEmbeddings;
         this.embeddingNormGamma = embeddingNormGamma;
@@ -76,6 +81,7 @@ final class BertWeights {
         this.layers = layers;
         this.hidden = hidden;
         this.headDim = headDim;
+        this.half = half;
     }
 
     /** Reads the ONNX file {@code spec.onnxResource()} from the classpath. */
@@ -96,7 +102,7 @@ final class BertWeights {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + spec.onnxResource(), e);
         }
-        return from(graph, spec.heads(), manager);
+        return from(graph, spec.heads(), manager, HalfPrecisionLinear.load());
     }
 
     /** Maps each MatMul weight initializer to {@code <bias name minus .bias>.weight}. */
@@ -135,7 +141,8 @@ final class BertWeights {
         return named;
     }
 
-    static BertWeights from(OnnxGraph graph, int heads, NDManager manager) {
+    static BertWeights from(
+            OnnxGraph graph, int heads, NDManager manager, Optional<HalfPrecisionLinear> half) {
         Map<String, OnnxGraph.Tensor> linear = linearWeightsByName(graph);
         TreeSet<Integer> layerIds = new TreeSet<>();
         for (String name : graph.tensors().keySet()) {
@@ -191,13 +198,19 @@ final class BertWeights {
                                                             graph.require(self + "value.bias")
                                                                     .data()));
                                     return new Layer(
-                                            weight(manager, qkv, hidden, 3 * hidden),
-                                            manager.create(qkvBias),
-                                            linear(manager, linear, p + "attention.output.dense"),
-                                            vector(
+                                            dense(
                                                     manager,
+                                                    half,
+                                                    qkv,
+                                                    manager.create(qkvBias),
+                                                    hidden,
+                                                    3 * hidden),
+                                            linear(
+                                                    manager,
+                                                    half,
                                                     graph,
-                                                    p + "attention.output.dense.bias"),
+                                                    linear,
+                                                    p + "attention.output.dense"),
                                             vector(
                                                     manager,
                                                     graph,
@@ -206,10 +219,18 @@ final class BertWeights {
                                                     manager,
                                                     graph,
                                                     p + "attention.output.LayerNorm.bias"),
-                                            linear(manager, linear, p + "intermediate.dense"),
-                                            vector(manager, graph, p + "intermediate.dense.bias"),
-                                            linear(manager, linear, p + "output.dense"),
-                                            vector(manager, graph, p + "output.dense.bias"),
+                                            linear(
+                                                    manager,
+                                                    half,
+                                                    graph,
+                                                    linear,
+                                                    p + "intermediate.dense"),
+                                            linear(
+                                                    manager,
+                                                    half,
+                                                    graph,
+                                                    linear,
+                                                    p + "output.dense"),
                                             vector(manager, graph, p + "output.LayerNorm.weight"),
                                             vector(manager, graph, p + "output.LayerNorm.bias"));
                                 })
@@ -221,7 +242,8 @@ final class BertWeights {
                 vector(manager, graph, "embeddings.LayerNorm.bias"),
                 layers,
                 hidden,
-                headDim);
+                headDim,
+                half.orElse(null));
     }
 
     int maxPositions() {
@@ -236,10 +258,31 @@ final class BertWeights {
         return t;
     }
 
-    private static NDArray linear(
-            NDManager manager, Map<String, OnnxGraph.Tensor> linear, String prefix) {
+    private static Dense linear(
+            NDManager manager,
+            Optional<HalfPrecisionLinear> half,
+            OnnxGraph graph,
+            Map<String, OnnxGraph.Tensor> linear,
+            String prefix) {
         OnnxGraph.Tensor t = require(linear, prefix + ".weight");
-        return weight(manager, inOut(t), (int) t.dims()[0], (int) t.dims()[1]);
+        return dense(
+                manager,
+                half,
+                inOut(t),
+                vector(manager, graph, prefix + ".bias"),
+                (int) t.dims()[0],
+                (int) t.dims()[1]);
+    }
+
+    private static Dense dense(
+            NDManager manager,
+            Optional<HalfPrecisionLinear> half,
+            float[] inOut,
+            NDArray bias,
+            int in,
+            int out) {
+        NDArray weight = weight(manager, inOut, in, out);
+        return new Dense(weight, bias, half.map(h -> h.pack(weight)).orElse(null), in, out);
     }
 
     /**

@@ -60,6 +60,38 @@ class OnnxRuntimeParityTest {
         }
     }
 
+    /**
+     * Inputs of at most {@link BertEncoder#HALF_WEIGHT_MAX_ROWS} tokens, each embedded alone as a
+     * query is, run their linear layers on the half-precision weights; they must stay at parity
+     * with ONNX Runtime's float32 too. On x86-64 with AVX2 the fp16 path must be there.
+     */
+    @ParameterizedTest
+    @EnumSource(Model.class)
+    void shortInputsOnHalfPrecisionWeightsMatchOnnxRuntime(Model model) throws Exception {
+        if (System.getProperty("os.arch").equals("amd64")) {
+            assertThat(HalfPrecisionLinear.load()).as("fp16 linear on this CPU").isPresent();
+        }
+        BertSpec spec = model.spec;
+        try (BertEncoder ours = BertEncoder.load(spec);
+                OrtEnvironment env = OrtEnvironment.getEnvironment();
+                OrtSession session = env.createSession(readResource(spec.onnxResource()))) {
+            List<String> texts = VariedTexts.generate(TEXTS, SEED);
+            long[][] ids = ((HfTokenizer) ours.tokenCounter()).encodeForModel(texts);
+            int checked = 0;
+            for (int i = 0; i < texts.size(); i++) {
+                if (ids[i].length > BertEncoder.HALF_WEIGHT_MAX_ROWS) {
+                    continue;
+                }
+                float[] actual = ours.embedTokenIds(new long[][] {ids[i]}).getFirst();
+                assertThat(cosine(actual, reference(env, session, ids[i], spec.pooling())))
+                        .as("short text %d (%d tokens): %.60s", i, ids[i].length, texts.get(i))
+                        .isGreaterThanOrEqualTo(MIN_COSINE);
+                checked++;
+            }
+            assertThat(checked).as("short texts among the varied ones").isGreaterThanOrEqualTo(40);
+        }
+    }
+
     static byte[] readResource(String name) throws IOException {
         try (InputStream in =
                 OnnxRuntimeParityTest.class.getClassLoader().getResourceAsStream(name)) {
