@@ -169,11 +169,18 @@ final class BertEncoder implements EmbeddingModel {
             return List.of();
         }
         long[][] ids = tokenizer.encodeForModel(texts);
-        return TorchRuntime.onInferenceThread(() -> embedTokenIds(ids));
+        return embedTokenIds(ids);
     }
 
-    /** Embeds already tokenised inputs (with special tokens); package-private for tests. */
+    /**
+     * Embeds already tokenised inputs (with special tokens) on the inference thread;
+     * package-private for tests.
+     */
     List<float[]> embedTokenIds(long[][] ids) {
+        return TorchRuntime.onInferenceThread(() -> forwardAll(ids));
+    }
+
+    private List<float[]> forwardAll(long[][] ids) {
         Integer[] order = new Integer[ids.length];
         Arrays.setAll(order, i -> i);
         Arrays.sort(order, Comparator.comparingInt(i -> ids[i].length));
@@ -194,8 +201,14 @@ final class BertEncoder implements EmbeddingModel {
                 end++;
             }
             Integer[] batch = Arrays.copyOfRange(order, start, end);
+            long rows = (long) batch.length * ids[order[end - 1]].length;
             start = end;
-            float[][] vectors = forwardBatch(ids, batch);
+            // a short pass runs its GEMMs on the fp16 slices, one per core, and the rest of
+            // PyTorch on this thread alone (see HalfPrecisionLinear)
+            float[][] vectors =
+                    weights.half != null && rows <= HALF_WEIGHT_MAX_ROWS
+                            ? TorchRuntime.withIntraOpThreads(1, () -> forwardBatch(ids, batch))
+                            : forwardBatch(ids, batch);
             for (int j = 0; j < batch.length; j++) {
                 out[batch[j]] = vectors[j];
             }
@@ -315,8 +328,8 @@ final class BertEncoder implements EmbeddingModel {
      * multi-threaded float32 GEMM is faster).
      */
     private NDArray linear(NDArray x, BertWeights.Dense dense) {
-        if (dense.halfWeight() != null && x.getShape().get(0) <= HALF_WEIGHT_MAX_ROWS) {
-            return weights.half.apply(x, dense.halfWeight(), dense.bias(), dense.in(), dense.out());
+        if (dense.half() != null && x.getShape().get(0) <= HALF_WEIGHT_MAX_ROWS) {
+            return weights.half.apply(x, dense.half());
         }
         return Linear.linear(x, dense.weight(), dense.bias()).singletonOrThrow();
     }

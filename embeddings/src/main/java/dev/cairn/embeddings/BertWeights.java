@@ -38,10 +38,10 @@ final class BertWeights {
 
     /**
      * One linear layer: {@code weight} is {@code [out, in]} as {@code torch.nn.Linear} expects it,
-     * stored transposed (see {@link #weight}); {@code halfWeight} is the same weight packed by
+     * stored transposed (see {@link #weight}); {@code half} is the same weight and bias packed by
      * {@link HalfPrecisionLinear}, or null when that is not available.
      */
-    record Dense(NDArray weight, NDArray bias, NDArray halfWeight, int in, int out) {}
+    record Dense(NDArray weight, NDArray bias, HalfPrecisionLinear.Packed half) {}
 
     /** One transformer layer. */
     record Layer(
@@ -62,7 +62,7 @@ final class BertWeights {
     final int hidden;
     final int headDim;
 
-    /** The fp16 linear the {@link Dense#halfWeight()}s are packed for, or null. */
+    /** The fp16 linear the {@link Dense#half()} weights are packed for, or null. */
     final HalfPrecisionLinear half;
 
     private BertWeights(
@@ -282,7 +282,7 @@ final class BertWeights {
             int in,
             int out) {
         NDArray weight = weight(manager, inOut, in, out);
-        return new Dense(weight, bias, half.map(h -> h.pack(weight)).orElse(null), in, out);
+        return new Dense(weight, bias, half.map(h -> h.pack(weight, bias)).orElse(null));
     }
 
     /**

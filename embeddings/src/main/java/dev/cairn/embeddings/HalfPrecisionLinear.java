@@ -1,7 +1,11 @@
 package dev.cairn.embeddings;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.engine.PtNDManager;
 import java.io.IOException;
@@ -14,10 +18,16 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Linear layers on weights kept in half precision and packed for FBGEMM's fp16 GEMM: the kernel
@@ -37,6 +47,11 @@ import java.util.Set;
  * DJL's {@code delete} of the handle frees it correctly. Nothing may throw across that boundary (a
  * C++ exception through a Java frame ends the process), so every argument is checked here first,
  * and the class is only offered where FBGEMM runs (x86-64 with AVX2, FMA and F16C).
+ *
+ * <p>FBGEMM's fp16 GEMM runs on the calling thread only, so each weight is cut by output columns
+ * into one slice per intra-op thread and the slices run at once, the first on the caller, the
+ * others on helper threads; the caller should then run PyTorch itself on one thread (see {@link
+ * TorchRuntime#withIntraOpThreads}) so no OpenMP worker spins on a core the helpers need.
  *
  * <p>Thread-safe: the method handles are immutable; each call works on its caller's tensors.
  */
@@ -65,22 +80,45 @@ final class HalfPrecisionLinear {
 
     private static final long TENSOR_BYTES = ValueLayout.ADDRESS.byteSize();
 
+    /** Columns below which a weight is not worth cutting for another thread. */
+    static final int MIN_COLUMNS_PER_PART = 128;
+
     private final MethodHandle operatorNew;
     private final MethodHandle pack;
     private final MethodHandle linear;
+    private final int helpers;
+    private final ExecutorService pool;
 
-    private HalfPrecisionLinear(MethodHandle operatorNew, MethodHandle pack, MethodHandle linear) {
+    private HalfPrecisionLinear(
+            MethodHandle operatorNew, MethodHandle pack, MethodHandle linear, int threads) {
         this.operatorNew = operatorNew;
         this.pack = pack;
         this.linear = linear;
+        this.helpers = threads - 1;
+        this.pool =
+                helpers == 0
+                        ? null
+                        : Executors.newFixedThreadPool(
+                                helpers,
+                                Thread.ofPlatform().name("cairn-fp16-", 0).daemon(true).factory());
     }
+
+    private static Optional<HalfPrecisionLinear> shared;
 
     /**
      * The fp16 linear when this machine and the loaded libtorch offer it and {@value
-     * #ENABLED_PROPERTY} is not {@code false}; empty otherwise (callers keep float32). Must run
-     * after the PyTorch engine has loaded its libraries.
+     * #ENABLED_PROPERTY} is not {@code false}; empty otherwise (callers keep float32). One instance
+     * (and one set of helper threads) per process, bound on first use.
      */
-    static Optional<HalfPrecisionLinear> load() {
+    static synchronized Optional<HalfPrecisionLinear> load() {
+        if (shared == null) {
+            TorchRuntime.engine(); // the symbols live in the libraries the engine loads
+            shared = bind();
+        }
+        return shared;
+    }
+
+    private static Optional<HalfPrecisionLinear> bind() {
         if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
             return Optional.empty();
         }
@@ -112,7 +150,8 @@ final class HalfPrecisionLinear {
                             FunctionDescriptor.ofVoid(address, address, address, address));
             MemorySegment logLevel =
                     find(c10, LOG_LEVEL_SYMBOL).reinterpret(ValueLayout.JAVA_INT.byteSize());
-            HalfPrecisionLinear half = new HalfPrecisionLinear(operatorNew, pack, linear);
+            HalfPrecisionLinear half =
+                    new HalfPrecisionLinear(operatorNew, pack, linear, TorchRuntime.threads());
             half.warmUpQuietly(logLevel);
             return Optional.of(half);
         } catch (IllegalArgumentException
@@ -124,39 +163,90 @@ final class HalfPrecisionLinear {
     }
 
     /**
-     * Packs a float32 {@code [out, in]} weight (a transposed view is fine: the op makes it
-     * contiguous) into FBGEMM's fp16 layout. The result is an opaque tensor owned by the weight's
-     * manager; pass it to {@link #apply}.
+     * A weight packed for {@link #apply}: its output columns cut into one slice per thread
+     * (FBGEMM's fp16 GEMM is single-threaded; each thread then reads only its share of the
+     * weights), each slice packed with its part of the bias.
      */
-    NDArray pack(NDArray weight) {
+    record Packed(List<NDArray> weights, List<NDArray> biases, int in, int out) {}
+
+    /**
+     * Packs a float32 {@code [out, in]} weight (a transposed view is fine: the op makes each slice
+     * contiguous) and its bias into FBGEMM's fp16 layout. The slices belong to the weight's
+     * manager.
+     */
+    Packed pack(NDArray weight, NDArray bias) {
         requireFloat("weight", weight);
-        if (weight.getShape().dimension() != 2) {
-            throw new IllegalArgumentException("illegal weight: shape " + weight.getShape());
+        requireFloat("bias", bias);
+        long[] shape = weight.getShape().getShape();
+        if (shape.length != 2 || bias.getShape().size() != shape[0]) {
+            throw new IllegalArgumentException(
+                    "illegal fp16 weight: shape "
+                            + weight.getShape()
+                            + ", bias "
+                            + bias.getShape());
         }
-        return call(pack, (PtNDManager) weight.getManager(), weight);
+        int out = (int) shape[0];
+        int parts = Math.max(1, Math.min(helpers + 1, out / MIN_COLUMNS_PER_PART));
+        List<NDArray> weights = new ArrayList<>(parts);
+        List<NDArray> biases = new ArrayList<>(parts);
+        for (int p = 0; p < parts; p++) {
+            NDIndex columns = new NDIndex("{}:{}", out * p / parts, out * (p + 1) / parts);
+            weights.add(call(pack, (PtNDManager) weight.getManager(), weight.get(columns)));
+            biases.add(bias.get(columns).duplicate());
+        }
+        return new Packed(List.copyOf(weights), List.copyOf(biases), (int) shape[1], out);
     }
 
     /**
-     * {@code input · Wᵀ + bias} for a float32 {@code [rows, in]} input; {@code packed} from {@link
-     * #pack} of a {@code [out, in]} weight and {@code bias} of length {@code out}. The result
-     * belongs to the input's manager.
+     * {@code input · Wᵀ + bias} for a float32 {@code [rows, in]} input, the slices computed at once
+     * on the calling thread and the helper threads. The result belongs to the input's manager.
      */
-    NDArray apply(NDArray input, NDArray packed, NDArray bias, int in, int out) {
+    NDArray apply(NDArray input, Packed packed) {
         requireFloat("input", input);
-        requireFloat("bias", bias);
         long[] shape = input.getShape().getShape();
-        if (shape.length != 2 || shape[1] != in || bias.getShape().size() != out) {
+        if (shape.length != 2 || shape[1] != packed.in()) {
             throw new IllegalArgumentException(
                     "illegal fp16 linear: input "
                             + Arrays.toString(shape)
                             + ", weight ["
-                            + out
+                            + packed.out()
                             + ", "
-                            + in
-                            + "], bias "
-                            + bias.getShape());
+                            + packed.in()
+                            + "]");
         }
-        return call(linear, (PtNDManager) input.getManager(), input, packed, bias);
+        PtNDManager owner = (PtNDManager) input.getManager();
+        int parts = packed.weights().size();
+        if (parts == 1) {
+            return call(
+                    linear, owner, input, packed.weights().getFirst(), packed.biases().getFirst());
+        }
+        List<Future<NDArray>> others = new ArrayList<>(parts - 1);
+        for (int p = 1; p < parts; p++) {
+            NDArray w = packed.weights().get(p);
+            NDArray b = packed.biases().get(p);
+            others.add(pool.submit(() -> call(linear, owner, input, w, b)));
+        }
+        NDList slices = new NDList(parts);
+        slices.add(
+                call(
+                        linear,
+                        owner,
+                        input,
+                        packed.weights().getFirst(),
+                        packed.biases().getFirst()));
+        try {
+            for (Future<NDArray> f : others) {
+                slices.add(f.get());
+            }
+            return NDArrays.concat(slices, 1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted in an fp16 linear", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("fp16 linear failed", e.getCause());
+        } finally {
+            slices.close();
+        }
     }
 
     private NDArray call(MethodHandle op, PtNDManager owner, NDArray... args) {
@@ -185,15 +275,8 @@ final class HalfPrecisionLinear {
         int previous = logLevel.get(ValueLayout.JAVA_INT, 0);
         logLevel.set(ValueLayout.JAVA_INT, 0, Math.max(previous, LOG_LEVEL_ERROR));
         try (var manager = TorchRuntime.engine().newBaseManager()) {
-            NDArray weight = manager.ones(new ai.djl.ndarray.types.Shape(2, 2));
-            NDArray packed = pack(weight);
-            NDArray y =
-                    apply(
-                            manager.ones(new ai.djl.ndarray.types.Shape(1, 2)),
-                            packed,
-                            manager.zeros(new ai.djl.ndarray.types.Shape(2)),
-                            2,
-                            2);
+            Packed packed = pack(manager.ones(new Shape(2, 2)), manager.zeros(new Shape(2)));
+            NDArray y = apply(manager.ones(new Shape(1, 2)), packed);
             if (y.getFloat(0, 0) != 2f || y.getFloat(0, 1) != 2f) {
                 throw new IllegalStateException("fp16 linear self-check failed: " + y);
             }

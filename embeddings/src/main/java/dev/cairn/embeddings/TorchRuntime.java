@@ -109,7 +109,7 @@ final class TorchRuntime {
             throw new IllegalStateException(
                     "cannot load the PyTorch native library from " + NATIVE_ARTIFACT, ex);
         }
-        JniUtils.setNumThreads(Integer.getInteger(THREADS_PROPERTY, DEFAULT_THREADS));
+        JniUtils.setNumThreads(threads());
         LOG.log(
                 Level.INFO,
                 "PyTorch {0} loaded offline; intra-op threads {1}",
@@ -118,19 +118,49 @@ final class TorchRuntime {
         return e;
     }
 
+    /** PyTorch's intra-op threads: {@value #THREADS_PROPERTY}, else one per core. */
+    static int threads() {
+        return Math.max(1, Integer.getInteger(THREADS_PROPERTY, DEFAULT_THREADS));
+    }
+
+    /**
+     * Runs {@code work} with PyTorch's intra-op threads set to {@code threads}, then restores them.
+     * Only on the inference thread, the one thread that runs PyTorch, so nothing else sees the
+     * change.
+     */
+    static <T> T withIntraOpThreads(int threads, Callable<T> work) {
+        if (!ON_INFERENCE_THREAD.get()) {
+            throw new IllegalStateException("intra-op threads change off the inference thread");
+        }
+        int previous = JniUtils.getNumThreads();
+        if (previous == threads) {
+            return call(work);
+        }
+        JniUtils.setNumThreads(threads);
+        try {
+            return call(work);
+        } finally {
+            JniUtils.setNumThreads(previous);
+        }
+    }
+
+    private static <T> T call(Callable<T> work) {
+        try {
+            return work.call();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /**
      * Runs {@code work} on the inference thread and waits for it; runs it directly when already
      * there. Exceptions of {@code work} reach the caller unwrapped.
      */
     static <T> T onInferenceThread(Callable<T> work) {
         if (ON_INFERENCE_THREAD.get()) {
-            try {
-                return work.call();
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+            return call(work);
         }
         Future<T> result =
                 INFERENCE.submit(

@@ -754,7 +754,7 @@ public final class KnowledgeBase implements AutoCloseable {
         return (System.nanoTime() - start) / 1e6;
     }
 
-    /** Commits the lexical index and stops the executors. */
+    /** Commits the lexical index, writes the queued traces and stops the executors. */
     @Override
     public void close() {
         // No shutdownNow() on the committer: interrupting a commit in flight closes Lucene's file
@@ -774,6 +774,7 @@ public final class KnowledgeBase implements AutoCloseable {
                 lexical.commit();
             }
         } finally {
+            traces.close();
             lexical.close();
         }
     }

@@ -19,16 +19,34 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Persists retrieve traces in {@code retrieval_traces} and {@code retrieval_trace_hits}, keeping at
  * most the configured number per namespace (pruned every {@value #PRUNE_EVERY} writes).
- * Thread-safe.
+ *
+ * <p>Writes happen behind the answer: a trace is a transaction of a hundred rows with a durable
+ * commit (an fsync in SQLite, a round trip in PostgreSQL), milliseconds that a retrieve caller
+ * should not wait for. Until its write is done a trace is served from memory, so {@link #find} sees
+ * every trace as soon as {@link #save} returns. At most {@value #MAX_PENDING} traces wait; beyond
+ * that {@code save} writes in the caller's thread, so a slow database slows retrieves rather than
+ * filling the heap. {@link #close} waits for the writes; a process killed before that loses the
+ * traces of its last moments, never other data. Thread-safe.
  */
-final class TraceLog {
+final class TraceLog implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(TraceLog.class.getName());
 
     static final int PRUNE_EVERY = 100;
+
+    /** Traces at most waiting for their write. */
+    static final int MAX_PENDING = 256;
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
     private static final TypeReference<Map<String, Double>> NUMBERS = new TypeReference<>() {};
@@ -36,13 +54,57 @@ final class TraceLog {
     private final SqlAccess sql;
     private final int retention;
     private final AtomicLong writes = new AtomicLong();
+    private final Map<String, StoredTrace> pending = new ConcurrentHashMap<>();
+    private final ExecutorService writer =
+            Executors.newSingleThreadExecutor(
+                    Thread.ofPlatform().name("cairn-trace-writer").daemon(true).factory());
 
     TraceLog(SqlAccess sql, int retention) {
         this.sql = sql;
         this.retention = retention;
     }
 
+    /** Queues the trace for writing; {@link #find} returns it from now on. */
     void save(String namespace, StoredTrace trace) {
+        if (pending.size() >= MAX_PENDING) {
+            write(namespace, trace);
+            return;
+        }
+        pending.put(trace.traceId(), trace);
+        try {
+            writer.execute(
+                    () -> {
+                        try {
+                            write(namespace, trace);
+                        } catch (RuntimeException e) {
+                            LOG.log(
+                                    System.Logger.Level.WARNING,
+                                    "trace " + trace.traceId() + " not stored: " + e.getMessage(),
+                                    e);
+                        } finally {
+                            pending.remove(trace.traceId());
+                        }
+                    });
+        } catch (RejectedExecutionException closed) {
+            pending.remove(trace.traceId());
+            write(namespace, trace);
+        }
+    }
+
+    /** Waits for every queued trace to be written. */
+    @Override
+    public void close() {
+        writer.shutdown();
+        try {
+            if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, pending.size() + " traces still unwritten");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void write(String namespace, StoredTrace trace) {
         sql.write(
                 namespace,
                 c -> {
@@ -105,6 +167,10 @@ final class TraceLog {
     }
 
     Optional<StoredTrace> find(String namespace, String traceId) {
+        StoredTrace queued = pending.get(traceId);
+        if (queued != null) {
+            return queued.namespace().equals(namespace) ? Optional.of(queued) : Optional.empty();
+        }
         return sql.read(
                 c -> {
                     try (PreparedStatement ps =

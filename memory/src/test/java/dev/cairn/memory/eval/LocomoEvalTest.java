@@ -1,6 +1,7 @@
 package dev.cairn.memory.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.memory.TrigramEmbeddingModel;
 import dev.cairn.memory.safety.WriteGuard;
@@ -56,6 +57,25 @@ class LocomoEvalTest {
         assertThat(c.turns().getFirst().at()).isEqualTo(Instant.parse("2023-05-08T13:56:00Z"));
         assertThat(c.turns().get(2).text()).contains("sunset over the lake");
         assertThat(c.questions().get(1).evidence()).containsExactly("D2:2", "D1:2");
+    }
+
+    @Test
+    void aTurnsMemoryCarriesTheTurnsBeforeItInTheSessionOnly() throws IOException {
+        Path file = Files.writeString(temp.resolve("mini.json"), MINI);
+        List<Locomo.Turn> turns = Locomo.read(file).getFirst().turns();
+        List<Locomo.Turn> session1 = turns.subList(0, 2);
+
+        assertThat(LocomoEval.content(session1, 0, 1))
+                .isEqualTo("Ana: I adopted a puppy named Biscuit");
+        assertThat(LocomoEval.content(session1, 1, 1))
+                .isEqualTo(
+                        "Ana: I adopted a puppy named Biscuit\nBen: Lovely! I am learning the"
+                                + " violin");
+        assertThat(LocomoEval.content(session1, 1, 0))
+                .isEqualTo("Ben: Lovely! I am learning the violin");
+        assertThatThrownBy(() -> new LocomoEval(null, null, -1, x -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("contextTurns");
     }
 
     @Test

@@ -91,6 +91,15 @@ final class EvalLocomoCommand implements Callable<Integer> {
             description = "data dir to import into (default: a temporary one, deleted after)")
     Path work;
 
+    @Option(
+            names = "--context-turns",
+            defaultValue = "" + LocomoEval.DEFAULT_CONTEXT_TURNS,
+            paramLabel = "N",
+            description =
+                    "earlier turns of the session each turn's memory carries (default 1: the turn"
+                            + " it answers); 0 stores bare turns")
+    int contextTurns;
+
     @Option(names = "--json", paramLabel = "FILE")
     Path json;
 
@@ -148,7 +157,11 @@ final class EvalLocomoCommand implements Callable<Integer> {
                                 config,
                                 Clock.systemUTC())) {
             result =
-                    new LocomoEval(store, service, msg -> System.err.println("[locomo] " + msg))
+                    new LocomoEval(
+                                    store,
+                                    service,
+                                    contextTurns,
+                                    msg -> System.err.println("[locomo] " + msg))
                             .run(conversations, ks, parsed, threshold);
         } finally {
             if (temporary) {
@@ -166,6 +179,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("ingestSeconds", result.ingestSeconds());
             out.put("candidates", candidates);
             out.put("threshold", threshold);
+            out.put("contextTurns", contextTurns);
             out.put(
                     "weights",
                     Map.of("lexical", config.lexicalWeight(), "dense", config.denseWeight()));
