@@ -1,5 +1,6 @@
 package dev.cairn.benchmarks;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.embeddings.EmbeddingCache;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
@@ -10,10 +11,20 @@ import dev.cairn.retrieval.RetrieveResult;
 import dev.cairn.retrieval.eval.Beir;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.retrieval.store.Store;
+import dev.cairn.server.CairnServer;
+import dev.cairn.server.ServerSettings;
+import dev.cairn.server.http.Json;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -32,10 +43,12 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * The retrieve path without HTTP: query embedding, BM25, exact dense search and RRF over SciFact
- * (embedded store, one client), as {@code cairn eval beir} leaves it in its work dir.
+ * Retrieve over SciFact (embedded store, one client) as {@code cairn eval beir} leaves it in its
+ * work dir: in process (query embedding, BM25, dense, graph, RRF, grounding) and over HTTP against
+ * a real server on a copy of that dir.
  *
  * <p>Sample time, because the targets are percentiles (p50 <= 30 ms, p95 <= 60 ms over HTTP).
  * Warm-up 3 x 5 s lets the JIT and PyTorch settle; 5 x 10 s samples enough queries for a stable
@@ -73,14 +86,19 @@ public class RetrieveBenchmark {
     @Param("1000")
     public int docs;
 
+    static final String TOKEN = "bench-admin-secret";
+
     private Store store;
+    private Path serverDir;
+    private CairnServer server;
+    private HttpClient http;
     private EmbeddingModel model;
     private KnowledgeBase kb;
     private List<String> queries;
     private int next;
 
     @Setup(Level.Trial)
-    public void open() throws IOException {
+    public void open(BenchmarkParams params) throws IOException {
         Path dir = Path.of(data);
         Files.createDirectories(dir);
         store = Store.embedded(dir);
@@ -99,26 +117,109 @@ public class RetrieveBenchmark {
                 ingest.ingestAll("beir", () -> it, r -> {});
             }
         }
+        Map<String, String> all = Beir.queries(Path.of(corpus).resolve("queries.jsonl"));
+        queries = new ArrayList<>(all.values());
+        if (params.getBenchmark().endsWith("retrieveOverHttp")) {
+            store.close();
+            store = null;
+            startServer(dir, lucene);
+            return;
+        }
         // Queries go through the encoder uncached: every sample pays one query embedding, as a
         // question never asked before does.
         model = EmbeddingModels.defaultModel();
         kb = KnowledgeBase.open(store, model, lucene, RetrievalConfig.defaults());
-        Map<String, String> all = Beir.queries(Path.of(corpus).resolve("queries.jsonl"));
-        queries = new ArrayList<>(all.values());
         RetrieveResult check = kb.retrieve("beir", RetrieveRequest.of(queries.getFirst()));
         if (check.hits().isEmpty()) {
             throw new IllegalStateException("the benchmark corpus answers nothing: index broken");
         }
     }
 
+    /**
+     * A real server over a copy of the data dir without its embedding cache, so no query vector
+     * comes from an earlier run; the copy keeps the store and the Lucene index, so nothing is
+     * re-embedded or re-indexed.
+     */
+    private void startServer(Path dir, Path lucene) throws IOException {
+        serverDir = Files.createTempDirectory("cairn-retrieve-bench-");
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path from : paths.toList()) {
+                Path to = serverDir.resolve(dir.relativize(from).toString());
+                if (from.getFileName().toString().startsWith("embedding-cache")) {
+                    continue;
+                }
+                if (Files.isDirectory(from)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(from, to);
+                }
+            }
+        }
+        server =
+                CairnServer.start(
+                        ServerSettings.defaults(serverDir).withPort(0).withAdminToken(TOKEN));
+        http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        if (post(queries.getLast()).path("hits").isEmpty()) {
+            throw new IllegalStateException("the benchmark corpus answers nothing: index broken");
+        }
+    }
+
+    /** In process: the retrieve path alone, the query embedded on every call. */
     @Benchmark
     public RetrieveResult retrieve() {
         String query = queries.get(next++ % queries.size());
         return kb.retrieve("beir", RetrieveRequest.of(query));
     }
 
+    /**
+     * Over HTTP, as an agent runtime calls it: auth, JSON, the retrieve path, the trace. Queries
+     * rotate over the SciFact queries; a run asks fewer than there are, so none repeats.
+     */
+    @Benchmark
+    public JsonNode retrieveOverHttp() {
+        return post(queries.get(next++ % (queries.size() - 1)));
+    }
+
+    private JsonNode post(String query) {
+        HttpRequest request =
+                HttpRequest.newBuilder(
+                                URI.create(
+                                        "http://localhost:"
+                                                + server.port()
+                                                + "/v1/namespaces/beir/retrieve"))
+                        .header("Authorization", "Bearer " + TOKEN)
+                        .header("Content-Type", "application/json")
+                        .POST(
+                                HttpRequest.BodyPublishers.ofString(
+                                        "{\"query\":" + Json.MAPPER.valueToTree(query) + "}"))
+                        .build();
+        try {
+            HttpResponse<String> response =
+                    http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(
+                        "retrieve answered " + response.statusCode() + ": " + response.body());
+            }
+            return Json.MAPPER.readTree(response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @TearDown(Level.Trial)
-    public void close() {
+    public void close() throws IOException {
+        if (server != null) {
+            server.close();
+            try (Stream<Path> paths = Files.walk(serverDir)) {
+                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+            return;
+        }
         kb.close();
         model.close();
         store.close();

@@ -24,10 +24,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Linear layers on weights kept in half precision and packed for FBGEMM's fp16 GEMM: the kernel
@@ -86,21 +82,18 @@ final class HalfPrecisionLinear {
     private final MethodHandle operatorNew;
     private final MethodHandle pack;
     private final MethodHandle linear;
-    private final int helpers;
-    private final ExecutorService pool;
+    private final List<SpinningHelper> helpers;
 
     private HalfPrecisionLinear(
             MethodHandle operatorNew, MethodHandle pack, MethodHandle linear, int threads) {
         this.operatorNew = operatorNew;
         this.pack = pack;
         this.linear = linear;
-        this.helpers = threads - 1;
-        this.pool =
-                helpers == 0
-                        ? null
-                        : Executors.newFixedThreadPool(
-                                helpers,
-                                Thread.ofPlatform().name("cairn-fp16-", 0).daemon(true).factory());
+        List<SpinningHelper> started = new ArrayList<>();
+        for (int i = 1; i < threads; i++) {
+            started.add(new SpinningHelper("cairn-fp16-" + i));
+        }
+        this.helpers = List.copyOf(started);
     }
 
     private static Optional<HalfPrecisionLinear> shared;
@@ -186,7 +179,7 @@ final class HalfPrecisionLinear {
                             + bias.getShape());
         }
         int out = (int) shape[0];
-        int parts = Math.max(1, Math.min(helpers + 1, out / MIN_COLUMNS_PER_PART));
+        int parts = Math.max(1, Math.min(helpers.size() + 1, out / MIN_COLUMNS_PER_PART));
         List<NDArray> weights = new ArrayList<>(parts);
         List<NDArray> biases = new ArrayList<>(parts);
         for (int p = 0; p < parts; p++) {
@@ -220,32 +213,27 @@ final class HalfPrecisionLinear {
             return call(
                     linear, owner, input, packed.weights().getFirst(), packed.biases().getFirst());
         }
-        List<Future<NDArray>> others = new ArrayList<>(parts - 1);
         for (int p = 1; p < parts; p++) {
             NDArray w = packed.weights().get(p);
             NDArray b = packed.biases().get(p);
-            others.add(pool.submit(() -> call(linear, owner, input, w, b)));
+            helpers.get(p - 1).start(() -> call(linear, owner, input, w, b));
         }
         NDList slices = new NDList(parts);
-        slices.add(
-                call(
-                        linear,
-                        owner,
-                        input,
-                        packed.weights().getFirst(),
-                        packed.biases().getFirst()));
         try {
-            for (Future<NDArray> f : others) {
-                slices.add(f.get());
-            }
-            return NDArrays.concat(slices, 1);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted in an fp16 linear", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("fp16 linear failed", e.getCause());
+            slices.add(
+                    call(
+                            linear,
+                            owner,
+                            input,
+                            packed.weights().getFirst(),
+                            packed.biases().getFirst()));
         } finally {
-            slices.close();
+            for (int p = 1; p < parts; p++) {
+                slices.add(helpers.get(p - 1).<NDArray>await());
+            }
+        }
+        try (slices) {
+            return NDArrays.concat(slices, 1);
         }
     }
 
