@@ -8,4 +8,12 @@ public interface TokenCounter {
 
     /** The longest prefix of {@code text} that has at most {@code maxTokens} tokens. */
     String truncate(String text, int maxTokens);
+
+    /**
+     * {@code counter} remembering the counts of the {@code maxEntries} texts counted last, for
+     * callers that count the same texts again and again (context assembly).
+     */
+    static TokenCounter caching(TokenCounter counter, int maxEntries) {
+        return new CachingTokenCounter(counter, maxEntries);
+    }
 }

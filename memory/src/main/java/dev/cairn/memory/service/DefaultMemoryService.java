@@ -1,6 +1,7 @@
 package dev.cairn.memory.service;
 
 import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.embeddings.TokenCounter;
 import dev.cairn.memory.AssembledContext;
 import dev.cairn.memory.ContextAssembler;
 import dev.cairn.memory.DedupDecision;
@@ -63,6 +64,12 @@ final class DefaultMemoryService implements MemoryService {
     private static final int MAINTENANCE_BATCH = 500;
     private static final int MAX_CLUSTER_GROUP = 2000;
 
+    /**
+     * Token counts context assembly keeps (entry contents and lines, a few per memory): enough for
+     * the memories recalled most often, a few MB at most.
+     */
+    private static final int TOKEN_COUNTS_CACHED = 50_000;
+
     private final Store store;
     private final MemoryRepository repository;
     private final EmbeddingModel model;
@@ -100,7 +107,9 @@ final class DefaultMemoryService implements MemoryService {
         this.repository = MemoryRepository.over(store);
         this.lifecycle = MemoryLifecycle.create(config.lifecycle());
         this.scorer = RecallScorer.create(config.weights());
-        this.assembler = ContextAssembler.create(model.tokenCounter());
+        this.assembler =
+                ContextAssembler.create(
+                        TokenCounter.caching(model.tokenCounter(), TOKEN_COUNTS_CACHED));
         this.indexes = new MemoryIndexes(store, repository, Objects.requireNonNull(lexical));
         indexes.catchUp();
         if (!config.maintenanceInterval().isZero()) {
@@ -538,8 +547,7 @@ final class DefaultMemoryService implements MemoryService {
             if (query.length > 0 && request.mode() != RecallMode.LEXICAL) {
                 boolean exact =
                         !normalizedQuery.isEmpty()
-                                && TextNormalizer.normalize(e.memory().content())
-                                        .contains(normalizedQuery);
+                                && e.normalizedContent().contains(normalizedQuery);
                 if ((!hasCos || cos < request.threshold()) && !exact) {
                     continue;
                 }

@@ -1,6 +1,7 @@
 package dev.cairn.memory.service;
 
 import dev.cairn.memory.Memory;
+import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.retrieval.lexical.IndexedChunk;
 import dev.cairn.retrieval.lexical.LexicalIndex;
@@ -24,7 +25,15 @@ import java.util.concurrent.ConcurrentHashMap;
 final class MemoryIndexes implements AutoCloseable {
 
     /** A live memory and its vector (empty when not embedded yet). */
-    record Entry(Memory memory, float[] vector) {}
+    /**
+     * A memory as recall sees it: its vector and its content normalised once here for recall's
+     * exact-match rule, instead of once per candidate per recall.
+     */
+    record Entry(Memory memory, float[] vector, String normalizedContent) {
+        Entry(Memory memory, float[] vector) {
+            this(memory, vector, TextNormalizer.normalize(memory.content()));
+        }
+    }
 
     private final Store store;
     private final MemoryRepository repository;
@@ -101,7 +110,10 @@ final class MemoryIndexes implements AutoCloseable {
             return;
         }
         for (String id : ids) {
-            table.computeIfPresent(id, (k, e) -> new Entry(e.memory().recalled(at), e.vector()));
+            table.computeIfPresent(
+                    id,
+                    (k, e) ->
+                            new Entry(e.memory().recalled(at), e.vector(), e.normalizedContent()));
         }
     }
 
