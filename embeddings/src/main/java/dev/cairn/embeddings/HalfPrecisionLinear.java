@@ -184,7 +184,9 @@ final class HalfPrecisionLinear {
         List<NDArray> biases = new ArrayList<>(parts);
         for (int p = 0; p < parts; p++) {
             NDIndex columns = new NDIndex("{}:{}", out * p / parts, out * (p + 1) / parts);
-            weights.add(call(pack, (PtNDManager) weight.getManager(), weight.get(columns)));
+            try (NDArray slice = weight.get(columns)) {
+                weights.add(call(pack, (PtNDManager) weight.getManager(), slice));
+            }
             biases.add(bias.get(columns).duplicate());
         }
         return new Packed(List.copyOf(weights), List.copyOf(biases), (int) shape[1], out);
