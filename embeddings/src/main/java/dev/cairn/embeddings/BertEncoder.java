@@ -205,10 +205,12 @@ final class BertEncoder implements EmbeddingModel {
             start = end;
             // a short pass runs its GEMMs on the fp16 slices, one per core, and the rest of
             // PyTorch on this thread alone (see HalfPrecisionLinear)
+            boolean half = weights.half != null && rows <= HALF_WEIGHT_MAX_ROWS;
             float[][] vectors =
-                    weights.half != null && rows <= HALF_WEIGHT_MAX_ROWS
-                            ? TorchRuntime.withIntraOpThreads(1, () -> forwardBatch(ids, batch))
-                            : forwardBatch(ids, batch);
+                    half
+                            ? TorchRuntime.withIntraOpThreads(
+                                    1, () -> forwardBatch(ids, batch, true))
+                            : forwardBatch(ids, batch, false);
             for (int j = 0; j < batch.length; j++) {
                 out[batch[j]] = vectors[j];
             }
@@ -216,7 +218,7 @@ final class BertEncoder implements EmbeddingModel {
         return List.of(out);
     }
 
-    private float[][] forwardBatch(long[][] ids, Integer[] batch) {
+    private float[][] forwardBatch(long[][] ids, Integer[] batch, boolean half) {
         int b = batch.length;
         int t = 0;
         int shortest = Integer.MAX_VALUE;
@@ -235,7 +237,7 @@ final class BertEncoder implements EmbeddingModel {
         try (NDManager m = manager.newSubManager()) {
             NDArray inputIds = m.create(LongBuffer.wrap(flatIds), new Shape(b, t));
             NDArray mask = m.create(FloatBuffer.wrap(flatMask), new Shape(b, t));
-            NDArray hidden = encode(m, inputIds, mask, b, t, padded);
+            NDArray hidden = encode(m, inputIds, mask, b, t, padded, half);
             NDArray pooled = pool(hidden, mask, b, t);
             NDArray normalised = pooled.normalize(2, 1, 1e-12);
             float[] flat = normalised.toFloatArray();
@@ -255,7 +257,13 @@ final class BertEncoder implements EmbeddingModel {
      * CPU. Only attention needs the 4-D per-head view.
      */
     private NDArray encode(
-            NDManager m, NDArray inputIds, NDArray mask, int b, int t, boolean padded) {
+            NDManager m,
+            NDArray inputIds,
+            NDArray mask,
+            int b,
+            int t,
+            boolean padded,
+            boolean half) {
         int h = weights.hidden;
         int heads = h / weights.headDim;
         float eps = spec.layerNormEpsilon();
@@ -284,7 +292,7 @@ final class BertEncoder implements EmbeddingModel {
             NDArray next;
             try (NDScope scope = new NDScope()) {
                 NDArray qkv =
-                        linear(x, layer.qkv())
+                        linear(x, layer.qkv(), half)
                                 .reshape(b, t, 3, heads, weights.headDim)
                                 .transpose(2, 0, 3, 1, 4);
                 NDArray q = qkv.get(0);
@@ -294,7 +302,7 @@ final class BertEncoder implements EmbeddingModel {
                         attention(q, k, v, maskBias, b, heads, t)
                                 .transpose(0, 2, 1, 3)
                                 .reshape(b * (long) t, h);
-                NDArray attended = linear(context, layer.attentionOut()).addi(x);
+                NDArray attended = linear(context, layer.attentionOut(), half).addi(x);
                 NDArray y =
                         LayerNorm.layerNorm(
                                         attended,
@@ -303,8 +311,8 @@ final class BertEncoder implements EmbeddingModel {
                                         layer.attentionNormBeta(),
                                         eps)
                                 .singletonOrThrow();
-                NDArray inner = Activation.gelu(linear(y, layer.intermediate()));
-                NDArray ffn = linear(inner, layer.output()).addi(y);
+                NDArray inner = Activation.gelu(linear(y, layer.intermediate(), half));
+                NDArray ffn = linear(inner, layer.output(), half).addi(y);
                 next =
                         LayerNorm.layerNorm(
                                         ffn,
@@ -322,13 +330,13 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * {@code x·Wᵀ + b} for a {@code [rows, in]} input: on the half-precision weights when there are
-     * at most {@link #HALF_WEIGHT_MAX_ROWS} rows (the product is bound by reading the weights),
-     * else one float32 {@code addmm} (the product is bound by arithmetic, where MKL's
-     * multi-threaded float32 GEMM is faster).
+     * {@code x·Wᵀ + b} for a {@code [rows, in]} input: on the half-precision weights when the pass
+     * is short ({@code half}: at most {@link #HALF_WEIGHT_MAX_ROWS} rows, where the product is
+     * bound by reading the weights), else one float32 {@code addmm} (bound by arithmetic, where
+     * MKL's multi-threaded float32 GEMM is faster).
      */
-    private NDArray linear(NDArray x, BertWeights.Dense dense) {
-        if (dense.half() != null && x.getShape().get(0) <= HALF_WEIGHT_MAX_ROWS) {
+    private NDArray linear(NDArray x, BertWeights.Dense dense, boolean half) {
+        if (half) {
             return weights.half.apply(x, dense.half());
         }
         return Linear.linear(x, dense.weight(), dense.bias()).singletonOrThrow();

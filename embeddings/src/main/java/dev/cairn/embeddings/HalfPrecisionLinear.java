@@ -212,23 +212,15 @@ final class HalfPrecisionLinear {
         PtNDManager owner = (PtNDManager) input.getManager();
         int parts = packed.weights().size();
         if (parts == 1) {
-            return call(
-                    linear, owner, input, packed.weights().getFirst(), packed.biases().getFirst());
+            return slice(owner, input, packed, 0);
         }
         for (int p = 1; p < parts; p++) {
-            NDArray w = packed.weights().get(p);
-            NDArray b = packed.biases().get(p);
-            helpers.get(p - 1).start(() -> call(linear, owner, input, w, b));
+            int part = p;
+            helpers.get(p - 1).start(() -> slice(owner, input, packed, part));
         }
         NDList slices = new NDList(parts);
         try {
-            slices.add(
-                    call(
-                            linear,
-                            owner,
-                            input,
-                            packed.weights().getFirst(),
-                            packed.biases().getFirst()));
+            slices.add(slice(owner, input, packed, 0));
         } finally {
             for (int p = 1; p < parts; p++) {
                 slices.add(helpers.get(p - 1).<NDArray>await());
@@ -237,6 +229,11 @@ final class HalfPrecisionLinear {
         try (slices) {
             return NDArrays.concat(slices, 1);
         }
+    }
+
+    /** Output columns of slice {@code part}: {@code input · W_partᵀ + bias_part}. */
+    private NDArray slice(PtNDManager owner, NDArray input, Packed packed, int part) {
+        return call(linear, owner, input, packed.weights().get(part), packed.biases().get(part));
     }
 
     private NDArray call(MethodHandle op, PtNDManager owner, NDArray... args) {

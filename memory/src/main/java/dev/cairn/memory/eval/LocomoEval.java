@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -100,16 +101,11 @@ public final class LocomoEval {
      * same session, then the turn itself, one {@code "<speaker>: <text>"} line each.
      */
     static String content(List<Locomo.Turn> session, int i, int contextTurns) {
-        StringBuilder text = new StringBuilder();
+        StringJoiner lines = new StringJoiner("\n");
         for (int j = Math.max(0, i - contextTurns); j <= i; j++) {
-            Locomo.Turn t = session.get(j);
-            if (j < i) {
-                text.append(t.speaker()).append(": ").append(t.text()).append('\n');
-            } else {
-                text.append(t.speaker()).append(": ").append(t.text());
-            }
+            lines.add(session.get(j).speaker() + ": " + session.get(j).text());
         }
-        return text.toString();
+        return lines.toString();
     }
 
     public static String namespace(Locomo.Conversation c) {
