@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -44,8 +45,15 @@ final class BertEncoder implements EmbeddingModel {
      */
     static final int DEFAULT_BATCH_SIZE = 32;
 
-    /** Most padded tokens in one forward pass (batch size times longest input). */
-    static final long MAX_BATCH_TOKENS = 8192;
+    /**
+     * Most padded tokens in one forward pass (batch size times longest input). At 4,096 the widest
+     * activation (the feed-forward layer's, 4,096 x 1,536 floats = 25 MB) stays below glibc's
+     * largest mmap threshold (32 MB), so freed activations are reused from the heap; at 8,192 every
+     * such tensor was a fresh mmap, paid in page faults and zeroing on every layer, and the GEMMs
+     * ran on operands twice the cache. Measured on SciFact abstracts with bge-small: 8,192 tokens
+     * 6.5-7.5 documents/s, 4,096 8.4-9.0, 2,048 8.2.
+     */
+    static final long MAX_BATCH_TOKENS = 4096;
 
     /**
      * Largest share of padding a batch may carry before it is cut: sorted inputs of very different
@@ -73,6 +81,10 @@ final class BertEncoder implements EmbeddingModel {
     private final HfTokenizer tokenizer;
     private final int batchSize;
     private final int maxTokens;
+
+    /** Attention in one flash-attention call, or empty for separate matmul and softmax ops. */
+    private final Optional<FusedAttention> fusedAttention;
+
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private BertEncoder(
@@ -87,6 +99,7 @@ final class BertEncoder implements EmbeddingModel {
         this.tokenizer = tokenizer;
         this.batchSize = batchSize;
         this.maxTokens = Math.min(spec.maxTokens(), weights.maxPositions());
+        this.fusedAttention = FusedAttention.load();
     }
 
     static BertEncoder load(BertSpec spec) {
@@ -237,8 +250,7 @@ final class BertEncoder implements EmbeddingModel {
         try (NDManager m = manager.newSubManager()) {
             NDArray inputIds = m.create(LongBuffer.wrap(flatIds), new Shape(b, t));
             NDArray mask = m.create(FloatBuffer.wrap(flatMask), new Shape(b, t));
-            NDArray hidden = encode(m, inputIds, mask, b, t, padded, half);
-            NDArray pooled = pool(hidden, mask, b, t);
+            NDArray pooled = encode(m, inputIds, mask, b, t, padded, half);
             NDArray normalised = pooled.normalize(2, 1, 1e-12);
             float[] flat = normalised.toFloatArray();
             int d = weights.hidden;
@@ -254,7 +266,7 @@ final class BertEncoder implements EmbeddingModel {
      * The hidden state is kept as a {@code [b·t, h]} matrix between layers: a linear layer on a 2-D
      * input is one {@code addmm} (bias fused into the GEMM), whereas on {@code [b, t, h]} PyTorch
      * folds it into {@code matmul} plus a separate add, measured 15-25% slower per GEMM on this
-     * CPU. Only attention needs the 4-D per-head view.
+     * CPU. Only attention needs the 4-D per-head view. Returns the pooled {@code [b, h]} states.
      */
     private NDArray encode(
             NDManager m,
@@ -288,21 +300,28 @@ final class BertEncoder implements EmbeddingModel {
         }
         // A batch without padding (every single query) needs no mask at all.
         NDArray maskBias = padded ? mask.reshape(b, 1, 1, t).sub(1f).muli(-MASKED_LOGIT) : null;
-        for (BertWeights.Layer layer : weights.layers) {
+        int last = weights.layers.size() - 1;
+        for (int l = 0; l <= last; l++) {
+            BertWeights.Layer layer = weights.layers.get(l);
+            // CLS pooling reads one row per input, and after attention every row is computed on
+            // its own: the last layer needs keys and values of all tokens, the rest for row 0 only
+            boolean clsOnly = l == last && spec.pooling() == Pooling.CLS;
+            int rows = clsOnly ? 1 : t;
             NDArray next;
             try (NDScope scope = new NDScope()) {
                 NDArray qkv =
                         linear(x, layer.qkv(), half)
                                 .reshape(b, t, 3, heads, weights.headDim)
                                 .transpose(2, 0, 3, 1, 4);
-                NDArray q = qkv.get(0);
+                NDArray q = clsOnly ? qkv.get("0, :, :, 0:1") : qkv.get(0);
                 NDArray k = qkv.get(1);
                 NDArray v = qkv.get(2);
+                NDArray residual = clsOnly ? x.reshape(b, t, h).get(":, 0, :") : x;
                 NDArray context =
                         attention(q, k, v, maskBias, b, heads, t)
                                 .transpose(0, 2, 1, 3)
-                                .reshape(b * (long) t, h);
-                NDArray attended = linear(context, layer.attentionOut(), half).addi(x);
+                                .reshape(b * (long) rows, h);
+                NDArray attended = linear(context, layer.attentionOut(), half).addi(residual);
                 NDArray y =
                         LayerNorm.layerNorm(
                                         attended,
@@ -326,7 +345,7 @@ final class BertEncoder implements EmbeddingModel {
             x.close();
             x = next;
         }
-        return x.reshape(b, t, h);
+        return spec.pooling() == Pooling.CLS ? x : pool(x.reshape(b, t, h), mask, b, t);
     }
 
     /**
@@ -343,12 +362,23 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * {@code softmax(QKᵀ + mask)·V} over slices of the batch small enough that the {@code [n,
-     * heads, T, T]} logits stay in cache and below the allocator's mmap threshold; at {@code T =
-     * 512} one slice of the whole batch would be hundreds of MB per layer, and page-faulting and
-     * streaming that dominated the run time.
+     * {@code softmax(QKᵀ + mask)·V} for queries already scaled by {@code 1/sqrt(headDim)} (see
+     * {@link BertWeights}): fused where libtorch offers it, else {@link #unfusedAttention}.
      */
-    private static NDArray attention(
+    private NDArray attention(
+            NDArray q, NDArray k, NDArray v, NDArray maskBias, int b, int heads, int t) {
+        return fusedAttention.isPresent()
+                ? fusedAttention.get().apply(q, k, v, maskBias, 1.0)
+                : unfusedAttention(q, k, v, maskBias, b, heads, t);
+    }
+
+    /**
+     * {@code softmax(QKᵀ + mask)·V} in separate ops, over slices of the batch small enough that the
+     * {@code [n, heads, T, T]} logits stay in cache and below the allocator's mmap threshold; at
+     * {@code T = 512} one slice of the whole batch would be hundreds of MB per layer, and
+     * page-faulting and streaming that dominated the run time.
+     */
+    private static NDArray unfusedAttention(
             NDArray q, NDArray k, NDArray v, NDArray maskBias, int b, int heads, int t) {
         long logitsPerSample = (long) heads * t * t;
         int slice = (int) Math.max(1, Math.min(b, ATTENTION_LOGITS_PER_SLICE / logitsPerSample));
@@ -371,14 +401,10 @@ final class BertEncoder implements EmbeddingModel {
         return NDArrays.concat(parts);
     }
 
-    private NDArray pool(NDArray hidden, NDArray mask, int b, int t) {
-        return switch (spec.pooling()) {
-            case CLS -> hidden.get(":, 0, :");
-            case MEAN -> {
-                NDArray m3 = mask.reshape(b, t, 1);
-                yield hidden.mul(m3).sum(new int[] {1}).div(m3.sum(new int[] {1}).maximum(1e-9f));
-            }
-        };
+    /** Mean of the unmasked rows of {@code [b, t, h]} hidden states. */
+    private static NDArray pool(NDArray hidden, NDArray mask, int b, int t) {
+        NDArray m3 = mask.reshape(b, t, 1);
+        return hidden.mul(m3).sum(new int[] {1}).div(m3.sum(new int[] {1}).maximum(1e-9f));
     }
 
     @Override

@@ -4,16 +4,10 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.index.NDIndex;
-import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
-import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.engine.PtNDManager;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
@@ -36,13 +30,10 @@ import java.util.Set;
  * float32 per query, more than the 32 MB L3 cache here). Half the bytes is the speed-up.
  *
  * <p>How: DJL 0.35 exposes no fp16-weight op, but libtorch_cpu (which DJL already loaded) exports
- * ATen's {@code fbgemm_pack_gemm_matrix_fp16} and {@code fbgemm_linear_fp16_weight}. They are
- * called through the FFM API on the very tensors DJL owns: a DJL handle is a pointer to a heap
- * {@code at::Tensor}, which is what an {@code const at::Tensor&} parameter receives, and a returned
- * {@code at::Tensor} is constructed by the callee into memory we get from {@code operator new}, so
- * DJL's {@code delete} of the handle frees it correctly. Nothing may throw across that boundary (a
- * C++ exception through a Java frame ends the process), so every argument is checked here first,
- * and the class is only offered where FBGEMM runs (x86-64 with AVX2, FMA and F16C).
+ * ATen's {@code fbgemm_pack_gemm_matrix_fp16} and {@code fbgemm_linear_fp16_weight}, called through
+ * {@link NativeAten} on the very tensors DJL owns. Nothing may throw across that boundary, so every
+ * argument is checked here first, and the class is only offered where FBGEMM runs (x86-64 with
+ * AVX2, FMA and F16C).
  *
  * <p>FBGEMM's fp16 GEMM runs on the calling thread only, so each weight is cut by output columns
  * into one slice per intra-op thread and the slices run at once, the first on the caller, the
@@ -63,9 +54,6 @@ final class HalfPrecisionLinear {
     private static final String LINEAR_SYMBOL =
             "_ZN2at4_ops25fbgemm_linear_fp16_weight4callERKNS_6TensorES4_S4_";
 
-    /** {@code ::operator new(size_t)}: DJL frees handles with {@code delete}. */
-    private static final String OPERATOR_NEW_SYMBOL = "_Znwm";
-
     /** c10's minimum log severity (0 info, 1 warning, 2 error), read on every log line. */
     private static final String LOG_LEVEL_SYMBOL = "FLAGS_caffe2_log_level";
 
@@ -74,21 +62,19 @@ final class HalfPrecisionLinear {
     /** What FBGEMM's fp16 kernels need of the CPU ({@code fbgemmSupportedCPU} plus F16C). */
     private static final Set<String> REQUIRED_CPU_FLAGS = Set.of("avx2", "fma", "f16c");
 
-    private static final long TENSOR_BYTES = ValueLayout.ADDRESS.byteSize();
-
     /** Columns below which a weight is not worth cutting for another thread. */
     static final int MIN_COLUMNS_PER_PART = 128;
 
-    private final MethodHandle operatorNew;
+    private final NativeAten aten;
     private final MethodHandle pack;
     private final MethodHandle linear;
     private final List<SpinningHelper> helpers;
 
-    private HalfPrecisionLinear(
-            MethodHandle operatorNew, MethodHandle pack, MethodHandle linear, int threads) {
-        this.operatorNew = operatorNew;
-        this.pack = pack;
-        this.linear = linear;
+    private HalfPrecisionLinear(NativeAten aten, int threads) {
+        this.aten = aten;
+        var address = ValueLayout.ADDRESS;
+        this.pack = aten.tensorFunction(PACK_SYMBOL, address);
+        this.linear = aten.tensorFunction(LINEAR_SYMBOL, address, address, address);
         List<SpinningHelper> started = new ArrayList<>();
         for (int i = 1; i < threads; i++) {
             started.add(new SpinningHelper("cairn-fp16-" + i));
@@ -105,7 +91,6 @@ final class HalfPrecisionLinear {
      */
     static synchronized Optional<HalfPrecisionLinear> load() {
         if (shared == null) {
-            TorchRuntime.engine(); // the symbols live in the libraries the engine loads
             shared = bind();
         }
         return shared;
@@ -123,28 +108,10 @@ final class HalfPrecisionLinear {
             return Optional.empty();
         }
         try {
-            Linker linker = Linker.nativeLinker();
-            // already loaded by DJL: dlopen by soname returns the process's copy
-            SymbolLookup torch = SymbolLookup.libraryLookup("libtorch_cpu.so", Arena.global());
-            SymbolLookup c10 = SymbolLookup.libraryLookup("libc10.so", Arena.global());
-            SymbolLookup cxx = SymbolLookup.libraryLookup("libstdc++.so.6", Arena.global());
-            var address = ValueLayout.ADDRESS;
-            MethodHandle operatorNew =
-                    linker.downcallHandle(
-                            find(cxx, OPERATOR_NEW_SYMBOL),
-                            FunctionDescriptor.of(address, ValueLayout.JAVA_LONG));
-            // a returned at::Tensor (non-trivial destructor) goes through a hidden first pointer
-            MethodHandle pack =
-                    linker.downcallHandle(
-                            find(torch, PACK_SYMBOL), FunctionDescriptor.ofVoid(address, address));
-            MethodHandle linear =
-                    linker.downcallHandle(
-                            find(torch, LINEAR_SYMBOL),
-                            FunctionDescriptor.ofVoid(address, address, address, address));
+            NativeAten aten = NativeAten.bind();
             MemorySegment logLevel =
-                    find(c10, LOG_LEVEL_SYMBOL).reinterpret(ValueLayout.JAVA_INT.byteSize());
-            HalfPrecisionLinear half =
-                    new HalfPrecisionLinear(operatorNew, pack, linear, TorchRuntime.threads());
+                    aten.c10Variable(LOG_LEVEL_SYMBOL, ValueLayout.JAVA_INT.byteSize());
+            HalfPrecisionLinear half = new HalfPrecisionLinear(aten, TorchRuntime.threads());
             half.warmUpQuietly(logLevel);
             return Optional.of(half);
         } catch (IllegalArgumentException
@@ -168,8 +135,8 @@ final class HalfPrecisionLinear {
      * manager.
      */
     Packed pack(NDArray weight, NDArray bias) {
-        requireFloat("weight", weight);
-        requireFloat("bias", bias);
+        NativeAten.requireFloat("weight", weight);
+        NativeAten.requireFloat("bias", bias);
         long[] shape = weight.getShape().getShape();
         if (shape.length != 2 || bias.getShape().size() != shape[0]) {
             throw new IllegalArgumentException(
@@ -185,7 +152,7 @@ final class HalfPrecisionLinear {
         for (int p = 0; p < parts; p++) {
             NDIndex columns = new NDIndex("{}:{}", out * p / parts, out * (p + 1) / parts);
             try (NDArray slice = weight.get(columns)) {
-                weights.add(call(pack, (PtNDManager) weight.getManager(), slice));
+                weights.add(aten.call(pack, (PtNDManager) weight.getManager(), List.of(slice)));
             }
             biases.add(bias.get(columns).duplicate());
         }
@@ -197,7 +164,7 @@ final class HalfPrecisionLinear {
      * on the calling thread and the helper threads. The result belongs to the input's manager.
      */
     NDArray apply(NDArray input, Packed packed) {
-        requireFloat("input", input);
+        NativeAten.requireFloat("input", input);
         long[] shape = input.getShape().getShape();
         if (shape.length != 2 || shape[1] != packed.in()) {
             throw new IllegalArgumentException(
@@ -233,24 +200,10 @@ final class HalfPrecisionLinear {
 
     /** Output columns of slice {@code part}: {@code input · W_partᵀ + bias_part}. */
     private NDArray slice(PtNDManager owner, NDArray input, Packed packed, int part) {
-        return call(linear, owner, input, packed.weights().get(part), packed.biases().get(part));
-    }
-
-    private NDArray call(MethodHandle op, PtNDManager owner, NDArray... args) {
-        try {
-            MemorySegment result = (MemorySegment) operatorNew.invokeExact(TENSOR_BYTES);
-            Object[] handles = new Object[args.length + 1];
-            handles[0] = result;
-            for (int i = 0; i < args.length; i++) {
-                handles[i + 1] = MemorySegment.ofAddress(((PtNDArray) args[i]).getHandle());
-            }
-            op.invokeWithArguments(handles);
-            return new PtNDArray(owner, result.address());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException("fp16 linear failed", e);
-        }
+        return aten.call(
+                linear,
+                owner,
+                List.of(input, packed.weights().get(part), packed.biases().get(part)));
     }
 
     /**
@@ -270,18 +223,6 @@ final class HalfPrecisionLinear {
         } finally {
             logLevel.set(ValueLayout.JAVA_INT, 0, previous);
         }
-    }
-
-    private static void requireFloat(String name, NDArray array) {
-        if (array.getDataType() != DataType.FLOAT32 || !(array instanceof PtNDArray)) {
-            throw new IllegalArgumentException(
-                    "illegal " + name + ": " + array.getDataType() + ", must be a float32 tensor");
-        }
-    }
-
-    private static MemorySegment find(SymbolLookup lookup, String symbol) {
-        return lookup.find(symbol)
-                .orElseThrow(() -> new IllegalStateException("libtorch lacks " + symbol));
     }
 
     private static boolean cpuHasFlags() {

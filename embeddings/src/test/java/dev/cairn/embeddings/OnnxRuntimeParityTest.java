@@ -39,6 +39,8 @@ class OnnxRuntimeParityTest {
     @ParameterizedTest
     @EnumSource(Model.class)
     void matchesOnnxRuntimeOnVariedTexts(Model model) throws Exception {
+        // the fused attention is what production runs, padded batches and all
+        assertThat(FusedAttention.load()).as("fused attention in this libtorch").isPresent();
         List<String> texts = VariedTexts.generate(TEXTS, SEED);
         BertSpec spec = model.spec;
         try (BertEncoder ours = BertEncoder.load(spec);
