@@ -11,10 +11,10 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Default {@link ContextAssembler}. A first pass counts each line on its own and sums (linear in
- * the block, exact for tokenizers that split on whitespace first); the finished block is counted
- * whole, and if the sum was not exact a second pass counts every tentative block whole, so the
- * bound holds for any counter, additive or not. Thread-safe if the counter is.
+ * Default {@link ContextAssembler}. A first pass counts each part of a line on its own and sums
+ * (linear in the block, exact for tokenizers that split on whitespace first); the finished block is
+ * counted whole, and if the sum was not exact a second pass counts every tentative block whole, so
+ * the bound holds for any counter, additive or not. Thread-safe if the counter is.
  */
 final class LayeredContextAssembler implements ContextAssembler {
 
@@ -42,10 +42,11 @@ final class LayeredContextAssembler implements ContextAssembler {
     }
 
     /**
-     * Composes the block. With {@code additive}, each line is counted on its own and the block's
-     * count is the running sum (exact for tokenizers that split on whitespace first, such as
-     * WordPiece, because lines join at line breaks); the whole block is counted once at the end,
-     * and null is returned when the sum was wrong, so the caller recounts every step exactly.
+     * Composes the block. With {@code additive}, each part of a line (layer header, entry prefix,
+     * content) is counted on its own and the block's count is the running sum (exact for tokenizers
+     * that split on whitespace first, such as WordPiece, because the parts join at spaces and line
+     * breaks); the whole block is counted once at the end, and null is returned when the sum was
+     * wrong, so the caller recounts every step exactly.
      */
     private AssembledContext compose(List<ScoredMemory> memories, int maxTokens, boolean additive) {
         Map<Layer, List<ScoredMemory>> byLayer = new EnumMap<>(Layer.class);
@@ -74,8 +75,17 @@ final class LayeredContextAssembler implements ContextAssembler {
                 String pre = (headerWritten ? "" : header) + prefix;
                 String lead = additive ? pre : block + pre;
                 int budget = additive ? maxTokens - blockTokens : maxTokens;
+                // additive: the parts are counted apart, each one the counter's cache has seen
+                // before when the memory was recalled before (the id makes every whole line new)
+                int preTokens =
+                        additive
+                                ? (headerWritten ? 0 : counter.count(header))
+                                        + counter.count(prefix)
+                                : 0;
                 String line = null;
-                if (counter.count(lead + content) <= budget) {
+                if (additive
+                        ? preTokens + counter.count(content) <= budget
+                        : counter.count(lead + content) <= budget) {
                     line = content;
                 } else {
                     line = budget <= 0 ? null : fitTruncated(lead, content, budget);
@@ -86,7 +96,7 @@ final class LayeredContextAssembler implements ContextAssembler {
                     continue;
                 }
                 if (additive) {
-                    blockTokens += counter.count(pre + line + "\n");
+                    blockTokens += preTokens + counter.count(line);
                 }
                 if (!headerWritten) {
                     block.append(header);
