@@ -49,4 +49,9 @@ final class CachingTokenCounter implements TokenCounter {
     public String truncate(String text, int maxTokens) {
         return counter.truncate(text, maxTokens);
     }
+
+    @Override
+    public boolean additiveAtWhitespace() {
+        return counter.additiveAtWhitespace();
+    }
 }

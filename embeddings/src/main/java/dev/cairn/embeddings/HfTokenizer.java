@@ -4,13 +4,16 @@ import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.djl.huggingface.tokenizers.jni.CharSpan;
 import ai.djl.huggingface.tokenizers.jni.TokenizersLibrary;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * A HuggingFace {@code tokenizer.json} loaded twice: once to build model inputs (special tokens,
@@ -25,19 +28,29 @@ final class HfTokenizer implements TokenCounter, AutoCloseable {
 
     private final HuggingFaceTokenizer forModel;
     private final HuggingFaceTokenizer forCounting;
+    private final boolean additiveAtWhitespace;
 
-    private HfTokenizer(HuggingFaceTokenizer forModel, HuggingFaceTokenizer forCounting) {
+    private static final Pattern BERT_PRE_TOKENIZER =
+            Pattern.compile(
+                    "\"pre_tokenizer\"\\s*:\\s*\\{\\s*\"type\"\\s*:\\s*\"BertPreTokenizer\"");
+    private static final Pattern WORD_PIECE =
+            Pattern.compile("\"model\"\\s*:\\s*\\{\\s*\"type\"\\s*:\\s*\"WordPiece\"");
+
+    private HfTokenizer(
+            HuggingFaceTokenizer forModel,
+            HuggingFaceTokenizer forCounting,
+            boolean additiveAtWhitespace) {
         this.forModel = forModel;
         this.forCounting = forCounting;
+        this.additiveAtWhitespace = additiveAtWhitespace;
     }
 
     /** Loads {@code resource} from the classpath; fails naming the resource if it is missing. */
     static HfTokenizer fromClasspath(String resource, int maxTokens) {
         TorchRuntime.preferOffline();
         ClassLoader cl = HfTokenizer.class.getClassLoader();
-        try (InputStream a = open(cl, resource);
-                InputStream b = open(cl, resource)) {
-            return of(a, b, maxTokens);
+        try (InputStream in = open(cl, resource)) {
+            return of(in.readAllBytes(), maxTokens);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read tokenizer " + resource, e);
         }
@@ -49,18 +62,17 @@ final class HfTokenizer implements TokenCounter, AutoCloseable {
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("tokenizer file missing: " + file);
         }
-        try (InputStream a = Files.newInputStream(file);
-                InputStream b = Files.newInputStream(file)) {
-            return of(a, b, maxTokens);
+        try {
+            return of(Files.readAllBytes(file), maxTokens);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read tokenizer " + file, e);
         }
     }
 
-    private static HfTokenizer of(InputStream a, InputStream b, int maxTokens) throws IOException {
+    private static HfTokenizer of(byte[] json, int maxTokens) throws IOException {
         HuggingFaceTokenizer model =
                 HuggingFaceTokenizer.newInstance(
-                        a,
+                        new ByteArrayInputStream(json),
                         Map.of(
                                 "addSpecialTokens", "true",
                                 "truncation", "true",
@@ -68,12 +80,15 @@ final class HfTokenizer implements TokenCounter, AutoCloseable {
                                 "padding", "false"));
         HuggingFaceTokenizer counting =
                 HuggingFaceTokenizer.newInstance(
-                        b,
+                        new ByteArrayInputStream(json),
                         Map.of(
                                 "addSpecialTokens", "false",
                                 "truncation", "false",
                                 "padding", "false"));
-        return new HfTokenizer(model, counting);
+        String text = new String(json, StandardCharsets.UTF_8);
+        boolean additive =
+                BERT_PRE_TOKENIZER.matcher(text).find() && WORD_PIECE.matcher(text).find();
+        return new HfTokenizer(model, counting, additive);
     }
 
     private static InputStream open(ClassLoader cl, String resource) {
@@ -112,6 +127,16 @@ final class HfTokenizer implements TokenCounter, AutoCloseable {
         } finally {
             TokenizersLibrary.LIB.deleteEncoding(encoding);
         }
+    }
+
+    /**
+     * True for a WordPiece model behind BERT's pre-tokenizer: text is normalised character by
+     * character and split at whitespace (and punctuation) before WordPiece sees a word, so no token
+     * spans a whitespace join.
+     */
+    @Override
+    public boolean additiveAtWhitespace() {
+        return additiveAtWhitespace;
     }
 
     @Override

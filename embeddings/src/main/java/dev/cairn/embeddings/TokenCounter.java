@@ -10,6 +10,16 @@ public interface TokenCounter {
     String truncate(String text, int maxTokens);
 
     /**
+     * Whether texts joined at whitespace count as the sum of their parts: {@code count(a + w + b)
+     * == count(a) + count(b)} for any whitespace {@code w}. True for tokenizers that split on
+     * whitespace before anything else (BERT's WordPiece); callers may then sum the counts of parts
+     * they have counted before instead of counting the joined text again.
+     */
+    default boolean additiveAtWhitespace() {
+        return false;
+    }
+
+    /**
      * {@code counter} remembering the counts of the {@code maxEntries} texts counted last, for
      * callers that count the same texts again and again (context assembly).
      */

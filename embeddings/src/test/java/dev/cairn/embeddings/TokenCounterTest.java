@@ -3,9 +3,15 @@ package dev.cairn.embeddings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TokenCounterTest {
 
@@ -68,5 +74,27 @@ class TokenCounterTest {
         assertThatThrownBy(() -> counter.truncate("x", -1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("illegal maxTokens: -1, must be >= 0");
+    }
+
+    @Test
+    void bertWordPieceIsAdditiveAtWhitespaceAndOtherPreTokenizersAreNot(@TempDir Path dir)
+            throws IOException {
+        assertThat(counter.additiveAtWhitespace()).isTrue();
+        assertThat(counter.count("alpha beta\ngamma"))
+                .isEqualTo(counter.count("alpha beta") + counter.count("gamma"));
+
+        String json;
+        try (InputStream in =
+                getClass()
+                        .getClassLoader()
+                        .getResourceAsStream("all-minilm-l6-v2-tokenizer.json")) {
+            json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        Path other = dir.resolve("tokenizer.json");
+        Files.writeString(other, json.replaceFirst("\"BertPreTokenizer\"", "\"WhitespaceSplit\""));
+        try (HfTokenizer whitespaceSplit = HfTokenizer.fromFile(other, 512)) {
+            assertThat(whitespaceSplit.additiveAtWhitespace()).isFalse();
+            assertThat(whitespaceSplit.count("hello world")).isEqualTo(2);
+        }
     }
 }

@@ -110,7 +110,14 @@ final class LayeredContextAssembler implements ContextAssembler {
             }
         }
         String text = block.toString().stripTrailing();
-        int tokens = text.isEmpty() ? 0 : counter.count(text);
+        // a counter additive at whitespace makes the running sum exact (the parts join at spaces
+        // and line breaks), which spares counting the whole ~1,000-token block on every recall
+        int tokens =
+                text.isEmpty()
+                        ? 0
+                        : additive && counter.additiveAtWhitespace()
+                                ? blockTokens
+                                : counter.count(text);
         if (additive && (tokens > maxTokens || tokens != blockTokens)) {
             return null;
         }

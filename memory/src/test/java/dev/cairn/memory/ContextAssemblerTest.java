@@ -3,6 +3,8 @@ package dev.cairn.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.embeddings.TokenCounter;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,6 +83,17 @@ class ContextAssemblerTest {
     @Test
     void contextNeverExceedsItsBudgetOverRandomInputs() {
         neverExceedsBudget(counter, 20260301L);
+    }
+
+    @Test
+    void contextNeverExceedsItsBudgetWithBertsTokenizer() {
+        // production's counter: declared additive, so the assembler trusts its running sum; the
+        // property below recounts every block whole and must find the same number
+        try (EmbeddingModel bge = EmbeddingModels.bgeSmallEnV15()) {
+            TokenCounter wordPiece = bge.tokenCounter();
+            assertThat(wordPiece.additiveAtWhitespace()).isTrue();
+            neverExceedsBudget(TokenCounter.caching(wordPiece, 1000), 20261122L);
+        }
     }
 
     @Test
