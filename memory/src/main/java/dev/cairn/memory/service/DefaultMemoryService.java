@@ -54,6 +54,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import java.util.stream.Collector;
 import org.apache.lucene.util.VectorUtil;
 
 /** Default {@link MemoryService}. Thread-safe; writes in one namespace hold its lock. */
@@ -82,6 +83,13 @@ final class DefaultMemoryService implements MemoryService {
     private final MemoryIndexes indexes;
     private final MemoryStats stats = new MemoryStats();
     private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+
+    /**
+     * Memories from which recall's exact dense scan is split across the common pool's workers:
+     * below this a split costs more than it saves.
+     */
+    static final int PARALLEL_SCAN_MIN_ENTRIES = 2_000;
+
     private final ExecutorService searchers =
             Executors.newThreadPerTaskExecutor(
                     Thread.ofVirtual().name("cairn-memory-recall-", 0).factory());
@@ -502,26 +510,17 @@ final class DefaultMemoryService implements MemoryService {
                 bm25.put(hit.documentId(), hit.score());
             }
         }
-        // dense candidates: exact scan
+        // dense candidates: exact scan, on both cores for large tables (the model is done)
         Map<String, Double> cosine = new HashMap<>();
         if (query.length > 0) {
+            float[] q = query;
+            var entries =
+                    table.size() >= PARALLEL_SCAN_MIN_ENTRIES
+                            ? table.values().parallelStream()
+                            : table.values().stream();
             PriorityQueue<Map.Entry<String, Double>> top =
-                    new PriorityQueue<>(
-                            Comparator.comparingDouble(
-                                            (Map.Entry<String, Double> x) -> x.getValue())
-                                    .thenComparing(Map.Entry::getKey, Comparator.reverseOrder()));
-            for (MemoryIndexes.Entry e : table.values()) {
-                if (e.vector().length != query.length || !eligible.test(e.memory())) {
-                    continue;
-                }
-                double cos = dot(query, e.vector());
-                if (top.size() < config.candidates()) {
-                    top.add(Map.entry(e.memory().id(), cos));
-                } else if (cos > top.peek().getValue()) {
-                    top.poll();
-                    top.add(Map.entry(e.memory().id(), cos));
-                }
-            }
+                    entries.filter(e -> e.vector().length == q.length && eligible.test(e.memory()))
+                            .collect(nearest(q, config.candidates()));
             if (request.mode() != RecallMode.LEXICAL) {
                 top.forEach(x -> cosine.put(x.getKey(), x.getValue()));
             }
@@ -582,6 +581,33 @@ final class DefaultMemoryService implements MemoryService {
         }
         return new RecallResult(
                 ranked, context, partial, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** Worst first: lower cosine, then the later id, so ties resolve the same on any split. */
+    private static final Comparator<Map.Entry<String, Double>> WORST_FIRST =
+            Comparator.comparingDouble((Map.Entry<String, Double> x) -> x.getValue())
+                    .thenComparing(Map.Entry::getKey, Comparator.reverseOrder());
+
+    /** The {@code k} entries nearest to {@code query} (by dot product), as a worst-first heap. */
+    private static Collector<MemoryIndexes.Entry, ?, PriorityQueue<Map.Entry<String, Double>>>
+            nearest(float[] query, int k) {
+        return Collector.of(
+                () -> new PriorityQueue<>(WORST_FIRST),
+                (top, e) -> keepBest(top, Map.entry(e.memory().id(), dot(query, e.vector())), k),
+                (a, b) -> {
+                    b.forEach(x -> keepBest(a, x, k));
+                    return a;
+                });
+    }
+
+    private static void keepBest(
+            PriorityQueue<Map.Entry<String, Double>> top, Map.Entry<String, Double> x, int k) {
+        if (top.size() < k) {
+            top.add(x);
+        } else if (WORST_FIRST.compare(x, top.peek()) > 0) {
+            top.poll();
+            top.add(x);
+        }
     }
 
     private void recordRecalls(String ns, List<String> ids, Instant at) {

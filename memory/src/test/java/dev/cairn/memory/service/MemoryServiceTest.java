@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.memory.Layer;
 import dev.cairn.memory.Memory;
+import dev.cairn.memory.MemoryLifecycle;
 import dev.cairn.memory.MemoryStatus;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
@@ -16,6 +17,8 @@ import dev.cairn.memory.safety.SafetyRule;
 import dev.cairn.memory.safety.SecretKind;
 import dev.cairn.memory.safety.WriteGuard;
 import dev.cairn.memory.store.MemoryFilter;
+import dev.cairn.memory.store.MemoryRepository;
+import dev.cairn.memory.store.MemoryRow;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.retrieval.lexical.LexicalIndex;
 import dev.cairn.retrieval.store.PageRequest;
@@ -315,6 +318,66 @@ class MemoryServiceTest {
                         .toList();
 
         assertThat(first).hasSize(5).isSorted().isEqualTo(again);
+    }
+
+    @Test
+    void denseRecallOverALargeTableFindsTheNearestMemories() {
+        // above PARALLEL_SCAN_MIN_ENTRIES the scan is split across threads; the answer must be
+        // the exact nearest neighbours, ties included, as one sequential pass finds them
+        int n = DefaultMemoryService.PARALLEL_SCAN_MIN_ENTRIES + 500;
+        TrigramEmbeddingModel model = new TrigramEmbeddingModel(DIMS);
+        String[] words = {"deploy", "kafka", "billing", "vpn", "index", "rota", "review", "cache"};
+        java.util.Random random = new java.util.Random(11);
+        List<MemoryRow> rows = new java.util.ArrayList<>();
+        java.util.Map<String, float[]> vectors = new java.util.HashMap<>();
+        for (int i = 0; i < n; i++) {
+            String text =
+                    words[random.nextInt(words.length)]
+                            + " "
+                            + words[random.nextInt(words.length)]
+                            + " "
+                            + words[random.nextInt(words.length)]
+                            + " note "
+                            + (i % 40);
+            // same type, time, importance and confidence: the score follows the cosine
+            Memory m =
+                    MemoryLifecycle.defaults()
+                            .create(
+                                    String.format("mem_%05d", i),
+                                    NewMemory.of(Scope.of("team", "", ""), MemoryType.FACT, text),
+                                    model.id(),
+                                    T0);
+            float[] v = model.embedDocuments(List.of(text)).getFirst();
+            rows.add(new MemoryRow(m, v));
+            vectors.put(m.id(), v);
+        }
+        MemoryRepository.over(store).write("team", rows, List.of());
+        String query = "kafka billing note 7";
+        float[] q = model.embedQueries(List.of(query)).getFirst();
+        List<String> expected =
+                vectors.entrySet().stream()
+                        .sorted(
+                                java.util.Comparator.comparingDouble(
+                                                (java.util.Map.Entry<String, float[]> e) ->
+                                                        -DefaultMemoryService.dot(q, e.getValue()))
+                                        .thenComparing(java.util.Map.Entry::getKey))
+                        .limit(10)
+                        .map(java.util.Map.Entry::getKey)
+                        .toList();
+
+        List<String> recalled =
+                service
+                        .recall(
+                                RecallRequest.of("team", query)
+                                        .withMode(RecallMode.DENSE)
+                                        .withThreshold(0.0)
+                                        .withLimit(10))
+                        .memories()
+                        .stream()
+                        .map(ScoredMemory::id)
+                        .toList();
+
+        assertThat(recalled).isEqualTo(expected);
     }
 
     @Test
