@@ -92,14 +92,15 @@ final class BertEncoder implements EmbeddingModel {
             NDManager manager,
             BertWeights weights,
             HfTokenizer tokenizer,
-            int batchSize) {
+            int batchSize,
+            Optional<FusedAttention> fusedAttention) {
         this.spec = spec;
         this.manager = manager;
         this.weights = weights;
         this.tokenizer = tokenizer;
         this.batchSize = batchSize;
         this.maxTokens = Math.min(spec.maxTokens(), weights.maxPositions());
-        this.fusedAttention = FusedAttention.load();
+        this.fusedAttention = fusedAttention;
     }
 
     static BertEncoder load(BertSpec spec) {
@@ -107,6 +108,11 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     static BertEncoder load(BertSpec spec, int batchSize) {
+        return load(spec, batchSize, FusedAttention.load());
+    }
+
+    /** With the given attention kernel; empty for separate ops (package-private for tests). */
+    static BertEncoder load(BertSpec spec, int batchSize, Optional<FusedAttention> attention) {
         if (batchSize < 1) {
             throw new IllegalArgumentException(
                     "illegal batchSize: " + batchSize + ", must be >= 1");
@@ -118,7 +124,7 @@ final class BertEncoder implements EmbeddingModel {
                     HfTokenizer.fromClasspath(
                             spec.tokenizerResource(),
                             Math.min(spec.maxTokens(), weights.maxPositions()));
-            return new BertEncoder(spec, manager, weights, tokenizer, batchSize);
+            return new BertEncoder(spec, manager, weights, tokenizer, batchSize, attention);
         } catch (RuntimeException e) {
             manager.close();
             throw e;

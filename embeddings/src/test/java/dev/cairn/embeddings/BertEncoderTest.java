@@ -144,6 +144,27 @@ class BertEncoderTest {
     }
 
     @Test
+    void separateAttentionOpsGiveTheFusedKernelsVectors() {
+        // the fallback when libtorch lacks the fused op: same vectors, padded batches, long inputs
+        // (sliced attention) and the CLS-only last layer included
+        List<String> texts = VariedTexts.generate(40, 20261122L);
+        try (BertEncoder fused = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15);
+                BertEncoder separate =
+                        BertEncoder.load(
+                                BertSpec.BGE_SMALL_EN_V15,
+                                BertEncoder.DEFAULT_BATCH_SIZE,
+                                java.util.Optional.empty())) {
+            List<float[]> a = fused.embedDocuments(texts);
+            List<float[]> b = separate.embedDocuments(texts);
+            for (int i = 0; i < texts.size(); i++) {
+                assertThat(OnnxRuntimeParityTest.cosine(a.get(i), b.get(i)))
+                        .as("text %d", i)
+                        .isGreaterThan(0.99999);
+            }
+        }
+    }
+
+    @Test
     void returnsNothingForNoTexts() {
         assertThat(TestModels.bge().embedDocuments(List.of())).isEmpty();
     }
