@@ -306,12 +306,13 @@ final class BertEncoder implements EmbeddingModel {
         }
         // A batch without padding (every single query) needs no mask at all.
         NDArray maskBias = padded ? mask.reshape(b, 1, 1, t).sub(1f).muli(-MASKED_LOGIT) : null;
+        boolean clsPooling = spec.pooling() == Pooling.CLS;
         int last = weights.layers.size() - 1;
         for (int l = 0; l <= last; l++) {
             BertWeights.Layer layer = weights.layers.get(l);
             // CLS pooling reads one row per input, and after attention every row is computed on
             // its own: the last layer needs keys and values of all tokens, the rest for row 0 only
-            boolean clsOnly = l == last && spec.pooling() == Pooling.CLS;
+            boolean clsOnly = clsPooling && l == last;
             int rows = clsOnly ? 1 : t;
             NDArray next;
             try (NDScope scope = new NDScope()) {
@@ -351,7 +352,7 @@ final class BertEncoder implements EmbeddingModel {
             x.close();
             x = next;
         }
-        return spec.pooling() == Pooling.CLS ? x : pool(x.reshape(b, t, h), mask, b, t);
+        return clsPooling ? x : pool(x.reshape(b, t, h), mask, b, t);
     }
 
     /**

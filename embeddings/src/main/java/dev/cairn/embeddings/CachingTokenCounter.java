@@ -6,9 +6,10 @@ import java.util.Objects;
 
 /**
  * Remembers the token counts of the most recently counted texts. Context assembly counts the same
- * memories on every recall (each entry's content and its line), and a tokenizer call costs about
- * 0.1 ms: at 25 memories that was most of a recall without the query embedding. Truncation is not
- * cached (it is rare and its result is a string). Thread-safe if the wrapped counter is.
+ * memories on every recall (each entry's content and its prefix), and a tokenizer call cost about
+ * 0.1 ms when this was written: at 25 memories that was most of a recall without the query
+ * embedding. Truncation is not cached (it is rare and its result is a string). Thread-safe if the
+ * wrapped counter is.
  */
 final class CachingTokenCounter implements TokenCounter {
 

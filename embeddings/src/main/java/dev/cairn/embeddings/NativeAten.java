@@ -60,13 +60,19 @@ final class NativeAten {
         this.operatorNew = operatorNew;
     }
 
+    private static NativeAten shared;
+
     /**
-     * Binds to the libraries the PyTorch engine loaded (loading it first).
+     * Binds to the libraries the PyTorch engine loaded (loading it first), once per process; every
+     * class calling ATen this way shares the binding.
      *
      * @throws IllegalArgumentException if a library cannot be opened
      * @throws IllegalStateException if a symbol is missing
      */
-    static NativeAten bind() {
+    static synchronized NativeAten bind() {
+        if (shared != null) {
+            return shared;
+        }
         TorchRuntime.engine(); // the symbols live in the libraries the engine loads
         // already loaded by DJL: dlopen by soname returns the process's copy
         SymbolLookup torch = SymbolLookup.libraryLookup("libtorch_cpu.so", Arena.global());
@@ -77,7 +83,8 @@ final class NativeAten {
                         .downcallHandle(
                                 find(cxx, OPERATOR_NEW_SYMBOL),
                                 FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
-        return new NativeAten(torch, c10, operatorNew);
+        shared = new NativeAten(torch, c10, operatorNew);
+        return shared;
     }
 
     /**

@@ -103,7 +103,8 @@ public final class LocomoEval {
     static String content(List<Locomo.Turn> session, int i, int contextTurns) {
         StringJoiner lines = new StringJoiner("\n");
         for (int j = Math.max(0, i - contextTurns); j <= i; j++) {
-            lines.add(session.get(j).speaker() + ": " + session.get(j).text());
+            Locomo.Turn turn = session.get(j);
+            lines.add(turn.speaker() + ": " + turn.text());
         }
         return lines.toString();
     }

@@ -66,8 +66,8 @@ final class DefaultMemoryService implements MemoryService {
     private static final int MAX_CLUSTER_GROUP = 2000;
 
     /**
-     * Token counts context assembly keeps (entry contents and lines, a few per memory): enough for
-     * the memories recalled most often, a few MB at most.
+     * Token counts context assembly keeps (entry contents and prefixes, a few per memory): enough
+     * for the memories recalled most often, a few MB at most.
      */
     private static final int TOKEN_COUNTS_CACHED = 50_000;
 

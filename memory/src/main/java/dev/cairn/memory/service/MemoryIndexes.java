@@ -24,10 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class MemoryIndexes implements AutoCloseable {
 
-    /** A live memory and its vector (empty when not embedded yet). */
     /**
-     * A memory as recall sees it: its vector and its content normalised once here for recall's
-     * exact-match rule, instead of once per candidate per recall.
+     * A live memory as recall sees it: its vector (empty when not embedded yet) and its content
+     * normalised once here for recall's exact-match rule, instead of once per candidate per recall.
      */
     record Entry(Memory memory, float[] vector, String normalizedContent) {
         Entry(Memory memory, float[] vector) {

@@ -331,14 +331,7 @@ class MemoryServiceTest {
         List<MemoryRow> rows = new java.util.ArrayList<>();
         java.util.Map<String, float[]> vectors = new java.util.HashMap<>();
         for (int i = 0; i < n; i++) {
-            String text =
-                    words[random.nextInt(words.length)]
-                            + " "
-                            + words[random.nextInt(words.length)]
-                            + " "
-                            + words[random.nextInt(words.length)]
-                            + " note "
-                            + (i % 40);
+            String text = note(random, words, i % 40);
             // same type, time, importance and confidence: the score follows the cosine
             Memory m =
                     MemoryLifecycle.defaults()
@@ -380,19 +373,23 @@ class MemoryServiceTest {
         assertThat(recalled).isEqualTo(expected);
     }
 
+    /** Three words drawn from {@code words}, then {@code "note <n>"}. */
+    private static String note(java.util.Random random, String[] words, int n) {
+        return words[random.nextInt(words.length)]
+                + " "
+                + words[random.nextInt(words.length)]
+                + " "
+                + words[random.nextInt(words.length)]
+                + " note "
+                + n;
+    }
+
     @Test
     void repeatedRecallAnswersTheSameMemories() {
         String[] words = {"deploy", "pipeline", "cluster", "billing", "search", "index", "vpn"};
         java.util.Random random = new java.util.Random(7);
         for (int i = 0; i < 300; i++) {
-            String text =
-                    words[random.nextInt(words.length)]
-                            + " "
-                            + words[random.nextInt(words.length)]
-                            + " "
-                            + words[random.nextInt(words.length)]
-                            + " note "
-                            + i;
+            String text = note(random, words, i);
             service.write(
                     NewMemory.of(Scope.of("team", "u" + (i % 7), ""), MemoryType.FACT, text), "a");
             clock.advance(Duration.ofMinutes(1));
