@@ -14,14 +14,14 @@ public interface SecretDetector {
     List<Finding> detect(String text);
 
     /**
-     * Memory's standard secret detectors ({@link
-     * dev.cairn.memory.safety.SecretRedactor#standard()}): authorization headers,
-     * key/token/password assignments, well-known token formats, JWTs, PEM private keys, credentials
-     * in URLs. Kinds are the memory module's labels, e.g. {@code github_token}.
+     * Memory's standard secret detectors ({@link dev.cairn.safety.SecretRedactor#standard()}):
+     * authorization headers, key/token/password assignments, well-known token formats, JWTs, PEM
+     * private keys, credentials in URLs. Kinds are the memory module's labels, e.g. {@code
+     * github_token}.
      */
     static SecretDetector standard() {
         return text ->
-                dev.cairn.memory.safety.SecretRedactor.standard().detect(text).stream()
+                dev.cairn.safety.SecretRedactor.standard().detect(text).stream()
                         .map(f -> new Finding(f.kind().label(), f.start(), f.end()))
                         .toList();
     }

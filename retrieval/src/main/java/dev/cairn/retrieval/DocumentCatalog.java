@@ -1,8 +1,8 @@
 package dev.cairn.retrieval;
 
-import dev.cairn.retrieval.store.PageRequest;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoredDocument;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoredDocument;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,6 +37,10 @@ final class DocumentCatalog {
         if (docs != null) {
             docs.remove(documentId);
         }
+    }
+
+    void clear() {
+        byNamespace.clear();
     }
 
     void removeNamespace(String namespace) {

@@ -1,7 +1,6 @@
 package dev.cairn.retrieval;
 
 import dev.cairn.retrieval.fusion.ScoredId;
-import dev.cairn.retrieval.store.Change;
 import java.util.List;
 import java.util.Map;
 
@@ -9,9 +8,8 @@ import java.util.Map;
  * The graph signal as retrieval sees it: chunks ranked by entity-graph proximity to what the query
  * names, with the entities and relations that explain the ranking. Implementations are thread-safe.
  *
- * <p>A ranker that keeps derived state follows the store's change sequence: {@link KnowledgeBase}
- * calls {@link #onChange} for every change it applies, in sequence order, from its catch-up
- * (including the one that runs while the knowledge base opens).
+ * <p>A ranker that keeps derived state follows the store's change log itself (a {@link
+ * dev.cairn.store.DerivedIndex}).
  */
 public interface GraphRanker {
 
@@ -27,9 +25,6 @@ public interface GraphRanker {
     default java.util.Set<String> successors(String namespace, String documentId) {
         return java.util.Set.of();
     }
-
-    /** Applies one store change to derived graph state; the default keeps none. */
-    default void onChange(Change change) {}
 
     /**
      * Chunks best first, the graph context behind them, and each chunk's path from a linked entity

@@ -7,15 +7,13 @@ import dev.cairn.retrieval.fusion.ScoredId;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.ingest.Chunker;
 import dev.cairn.retrieval.ingest.ParsedDocument;
-import dev.cairn.retrieval.lexical.IndexedChunk;
 import dev.cairn.retrieval.lexical.LexicalHit;
 import dev.cairn.retrieval.lexical.LexicalIndex;
-import dev.cairn.retrieval.store.Change;
-import dev.cairn.retrieval.store.ChunkDraft;
-import dev.cairn.retrieval.store.DocumentDraft;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoredChunk;
-import dev.cairn.retrieval.store.StoredDocument;
+import dev.cairn.store.ChunkDraft;
+import dev.cairn.store.DocumentDraft;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoredChunk;
+import dev.cairn.store.StoredDocument;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -35,10 +33,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -56,9 +52,6 @@ public final class KnowledgeBase implements AutoCloseable {
     /** Documents embedded together during a bulk ingest, so batches fill up across documents. */
     static final int INGEST_GROUP = 16;
 
-    /** How often uncommitted Lucene changes are made durable. */
-    static final Duration COMMIT_INTERVAL = Duration.ofSeconds(2);
-
     private final Store store;
     private final EmbeddingModel model;
     private final LexicalIndex lexical;
@@ -69,16 +62,10 @@ public final class KnowledgeBase implements AutoCloseable {
     private final DocumentCatalog catalog;
     private final TraceLog traces;
     private final EntityRepository entities;
-    private final List<Consumer<Change>> listeners =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final KnowledgeIndexes indexes;
     private final ExecutorService signals =
             Executors.newThreadPerTaskExecutor(
                     Thread.ofVirtual().name("cairn-signal-", 0).factory());
-    private final ScheduledExecutorService committer =
-            Executors.newSingleThreadScheduledExecutor(
-                    Thread.ofPlatform().name("cairn-lucene-commit").daemon().factory());
-    private final AtomicBoolean dirty = new AtomicBoolean();
-    private final Object catchUpLock = new Object();
 
     private KnowledgeBase(
             Store store,
@@ -100,15 +87,14 @@ public final class KnowledgeBase implements AutoCloseable {
         this.catalog = new DocumentCatalog(store);
         this.traces = new TraceLog(store.sql(), config.traceRetention());
         this.entities = new EntityRepository(store.sql());
-        long interval = COMMIT_INTERVAL.toMillis();
-        committer.scheduleWithFixedDelay(
-                this::commitIfDirty, interval, interval, TimeUnit.MILLISECONDS);
+        this.indexes = new KnowledgeIndexes(store, lexical, dense, catalog);
     }
 
     /**
      * Opens the knowledge base over {@code store}, with its Lucene index in {@code indexDir}, and
-     * catches the index up with every change it has not applied (a deleted index directory is
-     * rebuilt from the store).
+     * registers its indexes with the store's {@link dev.cairn.store.ChangeLog}, which catches them
+     * up with every change they have not applied (a deleted index directory is rebuilt from the
+     * store) and keeps them current.
      */
     public static KnowledgeBase open(
             Store store,
@@ -119,7 +105,7 @@ public final class KnowledgeBase implements AutoCloseable {
         LexicalIndex lexical = LexicalIndex.open(indexDir, config.lexical());
         try {
             KnowledgeBase kb = new KnowledgeBase(store, model, lexical, graph, config);
-            kb.catchUp();
+            store.changeLog().follow(kb.indexes);
             return kb;
         } catch (RuntimeException e) {
             lexical.close();
@@ -143,11 +129,6 @@ public final class KnowledgeBase implements AutoCloseable {
 
     public EmbeddingModel model() {
         return model;
-    }
-
-    /** Called, in sequence order, for every change the derived indexes apply. */
-    public void addChangeListener(Consumer<Change> listener) {
-        listeners.add(listener);
     }
 
     // ---- ingestion ---------------------------------------------------------------------
@@ -295,90 +276,11 @@ public final class KnowledgeBase implements AutoCloseable {
     // ---- derived indexes ---------------------------------------------------------------
 
     /**
-     * Applies every store change the lexical index has not seen yet, in sequence order, to the
-     * lexical and dense indexes, the document catalog and the listeners.
+     * Applies every committed store change the derived indexes have not seen yet (the store's one
+     * catch-up loop, run now).
      */
     public void catchUp() {
-        synchronized (catchUpLock) {
-            long seq = lexical.lastAppliedSeq();
-            while (true) {
-                List<Change> changes = store.changesSince(seq, 500);
-                if (changes.isEmpty()) {
-                    return;
-                }
-                for (Change change : changes) {
-                    apply(change);
-                    seq = change.seq();
-                }
-                lexical.setLastAppliedSeq(seq);
-                dirty.set(true);
-            }
-        }
-    }
-
-    private void apply(Change change) {
-        String ns = change.namespace();
-        switch (change.kind()) {
-            case DOCUMENT -> {
-                Optional<StoredDocument> document =
-                        change.op() == Change.Op.DELETE
-                                ? Optional.empty()
-                                : store.document(ns, change.entityId());
-                if (document.isEmpty()) {
-                    lexical.deleteDocument(ns, change.entityId());
-                    dense.removeDocument(ns, change.entityId());
-                    catalog.remove(ns, change.entityId());
-                } else {
-                    List<StoredChunk> chunks = store.chunks(ns, change.entityId());
-                    lexical.upsertDocument(
-                            ns,
-                            change.entityId(),
-                            chunks.stream()
-                                    .map(
-                                            c ->
-                                                    new IndexedChunk(
-                                                            c.id(),
-                                                            document.get().title(),
-                                                            c.headingPath(),
-                                                            c.text()))
-                                    .toList());
-                    dense.replaceDocument(ns, change.entityId(), chunks);
-                    catalog.put(document.get());
-                }
-            }
-            case NAMESPACE -> {
-                if (change.op() == Change.Op.DELETE) {
-                    lexical.deleteNamespace(ns);
-                    dense.removeNamespace(ns);
-                    catalog.removeNamespace(ns);
-                }
-            }
-            default -> {
-                // other kinds belong to other components, which listen below
-            }
-        }
-        try {
-            graph.onChange(change);
-        } catch (RuntimeException e) {
-            // The graph is derived: a failure here must not stop the other indexes.
-            LOG.log(Level.WARNING, "graph could not apply change " + change.seq(), e);
-        }
-        for (Consumer<Change> listener : listeners) {
-            listener.accept(change);
-        }
-    }
-
-    private void commitIfDirty() {
-        if (dirty.getAndSet(false)) {
-            try {
-                synchronized (catchUpLock) {
-                    lexical.commit();
-                }
-            } catch (RuntimeException e) {
-                dirty.set(true);
-                LOG.log(Level.WARNING, "lexical index commit failed; will retry", e);
-            }
-        }
+        store.changeLog().catchUp();
     }
 
     // ---- retrieval ---------------------------------------------------------------------
@@ -391,9 +293,7 @@ public final class KnowledgeBase implements AutoCloseable {
     public RetrieveResult retrieve(String namespace, RetrieveRequest request) {
         long start = System.nanoTime();
         requireNamespace(namespace);
-        if (store.lastChangeSeq() > lexical.lastAppliedSeq()) {
-            catchUp(); // another server wrote since
-        }
+        store.changeLog().catchUpIfBehind(); // another server may have written since
         Map<Signal, CompletableFuture<Timed>> running = new EnumMap<>(Signal.class);
         Map<String, String> explanations = new HashMap<>();
         CompletableFuture<GraphRanker.Ranking> graphRanking = new CompletableFuture<>();
@@ -690,7 +590,7 @@ public final class KnowledgeBase implements AutoCloseable {
                             chunk.heading(),
                             candidate.score(),
                             document.map(StoredDocument::authority)
-                                    .orElse(dev.cairn.retrieval.store.Authority.DEFAULT),
+                                    .orElse(dev.cairn.store.Authority.DEFAULT),
                             candidate.ranks(),
                             candidate.scores()));
         }
@@ -717,9 +617,7 @@ public final class KnowledgeBase implements AutoCloseable {
                             hit == null ? "" : hit.title(),
                             hit == null ? "" : hit.heading(),
                             hit == null ? "" : hit.text(),
-                            hit == null
-                                    ? dev.cairn.retrieval.store.Authority.DEFAULT
-                                    : hit.authority()));
+                            hit == null ? dev.cairn.store.Authority.DEFAULT : hit.authority()));
         }
         Map<String, Object> requestView = new LinkedHashMap<>();
         requestView.put("query", request.query());
@@ -757,22 +655,9 @@ public final class KnowledgeBase implements AutoCloseable {
     /** Commits the lexical index, writes the queued traces and stops the executors. */
     @Override
     public void close() {
-        // No shutdownNow() on the committer: interrupting a commit in flight closes Lucene's file
-        // channels (NIO closes a channel whose thread is interrupted), a "tragic event" after
-        // which the final commit below fails. Let a running commit finish instead.
-        committer.shutdown();
-        signals.shutdown(); // no interrupts, for the same reason
+        signals.shutdown(); // no interrupts: an interrupt closes Lucene's file channels
         try {
-            if (!committer.awaitTermination(30, TimeUnit.SECONDS)) {
-                LOG.log(Level.WARNING, "a lexical index commit is still running at close");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        try {
-            synchronized (catchUpLock) {
-                lexical.commit();
-            }
+            store.changeLog().unfollow(indexes); // commits what it applied
         } finally {
             traces.close();
             lexical.close();

@@ -19,13 +19,14 @@ import dev.cairn.graph.ProximityConfig;
 import dev.cairn.graph.Relation;
 import dev.cairn.graph.RelationType;
 import dev.cairn.retrieval.fusion.ScoredId;
-import dev.cairn.retrieval.store.Change;
-import dev.cairn.retrieval.store.Namespace;
-import dev.cairn.retrieval.store.Page;
-import dev.cairn.retrieval.store.PageRequest;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoredChunk;
-import dev.cairn.retrieval.store.StoredDocument;
+import dev.cairn.store.Change;
+import dev.cairn.store.DerivedIndex;
+import dev.cairn.store.Namespace;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoredChunk;
+import dev.cairn.store.StoredDocument;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,7 +42,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Design. Entities and relations a document yields are derived from its content, so the
  * in-memory {@link EntityGraph} follows the store's change sequence like the Lucene and dense
- * indexes do: {@link KnowledgeBase} hands every change it applies to {@link #onChange}; a {@code
+ * indexes do: it is a {@link DerivedIndex} of the store's change log, and {@link #apply}; a {@code
  * DOCUMENT} change re-reads the document's current chunks and front matter declarations from the
  * store and replaces the document's part of the graph (or removes it when the document is gone), a
  * {@code NAMESPACE} delete drops the namespace, a {@code RELATION} change adds a relation created
@@ -54,10 +55,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * gazetteer knows every declared name before any text is read), then each document's chunks, then
  * the API relations.
  *
- * <p>Thread-safe: the graph locks per namespace; changes arrive serially from {@link
- * KnowledgeBase#catchUp()}.
+ * <p>Thread-safe: the graph locks per namespace; changes arrive serially from the change log.
+ * {@link #close()} stops following the log.
  */
-public final class KnowledgeGraph implements GraphRanker {
+public final class KnowledgeGraph implements GraphRanker, DerivedIndex, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KnowledgeGraph.class.getName());
 
@@ -67,6 +68,7 @@ public final class KnowledgeGraph implements GraphRanker {
     private final EntityRepository repository;
     private final Set<String> appliedApiRelations = ConcurrentHashMap.newKeySet();
     private final Map<String, Map<String, Set<String>>> supersessions = new ConcurrentHashMap<>();
+    private volatile long position;
 
     private KnowledgeGraph(Store store, ProximityConfig config) {
         this.store = store;
@@ -80,11 +82,17 @@ public final class KnowledgeGraph implements GraphRanker {
         return open(store, ProximityConfig.defaults());
     }
 
-    /** A graph over {@code store}, rebuilt from the store. */
+    /** A graph over {@code store}, rebuilt from the store and following its change log. */
     public static KnowledgeGraph open(Store store, ProximityConfig config) {
         KnowledgeGraph kg = new KnowledgeGraph(store, config);
         kg.rebuild();
+        store.changeLog().follow(kg);
         return kg;
+    }
+
+    @Override
+    public void close() {
+        store.changeLog().unfollow(this);
     }
 
     /**
@@ -158,7 +166,7 @@ public final class KnowledgeGraph implements GraphRanker {
 
     /**
      * Stores a relation from {@code POST relations} (source {@code api}) with its {@code RELATION}
-     * change; the graph picks it up at the next {@link KnowledgeBase#catchUp()}.
+     * change; the graph picks it up when the change log next catches up.
      *
      * @param from entity name or document id
      * @param to entity name or document id
@@ -187,7 +195,39 @@ public final class KnowledgeGraph implements GraphRanker {
     // ---- change sequence -----------------------------------------------------------------
 
     @Override
-    public void onChange(Change change) {
+    public String name() {
+        return "entity-graph";
+    }
+
+    /** The store's last change before the graph was last rebuilt, or the last change applied. */
+    @Override
+    public long lastAppliedSeq() {
+        return position;
+    }
+
+    @Override
+    public void applied(long seq) {
+        position = seq;
+    }
+
+    @Override
+    public void reset() {
+        for (String ns : namespaces()) {
+            graph.dropNamespace(ns);
+        }
+        appliedApiRelations.clear();
+        supersessions.clear();
+        rebuild();
+    }
+
+    @Override
+    public void apply(List<Change> changes) {
+        for (Change change : changes) {
+            apply(change);
+        }
+    }
+
+    private void apply(Change change) {
         String ns = change.namespace();
         if (change.kind() == Change.Kind.DOCUMENT
                 || change.kind() == Change.Kind.RELATION
@@ -291,9 +331,10 @@ public final class KnowledgeGraph implements GraphRanker {
         return new EntityDeclaration(e.name(), kind, e.aliases());
     }
 
-    /** Rebuilds every namespace's graph from the store. */
+    /** Rebuilds every namespace's graph from the store; changes after {@link #position} follow. */
     void rebuild() {
         long start = System.nanoTime();
+        position = store.lastChangeSeq();
         int documents = 0;
         for (String ns : namespaces()) {
             List<StoredDocument> docs = documents(ns);

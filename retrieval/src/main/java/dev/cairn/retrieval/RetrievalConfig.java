@@ -2,7 +2,7 @@ package dev.cairn.retrieval;
 
 import dev.cairn.retrieval.ingest.ChunkingConfig;
 import dev.cairn.retrieval.lexical.LexicalConfig;
-import dev.cairn.retrieval.store.DenseOptions;
+import dev.cairn.store.DenseOptions;
 import java.time.Duration;
 import java.util.Objects;
 

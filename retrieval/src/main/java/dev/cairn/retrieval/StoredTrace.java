@@ -1,7 +1,7 @@
 package dev.cairn.retrieval;
 
 import dev.cairn.retrieval.fusion.Signal;
-import dev.cairn.retrieval.store.Authority;
+import dev.cairn.store.Authority;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -21,7 +21,7 @@
  *       {@code DCG@k = sum_{i<=k} rel_i / log2(i + 1)} (linear gain); {@code Recall@100} = relevant
  *       in the top 100 / relevant; {@code MRR@10} = 1 / rank of the first relevant document in the
  *       top 10, else 0. Means over the queries that have judgments. See {@link
- *       dev.cairn.retrieval.eval.Metrics}.
+ *       dev.cairn.eval.beir.Metrics}.
  * </ul>
  *
  * <p>Ties are always broken by score descending, then id ascending.

@@ -1,6 +1,6 @@
 package dev.cairn.retrieval;
 
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.store.Store;
 
 class EmbeddedEntityRepositoryTest extends EntityRepositoryContractTest {
 

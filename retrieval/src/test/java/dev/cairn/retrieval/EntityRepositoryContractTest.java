@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.graph.RelationType;
 import dev.cairn.retrieval.ingest.DocumentParser;
-import dev.cairn.retrieval.store.Change;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.store.Change;
+import dev.cairn.store.Store;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;

@@ -8,7 +8,7 @@ import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.retrieval.ingest.ParsedDocument;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.store.Store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

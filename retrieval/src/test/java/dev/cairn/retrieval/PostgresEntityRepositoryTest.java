@@ -1,7 +1,7 @@
 package dev.cairn.retrieval;
 
-import dev.cairn.retrieval.store.PostgresTestDatabase;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.store.PostgresTestDatabase;
+import dev.cairn.store.Store;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

@@ -3,9 +3,9 @@ package dev.cairn.retrieval;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.retrieval.fusion.Signal;
-import dev.cairn.retrieval.store.Authority;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoreConfig;
+import dev.cairn.store.Authority;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoreConfig;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;

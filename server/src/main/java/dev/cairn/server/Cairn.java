@@ -5,7 +5,7 @@ import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.KnowledgeGraph;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.store.Store;
 
 /**
  * Cairn's library components opened over one data dir or database, as the server and the command
@@ -51,7 +51,7 @@ public final class Cairn implements AutoCloseable {
             model = EmbeddingModels.cached(encoder, cache);
             // The first forward pass pays for JIT and native warm-up; pay it before serving.
             encoder.embedQuery("warm up");
-            // Rebuilt from the store, then kept current by the knowledge base's catch-up.
+            // Rebuilt from the store, then kept current by the store's change log.
             KnowledgeGraph graph = KnowledgeGraph.open(store);
             KnowledgeBase knowledge =
                     KnowledgeBase.open(
@@ -94,6 +94,7 @@ public final class Cairn implements AutoCloseable {
     public void close() {
         try {
             knowledge.close();
+            graph.close();
         } finally {
             try {
                 model.close();

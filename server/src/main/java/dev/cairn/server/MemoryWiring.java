@@ -2,12 +2,12 @@ package dev.cairn.server;
 
 import dev.cairn.memory.MemoryLifecycle;
 import dev.cairn.memory.RecallScorer;
-import dev.cairn.memory.safety.WriteGuard;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.MemoryServiceConfig;
 import dev.cairn.memory.service.MemoryStats;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.retrieval.lexical.LexicalIndex;
+import dev.cairn.safety.WriteGuard;
 import io.helidon.config.Config;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

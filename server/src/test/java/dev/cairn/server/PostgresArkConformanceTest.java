@@ -1,6 +1,6 @@
 package dev.cairn.server;
 
-import dev.cairn.retrieval.store.PostgresTestDatabase;
+import dev.cairn.store.PostgresTestDatabase;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 

@@ -1,7 +1,7 @@
 package dev.cairn.judge.store;
 
 import dev.cairn.judge.Judgement;
-import dev.cairn.retrieval.store.SqlAccess;
+import dev.cairn.store.SqlAccess;
 import java.util.Optional;
 
 /** Judged answers and their judgements, per namespace. Implementations are thread-safe. */

@@ -1,7 +1,7 @@
 package dev.cairn.judge.store;
 
 import dev.cairn.judge.PolicyRegistry;
-import dev.cairn.retrieval.store.SqlAccess;
+import dev.cairn.store.SqlAccess;
 import java.util.List;
 import java.util.Optional;
 

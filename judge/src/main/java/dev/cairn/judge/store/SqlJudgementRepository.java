@@ -2,8 +2,8 @@ package dev.cairn.judge.store;
 
 import dev.cairn.judge.Judgement;
 import dev.cairn.judge.RetrievalPlan;
-import dev.cairn.retrieval.store.Change;
-import dev.cairn.retrieval.store.SqlAccess;
+import dev.cairn.store.Change;
+import dev.cairn.store.SqlAccess;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;

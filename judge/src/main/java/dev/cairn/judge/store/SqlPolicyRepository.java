@@ -2,7 +2,7 @@ package dev.cairn.judge.store;
 
 import dev.cairn.judge.Policy;
 import dev.cairn.judge.PolicyRegistry;
-import dev.cairn.retrieval.store.SqlAccess;
+import dev.cairn.store.SqlAccess;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.cairn.judge.store;
 
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.store.Store;
 
 class EmbeddedJudgementRepositoryTest extends JudgementRepositoryContractTest {
 

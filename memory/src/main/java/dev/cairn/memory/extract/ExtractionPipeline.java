@@ -1,7 +1,7 @@
 package dev.cairn.memory.extract;
 
-import dev.cairn.memory.safety.RedactionResult;
-import dev.cairn.memory.safety.SecretRedactor;
+import dev.cairn.safety.RedactionResult;
+import dev.cairn.safety.SecretRedactor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

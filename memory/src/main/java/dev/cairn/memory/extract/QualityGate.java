@@ -1,10 +1,10 @@
 package dev.cairn.memory.extract;
 
 import dev.cairn.memory.Scope;
-import dev.cairn.memory.safety.RuleHit;
-import dev.cairn.memory.safety.SafetyResult;
-import dev.cairn.memory.safety.WriteSafety;
-import dev.cairn.memory.safety.WriteTarget;
+import dev.cairn.safety.RuleHit;
+import dev.cairn.safety.SafetyResult;
+import dev.cairn.safety.WriteSafety;
+import dev.cairn.safety.WriteTarget;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -1,2 +1,2 @@
-/** Helpers the memory module's packages share; public for that reason only, not API. */
+/** Wiring that other modules or the service loader need, not API. */
 package dev.cairn.memory.internal;

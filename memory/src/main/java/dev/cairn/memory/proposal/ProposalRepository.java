@@ -1,8 +1,8 @@
 package dev.cairn.memory.proposal;
 
-import dev.cairn.retrieval.store.Page;
-import dev.cairn.retrieval.store.PageRequest;
-import dev.cairn.retrieval.store.SqlAccess;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.SqlAccess;
 import java.time.Clock;
 import java.util.Optional;
 

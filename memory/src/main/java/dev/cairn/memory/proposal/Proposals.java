@@ -3,13 +3,12 @@ package dev.cairn.memory.proposal;
 import dev.cairn.memory.MemorySource;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
-import dev.cairn.memory.internal.Guards;
-import dev.cairn.memory.safety.SecretRedactor;
-import dev.cairn.memory.safety.WriteGuard;
-import dev.cairn.memory.safety.WriteTarget;
-import dev.cairn.memory.service.WriteBlockedException;
-import dev.cairn.retrieval.store.Page;
-import dev.cairn.retrieval.store.PageRequest;
+import dev.cairn.safety.SecretRedactor;
+import dev.cairn.safety.WriteBlockedException;
+import dev.cairn.safety.WriteGuard;
+import dev.cairn.safety.WriteTarget;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.function.Function;
@@ -55,10 +54,10 @@ public final class Proposals {
      */
     public Proposal file(String namespace, NewProposal p) {
         WriteGuard.Guarded guarded =
-                Guards.requireAllowed(
-                        guard.apply(
+                guard.apply(
                                 p.title() + "\n" + p.description() + "\n" + p.content(),
-                                WriteTarget.PROPOSAL));
+                                WriteTarget.PROPOSAL)
+                        .requireAllowed();
         NewProposal redacted =
                 new NewProposal(
                         p.type(),

@@ -1,11 +1,11 @@
 package dev.cairn.memory.proposal;
 
 import dev.cairn.memory.MemoryType;
-import dev.cairn.memory.internal.SqlColumns;
-import dev.cairn.retrieval.store.Change;
-import dev.cairn.retrieval.store.Page;
-import dev.cairn.retrieval.store.PageRequest;
-import dev.cairn.retrieval.store.SqlAccess;
+import dev.cairn.store.Change;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.SqlAccess;
+import dev.cairn.store.SqlColumns;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

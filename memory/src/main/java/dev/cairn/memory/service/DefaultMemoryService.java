@@ -16,18 +16,19 @@ import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.Transitioned;
-import dev.cairn.memory.safety.SafetyRule;
-import dev.cairn.memory.safety.WriteGuard;
-import dev.cairn.memory.safety.WriteTarget;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.MemoryRow;
 import dev.cairn.retrieval.lexical.LexicalHit;
 import dev.cairn.retrieval.lexical.LexicalIndex;
-import dev.cairn.retrieval.store.Namespace;
-import dev.cairn.retrieval.store.Page;
-import dev.cairn.retrieval.store.PageRequest;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.safety.SafetyRule;
+import dev.cairn.safety.WriteBlockedException;
+import dev.cairn.safety.WriteGuard;
+import dev.cairn.safety.WriteTarget;
+import dev.cairn.store.Namespace;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Store;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -118,8 +119,8 @@ final class DefaultMemoryService implements MemoryService {
         this.assembler =
                 ContextAssembler.create(
                         TokenCounter.caching(model.tokenCounter(), TOKEN_COUNTS_CACHED));
-        this.indexes = new MemoryIndexes(store, repository, Objects.requireNonNull(lexical));
-        indexes.catchUp();
+        this.indexes = new MemoryIndexes(repository, Objects.requireNonNull(lexical));
+        store.changeLog().follow(indexes);
         if (!config.maintenanceInterval().isZero()) {
             long period = config.maintenanceInterval().toMillis();
             maintenance.scheduleWithFixedDelay(
@@ -213,10 +214,7 @@ final class DefaultMemoryService implements MemoryService {
                         transitions.addAll(t.transitions());
                         superseded.add(older.id());
                     }
-                    repository.write(ns, rows, transitions);
-                    for (MemoryRow row : rows) {
-                        indexes.apply(row.memory(), row.embedding());
-                    }
+                    persist(ns, rows, transitions);
                     stats.created.incrementAndGet();
                     return new WriteResult(
                             created,
@@ -241,11 +239,10 @@ final class DefaultMemoryService implements MemoryService {
             WriteGuard.Guarded guarded,
             List<SafetyRule> flagged) {
         Transitioned t = lifecycle.reinforce(existing, incoming, now);
-        repository.write(
+        persist(
                 existing.scope().namespace(),
                 List.of(MemoryRow.keepEmbedding(t.memory())),
                 t.transitions());
-        indexes.apply(t.memory(), new float[0]);
         stats.deduplicated.incrementAndGet();
         return new WriteResult(
                 t.memory(), outcome, similarity, List.of(), guarded.redaction().counts(), flagged);
@@ -294,7 +291,7 @@ final class DefaultMemoryService implements MemoryService {
             double importance = m.importance();
             String conflictKey = m.conflictKey();
             boolean disabled = m.disabled();
-            Map<dev.cairn.memory.safety.SecretKind, Integer> redactions = Map.of();
+            Map<dev.cairn.safety.SecretKind, Integer> redactions = Map.of();
             List<SafetyRule> flagged = List.of();
             for (MemoryEdit edit : edits) {
                 switch (edit) {
@@ -348,8 +345,7 @@ final class DefaultMemoryService implements MemoryService {
                             disabled,
                             m.deleted(),
                             newContent ? model.id() : m.embeddingModel());
-            repository.write(namespace, List.of(new MemoryRow(updated, vector)), List.of());
-            indexes.apply(updated, vector);
+            persist(namespace, List.of(new MemoryRow(updated, vector)), List.of());
             return new WriteResult(
                     updated, WriteResult.Outcome.UPDATED, 0.0, List.of(), redactions, flagged);
         } finally {
@@ -427,13 +423,21 @@ final class DefaultMemoryService implements MemoryService {
         try {
             Memory m = get(namespace, id);
             Transitioned t = step.apply(m, max(clock.instant(), m.updatedAt()));
-            repository.write(
-                    namespace, List.of(MemoryRow.keepEmbedding(t.memory())), t.transitions());
-            indexes.apply(t.memory(), new float[0]);
+            persist(namespace, List.of(MemoryRow.keepEmbedding(t.memory())), t.transitions());
             return t.memory();
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Writes rows and transitions in one transaction, then catches the derived indexes up, so the
+     * next read or dedup decision on this server sees the write.
+     */
+    private void persist(
+            String namespace, List<MemoryRow> rows, List<StatusTransition> transitions) {
+        repository.write(namespace, rows, transitions);
+        store.changeLog().catchUp();
     }
 
     // ---- reads ----------------------------------------------------------------------------
@@ -664,7 +668,7 @@ final class DefaultMemoryService implements MemoryService {
 
     @Override
     public MaintenanceReport maintain() {
-        indexes.catchUp();
+        store.changeLog().catchUp();
         int expired = 0;
         int pruned = 0;
         int reembedded = 0;
@@ -675,7 +679,6 @@ final class DefaultMemoryService implements MemoryService {
             reembedded += repairEmbeddings(ns);
             clusters.addAll(duplicateClusters(ns));
         }
-        indexes.commit();
         stats.expired.addAndGet(expired);
         stats.pruned.addAndGet(pruned);
         stats.reembedded.addAndGet(reembedded);
@@ -719,8 +722,7 @@ final class DefaultMemoryService implements MemoryService {
                                         transitions.addAll(t.transitions());
                                     });
                 }
-                repository.write(ns, rows, transitions);
-                rows.forEach(r -> indexes.apply(r.memory(), new float[0]));
+                persist(ns, rows, transitions);
                 n += rows.size();
                 if (due.size() < MAINTENANCE_BATCH) {
                     return n;
@@ -751,8 +753,7 @@ final class DefaultMemoryService implements MemoryService {
                     rows.add(MemoryRow.keepEmbedding(t.memory()));
                     transitions.addAll(t.transitions());
                 }
-                repository.write(ns, rows, transitions);
-                rows.forEach(r -> indexes.apply(r.memory(), new float[0]));
+                persist(ns, rows, transitions);
                 n += rows.size();
             } finally {
                 lock.unlock();
@@ -781,8 +782,7 @@ final class DefaultMemoryService implements MemoryService {
                     }
                     rows.add(new MemoryRow(withModel(current, model.id()), vectors.get(i)));
                 }
-                repository.write(ns, rows, List.of());
-                rows.forEach(r -> indexes.apply(r.memory(), r.embedding()));
+                persist(ns, rows, List.of());
                 n += rows.size();
                 if (rows.isEmpty()) {
                     return n;
@@ -939,7 +939,7 @@ final class DefaultMemoryService implements MemoryService {
         }
         searchers.shutdownNow();
         try {
-            indexes.commit();
+            store.changeLog().unfollow(indexes); // commits what it applied
         } finally {
             indexes.close();
         }

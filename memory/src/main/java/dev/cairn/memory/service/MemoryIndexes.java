@@ -5,8 +5,8 @@ import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.retrieval.lexical.IndexedChunk;
 import dev.cairn.retrieval.lexical.LexicalIndex;
-import dev.cairn.retrieval.store.Change;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.store.Change;
+import dev.cairn.store.DerivedIndex;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -14,15 +14,16 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Derived indexes of memories: BM25 (one Lucene document per memory, document id = chunk id =
- * memory id) and an in-memory table of every live memory with its vector for exact cosine search.
- * Both are rebuilt from the store: the table per namespace on first use, Lucene by replaying the
- * store's change sequence from its last committed position. Thread-safe. The service applies its
- * own writes right after they commit (read-your-writes); writes of other servers sharing the
- * database arrive with the next catch-up (every maintenance run), so replicas are eventually
- * consistent.
+ * Derived indexes of memories, one {@link DerivedIndex} of the store's change log: BM25 (one Lucene
+ * document per memory, document id = chunk id = memory id, on disk, so its position survives a
+ * restart) and an in-memory table of every live memory with its vector for exact cosine search,
+ * loaded per namespace on first use. A {@code MEMORY} change re-reads the memory (and, for a loaded
+ * table, its vector). The service catches the log up right after each write it commits
+ * (read-your-writes); writes of other servers sharing the database arrive with the log's next
+ * round. Thread-safe: the change log applies changes one at a time; readers see the tables as
+ * concurrent maps.
  */
-final class MemoryIndexes implements AutoCloseable {
+final class MemoryIndexes implements DerivedIndex, AutoCloseable {
 
     /**
      * A live memory as recall sees it: its vector (empty when not embedded yet) and its content
@@ -34,14 +35,11 @@ final class MemoryIndexes implements AutoCloseable {
         }
     }
 
-    private final Store store;
     private final MemoryRepository repository;
     private final LexicalIndex lexical;
     private final Map<String, Map<String, Entry>> tables = new ConcurrentHashMap<>();
-    private final Object catchUpLock = new Object();
 
-    MemoryIndexes(Store store, MemoryRepository repository, LexicalIndex lexical) {
-        this.store = store;
+    MemoryIndexes(MemoryRepository repository, LexicalIndex lexical) {
         this.repository = repository;
         this.lexical = lexical;
     }
@@ -56,6 +54,8 @@ final class MemoryIndexes implements AutoCloseable {
         if (table != null) {
             return table;
         }
+        // Loading and applying a change to this namespace exclude each other: a change applied
+        // before the table is marked loaded is in the rows the load reads.
         synchronized (tables) {
             table = tables.get(namespace);
             if (table == null) {
@@ -72,36 +72,6 @@ final class MemoryIndexes implements AutoCloseable {
         return Optional.ofNullable(table(namespace).get(id));
     }
 
-    /**
-     * Applies a written memory: an empty {@code vector} keeps the known one. Deleted memories leave
-     * both indexes.
-     */
-    void apply(Memory memory, float[] vector) {
-        String ns = memory.scope().namespace();
-        Map<String, Entry> table = tables.get(ns);
-        if (memory.deleted()) {
-            if (table != null) {
-                table.remove(memory.id());
-            }
-            lexical.deleteDocument(ns, memory.id());
-            return;
-        }
-        if (table != null) {
-            Entry old = table.get(memory.id());
-            float[] v = vector.length > 0 ? vector : old == null ? new float[0] : old.vector();
-            boolean contentChanged =
-                    old == null || !old.memory().content().equals(memory.content());
-            table.put(memory.id(), new Entry(memory, v));
-            if (!contentChanged) {
-                return;
-            }
-        }
-        lexical.upsertDocument(
-                ns,
-                memory.id(),
-                List.of(new IndexedChunk(memory.id(), "", List.of(), memory.content())));
-    }
-
     /** Updates cached recall bookkeeping without touching Lucene. */
     void recalled(String namespace, Collection<String> ids, java.time.Instant at) {
         Map<String, Entry> table = tables.get(namespace);
@@ -116,68 +86,79 @@ final class MemoryIndexes implements AutoCloseable {
         }
     }
 
-    /**
-     * Replays the store's change sequence since Lucene's last applied position (writes of other
-     * servers, or everything after a lost index), then commits Lucene. Idempotent.
-     *
-     * @return how many memory changes were applied
-     */
-    int catchUp() {
-        synchronized (catchUpLock) {
-            int applied = 0;
-            long seq = lexical.lastAppliedSeq();
-            while (true) {
-                List<Change> changes = store.changesSince(seq, 1000);
-                if (changes.isEmpty()) {
-                    break;
-                }
-                for (Change change : changes) {
-                    seq = change.seq();
-                    if (change.kind() == Change.Kind.NAMESPACE && change.op() == Change.Op.DELETE) {
-                        lexical.deleteNamespace(change.namespace());
-                        tables.remove(change.namespace());
-                    } else if (change.kind() == Change.Kind.MEMORY) {
-                        Optional<Memory> m = repository.find(change.namespace(), change.entityId());
-                        if (m.isEmpty() || m.get().deleted()) {
-                            lexical.deleteDocument(change.namespace(), change.entityId());
-                            Map<String, Entry> t = tables.get(change.namespace());
-                            if (t != null) {
-                                t.remove(change.entityId());
-                            }
-                        } else {
-                            float[] v =
-                                    tables.containsKey(change.namespace())
-                                            ? repository.embedding(
-                                                    change.namespace(), change.entityId())
-                                            : new float[0];
-                            forceApply(m.get(), v);
-                        }
-                        applied++;
-                    }
-                }
+    // ---- derived index ------------------------------------------------------------------
+
+    @Override
+    public String name() {
+        return "memories";
+    }
+
+    @Override
+    public long lastAppliedSeq() {
+        return lexical.lastAppliedSeq();
+    }
+
+    @Override
+    public void apply(List<Change> changes) {
+        for (Change change : changes) {
+            apply(change);
+        }
+    }
+
+    private void apply(Change change) {
+        String ns = change.namespace();
+        if (change.kind() == Change.Kind.NAMESPACE && change.op() == Change.Op.DELETE) {
+            lexical.deleteNamespace(ns);
+            synchronized (tables) {
+                tables.remove(ns);
             }
-            lexical.setLastAppliedSeq(seq);
-            lexical.commit();
-            return applied;
+            return;
+        }
+        if (change.kind() != Change.Kind.MEMORY) {
+            return;
+        }
+        Optional<Memory> found = repository.find(ns, change.entityId());
+        synchronized (tables) {
+            Map<String, Entry> table = tables.get(ns);
+            if (found.isEmpty() || found.get().deleted()) {
+                lexical.deleteDocument(ns, change.entityId());
+                if (table != null) {
+                    table.remove(change.entityId());
+                }
+                return;
+            }
+            Memory memory = found.get();
+            Entry old = table == null ? null : table.get(memory.id());
+            if (table != null) {
+                float[] vector = repository.embedding(ns, memory.id());
+                table.put(memory.id(), new Entry(memory, vector));
+            }
+            // Re-adding an unchanged text would only leave a deleted copy in BM25's statistics.
+            if (old == null || !old.memory().content().equals(memory.content())) {
+                lexical.upsertDocument(
+                        ns,
+                        memory.id(),
+                        List.of(new IndexedChunk(memory.id(), "", List.of(), memory.content())));
+            }
         }
     }
 
-    private void forceApply(Memory memory, float[] vector) {
-        String ns = memory.scope().namespace();
-        Map<String, Entry> table = tables.get(ns);
-        if (table != null) {
-            Entry old = table.get(memory.id());
-            float[] v = vector.length > 0 ? vector : old == null ? new float[0] : old.vector();
-            table.put(memory.id(), new Entry(memory, v));
-        }
-        lexical.upsertDocument(
-                ns,
-                memory.id(),
-                List.of(new IndexedChunk(memory.id(), "", List.of(), memory.content())));
+    @Override
+    public void applied(long seq) {
+        lexical.setLastAppliedSeq(seq);
     }
 
-    void commit() {
+    @Override
+    public void commit() {
         lexical.commit();
+    }
+
+    @Override
+    public void reset() {
+        lexical.deleteAll();
+        synchronized (tables) {
+            tables.clear();
+        }
     }
 
     @Override

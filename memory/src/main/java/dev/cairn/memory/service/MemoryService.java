@@ -4,12 +4,13 @@ import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.StatusTransition;
-import dev.cairn.memory.safety.WriteGuard;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.retrieval.lexical.LexicalIndex;
-import dev.cairn.retrieval.store.Page;
-import dev.cairn.retrieval.store.PageRequest;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.safety.WriteBlockedException;
+import dev.cairn.safety.WriteGuard;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Store;
 import java.time.Clock;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package dev.cairn.memory.service;
 
 import dev.cairn.memory.Memory;
-import dev.cairn.memory.safety.SafetyRule;
-import dev.cairn.memory.safety.SecretKind;
+import dev.cairn.safety.SafetyRule;
+import dev.cairn.safety.SecretKind;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;

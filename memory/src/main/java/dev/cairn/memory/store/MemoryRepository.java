@@ -2,9 +2,9 @@ package dev.cairn.memory.store;
 
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.StatusTransition;
-import dev.cairn.retrieval.store.Page;
-import dev.cairn.retrieval.store.PageRequest;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Store;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -25,8 +25,8 @@ public interface MemoryRepository {
 
     /**
      * Inserts or replaces {@code rows} and appends {@code transitions} (never overwriting earlier
-     * ones) in one transaction, with a {@link dev.cairn.retrieval.store.Change.Kind#MEMORY} UPSERT
-     * per row in the change sequence. Nothing is written if any part fails.
+     * ones) in one transaction, with a {@link dev.cairn.store.Change.Kind#MEMORY} UPSERT per row in
+     * the change sequence. Nothing is written if any part fails.
      *
      * @throws java.util.NoSuchElementException when the namespace does not exist
      * @throws IllegalArgumentException when a row is of another namespace, or a transition names a

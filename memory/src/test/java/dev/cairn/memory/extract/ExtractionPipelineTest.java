@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.Scope;
-import dev.cairn.memory.safety.SecretKind;
+import dev.cairn.safety.SecretKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

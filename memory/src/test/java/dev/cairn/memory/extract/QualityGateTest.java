@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.Scope;
-import dev.cairn.memory.safety.WriteSafety;
+import dev.cairn.safety.WriteSafety;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dev.cairn.memory.store;
 
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoreConfig;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoreConfig;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 

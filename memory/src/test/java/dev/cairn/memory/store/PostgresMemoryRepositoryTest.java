@@ -1,8 +1,8 @@
 package dev.cairn.memory.store;
 
-import dev.cairn.retrieval.store.PostgresTestDatabase;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoreConfig;
+import dev.cairn.store.PostgresTestDatabase;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoreConfig;
 import org.junit.jupiter.api.AfterEach;
 
 /**

@@ -1,9 +1,9 @@
 package dev.cairn.retrieval.dense;
 
-import dev.cairn.retrieval.store.DenseHit;
-import dev.cairn.retrieval.store.DenseOptions;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoredChunk;
+import dev.cairn.store.DenseHit;
+import dev.cairn.store.DenseOptions;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoredChunk;
 import java.util.List;
 
 /** Nearest chunks by cosine similarity. Implementations are thread-safe. */
@@ -20,6 +20,9 @@ public interface DenseIndex {
 
     /** Drops every vector of the namespace. */
     void removeNamespace(String namespace);
+
+    /** Forgets every namespace (an in-memory index reloads each from the store on next use). */
+    void removeAll();
 
     /**
      * The store's own vector search (pgvector in PostgreSQL); it is always current, so the update

@@ -1,8 +1,8 @@
 package dev.cairn.retrieval.dense;
 
-import dev.cairn.retrieval.store.DenseHit;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoredChunk;
+import dev.cairn.store.DenseHit;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoredChunk;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -154,4 +154,9 @@ final class ExactDenseIndex implements DenseIndex {
     }
 
     private record Scored(String id, double score) {}
+
+    @Override
+    public void removeAll() {
+        namespaces.clear();
+    }
 }

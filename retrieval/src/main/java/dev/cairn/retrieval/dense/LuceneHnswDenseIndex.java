@@ -1,8 +1,8 @@
 package dev.cairn.retrieval.dense;
 
-import dev.cairn.retrieval.store.DenseHit;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoredChunk;
+import dev.cairn.store.DenseHit;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoredChunk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -220,6 +220,13 @@ final class LuceneHnswDenseIndex implements DenseIndex, AutoCloseable {
          */
         void close() {
             IOUtils.closeWhileHandlingException(manager, writer, dir);
+        }
+    }
+
+    @Override
+    public void removeAll() {
+        for (String namespace : List.copyOf(shards.keySet())) {
+            removeNamespace(namespace);
         }
     }
 }

@@ -1,18 +1,18 @@
 package dev.cairn.retrieval.dense;
 
-import dev.cairn.retrieval.store.DenseHit;
-import dev.cairn.retrieval.store.DenseOptions;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoredChunk;
+import dev.cairn.store.DenseHit;
+import dev.cairn.store.DenseOptions;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoredChunk;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The embedded store's dense search: exact while a namespace is small, Lucene HNSW once it is not.
- * Below {@link dev.cairn.retrieval.store.StoreConfig#exactSearchThreshold()} chunks (20k by
- * default) a scan of a flat matrix is both exact and faster than walking a graph; above it the scan
- * grows linearly and HNSW does not. {@link DenseOptions.Strategy#EXACT} and {@link
+ * Below {@link dev.cairn.store.StoreConfig#exactSearchThreshold()} chunks (20k by default) a scan
+ * of a flat matrix is both exact and faster than walking a graph; above it the scan grows linearly
+ * and HNSW does not. {@link DenseOptions.Strategy#EXACT} and {@link
  * DenseOptions.Strategy#APPROXIMATE} force one side.
  *
  * <p>The choice for {@code AUTO} is made per namespace when it is first searched (the store counts
@@ -72,5 +72,12 @@ final class SizeAwareDenseIndex implements DenseIndex {
         useApproximate.remove(namespace);
         exact.removeNamespace(namespace);
         approximate.removeNamespace(namespace);
+    }
+
+    @Override
+    public void removeAll() {
+        useApproximate.clear();
+        exact.removeAll();
+        approximate.removeAll();
     }
 }

@@ -1,9 +1,9 @@
 package dev.cairn.retrieval.dense;
 
-import dev.cairn.retrieval.store.DenseHit;
-import dev.cairn.retrieval.store.DenseOptions;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoredChunk;
+import dev.cairn.store.DenseHit;
+import dev.cairn.store.DenseOptions;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoredChunk;
 import java.util.List;
 
 /** Delegates to {@link Store#denseSearch}. Thread-safe. */
@@ -34,6 +34,11 @@ final class StoreDenseIndex implements DenseIndex {
 
     @Override
     public void removeNamespace(String namespace) {
+        // the store's rows are the index
+    }
+
+    @Override
+    public void removeAll() {
         // the store's rows are the index
     }
 }

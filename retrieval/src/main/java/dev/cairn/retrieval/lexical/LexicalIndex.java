@@ -47,6 +47,9 @@ public interface LexicalIndex extends AutoCloseable {
     /** Drops a namespace's index entirely; does nothing when there is none. */
     void deleteNamespace(String namespace);
 
+    /** Deletes every namespace's documents and sets {@link #lastAppliedSeq()} to 0. */
+    void deleteAll();
+
     /**
      * Best {@code topN} chunks for free user text, best first, ties broken by chunk id ascending.
      * Never throws on the content of {@code query}: it is analysed, never parsed as syntax. A query

@@ -195,6 +195,25 @@ final class LuceneLexicalIndex implements LexicalIndex {
     }
 
     @Override
+    public synchronized void deleteAll() {
+        checkOpen();
+        java.util.Set<String> namespaces = new java.util.TreeSet<>(shards.keySet());
+        if (root != null && Files.isDirectory(root)) {
+            try (var dirs = Files.list(root)) {
+                dirs.filter(Files::isDirectory)
+                        .map(d -> d.getFileName().toString())
+                        .forEach(namespaces::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        for (String namespace : namespaces) {
+            deleteNamespace(namespace);
+        }
+        lastAppliedSeq.set(0);
+    }
+
+    @Override
     public synchronized void deleteNamespace(String namespace) {
         checkOpen();
         checkNamespace(namespace);

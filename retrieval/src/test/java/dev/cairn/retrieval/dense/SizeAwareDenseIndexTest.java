@@ -2,13 +2,13 @@ package dev.cairn.retrieval.dense;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.retrieval.store.ChunkDraft;
-import dev.cairn.retrieval.store.DenseHit;
-import dev.cairn.retrieval.store.DenseOptions;
-import dev.cairn.retrieval.store.DocumentDraft;
-import dev.cairn.retrieval.store.DocumentFormat;
-import dev.cairn.retrieval.store.Store;
-import dev.cairn.retrieval.store.StoreConfig;
+import dev.cairn.store.ChunkDraft;
+import dev.cairn.store.DenseHit;
+import dev.cairn.store.DenseOptions;
+import dev.cairn.store.DocumentDraft;
+import dev.cairn.store.DocumentFormat;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoreConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

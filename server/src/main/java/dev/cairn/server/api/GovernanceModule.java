@@ -1,21 +1,17 @@
 package dev.cairn.server.api;
 
+import dev.cairn.agents.conversation.Transcripts;
+import dev.cairn.agents.kv.KeyValueMemory;
+import dev.cairn.agents.search.HybridTextIndex;
 import dev.cairn.embeddings.EmbeddingModel;
-import dev.cairn.memory.conversation.ConversationRepository;
-import dev.cairn.memory.conversation.Transcripts;
 import dev.cairn.memory.extract.ExtractionPipeline;
-import dev.cairn.memory.kv.KeyValueMemory;
-import dev.cairn.memory.kv.KeyValueRepository;
 import dev.cairn.memory.proposal.ProposalRepository;
 import dev.cairn.memory.proposal.Proposals;
-import dev.cairn.memory.search.HybridTextIndex;
-import dev.cairn.memory.service.WriteBlockedException;
 import dev.cairn.retrieval.KnowledgeBase;
-import dev.cairn.retrieval.store.Change;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.safety.WriteBlockedException;
 import dev.cairn.server.http.ErrorEnvelope;
+import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRouting;
-import java.util.function.Function;
 
 /**
  * Memory governance and agent integration, wired onto one store: conversations (ARK), the key/value
@@ -50,25 +46,10 @@ public final class GovernanceModule implements AutoCloseable {
         this.memory = memory;
         this.transcriptIndex = HybridTextIndex.withEmbeddings(model);
         this.keyValueIndex = HybridTextIndex.withEmbeddings(model);
-        // A namespace's incarnation: a deleted and re-created namespace gets fresh indexes.
-        Function<String, String> generation =
-                ns -> store.namespace(ns).map(n -> n.createdAt().toString()).orElse("");
-        this.transcripts =
-                Transcripts.create(
-                        ConversationRepository.sql(store.sql()), transcriptIndex, generation);
-        this.keyValues =
-                KeyValueMemory.create(
-                        KeyValueRepository.sql(store.sql()), keyValueIndex, generation);
+        // Both indexes follow the store's change log: writes of every server sharing it.
+        this.transcripts = Transcripts.open(store, transcriptIndex);
+        this.keyValues = KeyValueMemory.open(store, keyValueIndex);
         this.proposals = Proposals.create(ProposalRepository.sql(store.sql()));
-        // A deleted namespace's rows are gone: forget its search indexes, so a namespace created
-        // again under the same name starts empty.
-        knowledge.addChangeListener(
-                change -> {
-                    if (change.kind() == Change.Kind.NAMESPACE && change.op() == Change.Op.DELETE) {
-                        transcriptIndex.invalidate(change.namespace());
-                        keyValueIndex.invalidate(change.namespace());
-                    }
-                });
     }
 
     /**
@@ -120,9 +101,14 @@ public final class GovernanceModule implements AutoCloseable {
     @Override
     public void close() {
         try {
-            transcriptIndex.close();
+            transcripts.close();
+            keyValues.close();
         } finally {
-            keyValueIndex.close();
+            try {
+                transcriptIndex.close();
+            } finally {
+                keyValueIndex.close();
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ public interface MemoryPort {
     /**
      * Writes a memory through the memory service's write path.
      *
-     * @throws dev.cairn.memory.service.WriteBlockedException when write safety blocks it
+     * @throws dev.cairn.safety.WriteBlockedException when write safety blocks it
      */
     Written write(NewMemory memory, String actor);
 

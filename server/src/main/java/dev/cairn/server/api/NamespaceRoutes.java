@@ -1,10 +1,6 @@
 package dev.cairn.server.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cairn.retrieval.store.Namespace;
-import dev.cairn.retrieval.store.Page;
-import dev.cairn.retrieval.store.PageRequest;
-import dev.cairn.retrieval.store.Store;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.auth.Role;
@@ -12,6 +8,10 @@ import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.Routes;
+import dev.cairn.store.Namespace;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;

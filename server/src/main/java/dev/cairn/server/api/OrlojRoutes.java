@@ -2,14 +2,14 @@ package dev.cairn.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cairn.memory.kv.KeyValueEntry;
-import dev.cairn.memory.kv.KeyValueMemory;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.agents.kv.KeyValueEntry;
+import dev.cairn.agents.kv.KeyValueMemory;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Routes;
+import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;

@@ -1,7 +1,7 @@
 package dev.cairn.server.api;
 
-import dev.cairn.retrieval.store.Store;
 import dev.cairn.server.http.Json;
+import dev.cairn.store.Store;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;

@@ -1,15 +1,15 @@
 package dev.cairn.server.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cairn.memory.conversation.TranscriptHit;
-import dev.cairn.memory.conversation.Transcripts;
-import dev.cairn.retrieval.store.Page;
-import dev.cairn.retrieval.store.Store;
+import dev.cairn.agents.conversation.TranscriptHit;
+import dev.cairn.agents.conversation.Transcripts;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.Routes;
+import dev.cairn.store.Page;
+import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;

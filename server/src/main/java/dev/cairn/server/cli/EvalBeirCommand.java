@@ -1,12 +1,12 @@
 package dev.cairn.server.cli;
 
+import dev.cairn.eval.beir.Beir;
+import dev.cairn.eval.beir.BeirEvaluation;
+import dev.cairn.eval.beir.EvalMode;
+import dev.cairn.eval.beir.Qrels;
+import dev.cairn.eval.beir.RunFile;
 import dev.cairn.retrieval.FusionStrategy;
 import dev.cairn.retrieval.KnowledgeBase;
-import dev.cairn.retrieval.eval.Beir;
-import dev.cairn.retrieval.eval.BeirEvaluation;
-import dev.cairn.retrieval.eval.EvalMode;
-import dev.cairn.retrieval.eval.Qrels;
-import dev.cairn.retrieval.eval.RunFile;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.server.Cairn;
@@ -271,8 +271,7 @@ final class EvalBeirCommand implements Callable<Integer> {
         if (cairn.store().namespace(namespace).isPresent()) {
             long stored =
                     cairn.store()
-                            .documents(
-                                    namespace, dev.cairn.retrieval.store.PageRequest.first(1), "")
+                            .documents(namespace, dev.cairn.store.PageRequest.first(1), "")
                             .total();
             if (stored == documents) {
                 return;

@@ -1,7 +1,7 @@
 package dev.cairn.server.http;
 
-import dev.cairn.retrieval.store.Page;
-import dev.cairn.retrieval.store.PageRequest;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,0 +1,397 @@
+package dev.cairn.agents.conversation;
+
+import dev.cairn.store.Change;
+import dev.cairn.store.SqlAccess;
+import dev.cairn.store.SqlColumns;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * {@link ConversationRepository} over {@link SqlAccess}. Sequence numbers come from the row of
+ * {@code message_sequences} for the namespace, incremented inside the appending transaction (a row
+ * lock in PostgreSQL, the database lock in SQLite), so concurrent appends never share a number.
+ * Thread-safe.
+ */
+final class SqlConversationRepository implements ConversationRepository {
+
+    private static final String COLUMNS =
+            "seq, conversation_id, query_id, message, role, content, flagged, created_at";
+
+    private final SqlAccess sql;
+    private final Clock clock;
+
+    SqlConversationRepository(SqlAccess sql, Clock clock) {
+        this.sql = Objects.requireNonNull(sql, "sql");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public String createConversation(String namespace) {
+        String id = UUID.randomUUID().toString();
+        Instant now = clock.instant();
+        return sql.write(
+                namespace,
+                c -> {
+                    insertConversation(c, namespace, id, now);
+                    return id;
+                });
+    }
+
+    private void insertConversation(Connection c, String namespace, String id, Instant now)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "INSERT INTO conversations (namespace, id, created_at) VALUES (?, ?, ?)"
+                                + " ON CONFLICT (namespace, id) DO NOTHING")) {
+            ps.setString(1, namespace);
+            ps.setString(2, id);
+            sql.bindInstant(ps, 3, now);
+            ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public List<String> conversations(String namespace) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT id FROM conversations WHERE namespace = ?"
+                                            + " ORDER BY created_at, id")) {
+                        ps.setString(1, namespace);
+                        List<String> ids = new ArrayList<>();
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                ids.add(rs.getString(1));
+                            }
+                        }
+                        return List.copyOf(ids);
+                    }
+                });
+    }
+
+    @Override
+    public List<StoredMessage> append(
+            String namespace,
+            String conversationId,
+            String queryId,
+            List<NewMessage> messages,
+            Duration ttl) {
+        requireId(conversationId, "conversationId");
+        requireId(queryId, "queryId");
+        if (ttl.isNegative()) {
+            throw new IllegalArgumentException("illegal ttl: " + ttl + ", must be >= 0");
+        }
+        List<NewMessage> copy = List.copyOf(messages);
+        Instant now = clock.instant();
+        Optional<Instant> expires = ttl.isZero() ? Optional.empty() : Optional.of(now.plus(ttl));
+        return sql.write(
+                namespace,
+                c -> {
+                    insertConversation(c, namespace, conversationId, now);
+                    if (copy.isEmpty()) {
+                        return List.<StoredMessage>of();
+                    }
+                    long first = reserve(c, namespace, copy.size());
+                    List<StoredMessage> out = new ArrayList<>();
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "INSERT INTO messages (namespace, "
+                                            + COLUMNS
+                                            + ", expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                        for (int i = 0; i < copy.size(); i++) {
+                            NewMessage m = copy.get(i);
+                            long seq = first + i;
+                            ps.setString(1, namespace);
+                            ps.setLong(2, seq);
+                            ps.setString(3, conversationId);
+                            ps.setString(4, queryId);
+                            ps.setString(5, m.json());
+                            ps.setString(6, m.role());
+                            ps.setString(7, m.content());
+                            ps.setBoolean(8, m.flagged());
+                            sql.bindInstant(ps, 9, now);
+                            SqlColumns.bindOptionalInstant(sql, ps, 10, expires);
+                            ps.addBatch();
+                            out.add(
+                                    new StoredMessage(
+                                            seq,
+                                            conversationId,
+                                            queryId,
+                                            m.json(),
+                                            m.role(),
+                                            m.content(),
+                                            m.flagged(),
+                                            now));
+                        }
+                        ps.executeBatch();
+                    }
+                    for (StoredMessage m : out) {
+                        sql.appendChange(
+                                c, namespace, Change.Kind.MESSAGE, m.messageId(), Change.Op.UPSERT);
+                    }
+                    return List.copyOf(out);
+                });
+    }
+
+    /** Reserves {@code count} sequence numbers and returns the first. */
+    private long reserve(Connection c, String namespace, int count) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "INSERT INTO message_sequences (namespace, last_seq) VALUES (?, 0)"
+                                + " ON CONFLICT (namespace) DO NOTHING")) {
+            ps.setString(1, namespace);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "UPDATE message_sequences SET last_seq = last_seq + ? WHERE namespace = ?")) {
+            ps.setInt(1, count);
+            ps.setString(2, namespace);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT last_seq FROM message_sequences WHERE namespace = ?")) {
+            ps.setString(1, namespace);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1) - count + 1;
+            }
+        }
+    }
+
+    @Override
+    public MessagePage messages(String namespace, MessageFilter filter, int offset, int limit) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("illegal offset: " + offset + ", must be >= 0");
+        }
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException(
+                    "illegal limit: " + limit + ", must be in [1, " + MAX_LIMIT + "]");
+        }
+        StringBuilder where =
+                new StringBuilder(
+                        " FROM messages WHERE namespace = ?"
+                                + " AND (expires_at IS NULL OR expires_at > ?)");
+        List<String> args = new ArrayList<>();
+        if (!filter.conversationId().isEmpty()) {
+            where.append(" AND conversation_id = ?");
+            args.add(filter.conversationId());
+        }
+        if (!filter.queryId().isEmpty()) {
+            where.append(" AND query_id = ?");
+            args.add(filter.queryId());
+        }
+        Instant now = clock.instant();
+        return sql.read(
+                c -> {
+                    long total;
+                    try (PreparedStatement ps = c.prepareStatement("SELECT count(*)" + where)) {
+                        int i = bindWhere(ps, namespace, now, args);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            total = rs.getLong(1);
+                        }
+                    }
+                    List<StoredMessage> items = new ArrayList<>();
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + where
+                                            + " ORDER BY seq LIMIT ? OFFSET ?")) {
+                        int i = bindWhere(ps, namespace, now, args);
+                        ps.setInt(i++, limit);
+                        ps.setInt(i, offset);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                items.add(row(rs));
+                            }
+                        }
+                    }
+                    return new MessagePage(items, total, offset);
+                });
+    }
+
+    private int bindWhere(PreparedStatement ps, String namespace, Instant now, List<String> args)
+            throws SQLException {
+        int i = 1;
+        ps.setString(i++, namespace);
+        sql.bindInstant(ps, i++, now);
+        for (String a : args) {
+            ps.setString(i++, a);
+        }
+        return i;
+    }
+
+    @Override
+    public List<StoredMessage> searchable(String namespace) {
+        Instant now = clock.instant();
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + " FROM messages WHERE namespace = ? AND flagged = ?"
+                                            + " AND (expires_at IS NULL OR expires_at > ?)"
+                                            + " ORDER BY seq")) {
+                        ps.setString(1, namespace);
+                        ps.setBoolean(2, false);
+                        sql.bindInstant(ps, 3, now);
+                        List<StoredMessage> out = new ArrayList<>();
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                out.add(row(rs));
+                            }
+                        }
+                        return List.copyOf(out);
+                    }
+                });
+    }
+
+    @Override
+    public List<StoredMessage> searchableBySequence(
+            String namespace, java.util.Collection<Long> sequences) {
+        List<Long> seqs = sequences.stream().distinct().sorted().toList();
+        if (seqs.isEmpty()) {
+            return List.of();
+        }
+        if (seqs.size() > MAX_LIMIT) {
+            throw new IllegalArgumentException(
+                    "illegal sequences: " + seqs.size() + ", must be <= " + MAX_LIMIT);
+        }
+        Instant now = clock.instant();
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + " FROM messages WHERE namespace = ? AND flagged = ?"
+                                            + " AND (expires_at IS NULL OR expires_at > ?)"
+                                            + " AND seq IN ("
+                                            + String.join(
+                                                    ", ", seqs.stream().map(x -> "?").toList())
+                                            + ") ORDER BY seq")) {
+                        int i = 1;
+                        ps.setString(i++, namespace);
+                        ps.setBoolean(i++, false);
+                        sql.bindInstant(ps, i++, now);
+                        for (long seq : seqs) {
+                            ps.setLong(i++, seq);
+                        }
+                        List<StoredMessage> out = new ArrayList<>();
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                out.add(row(rs));
+                            }
+                        }
+                        return List.copyOf(out);
+                    }
+                });
+    }
+
+    @Override
+    public List<Long> deleteConversation(String namespace, String conversationId) {
+        return sql.write(
+                namespace,
+                c -> {
+                    List<Long> deleted =
+                            deleteMessages(
+                                    c,
+                                    namespace,
+                                    " AND conversation_id = ?",
+                                    List.of(conversationId));
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "DELETE FROM conversations WHERE namespace = ? AND id = ?")) {
+                        ps.setString(1, namespace);
+                        ps.setString(2, conversationId);
+                        ps.executeUpdate();
+                    }
+                    return deleted;
+                });
+    }
+
+    @Override
+    public List<Long> deleteQueryMessages(String namespace, String conversationId, String queryId) {
+        return sql.write(
+                namespace,
+                c ->
+                        conversationId.isEmpty()
+                                ? deleteMessages(
+                                        c, namespace, " AND query_id = ?", List.of(queryId))
+                                : deleteMessages(
+                                        c,
+                                        namespace,
+                                        " AND conversation_id = ? AND query_id = ?",
+                                        List.of(conversationId, queryId)));
+    }
+
+    private List<Long> deleteMessages(
+            Connection c, String namespace, String condition, List<String> args)
+            throws SQLException {
+        List<Long> seqs = new ArrayList<>();
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT seq FROM messages WHERE namespace = ?"
+                                + condition
+                                + " ORDER BY seq")) {
+            ps.setString(1, namespace);
+            for (int i = 0; i < args.size(); i++) {
+                ps.setString(i + 2, args.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    seqs.add(rs.getLong(1));
+                }
+            }
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement("DELETE FROM messages WHERE namespace = ?" + condition)) {
+            ps.setString(1, namespace);
+            for (int i = 0; i < args.size(); i++) {
+                ps.setString(i + 2, args.get(i));
+            }
+            ps.executeUpdate();
+        }
+        for (long seq : seqs) {
+            sql.appendChange(
+                    c, namespace, Change.Kind.MESSAGE, Long.toString(seq), Change.Op.DELETE);
+        }
+        return List.copyOf(seqs);
+    }
+
+    private StoredMessage row(ResultSet rs) throws SQLException {
+        return new StoredMessage(
+                rs.getLong("seq"),
+                rs.getString("conversation_id"),
+                rs.getString("query_id"),
+                rs.getString("message"),
+                rs.getString("role"),
+                rs.getString("content"),
+                rs.getBoolean("flagged"),
+                sql.readInstant(rs, "created_at"));
+    }
+
+    private static void requireId(String id, String name) {
+        if (id == null || id.isBlank()) {
+            throw new IllegalArgumentException("illegal " + name + ": blank, must have text");
+        }
+        if (id.length() > 512) {
+            throw new IllegalArgumentException(
+                    "illegal " + name + ": " + id.length() + " characters, must be <= 512");
+        }
+    }
+}

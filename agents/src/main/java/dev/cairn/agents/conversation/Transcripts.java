@@ -1,0 +1,245 @@
+package dev.cairn.agents.conversation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.cairn.agents.search.HybridTextIndex;
+import dev.cairn.agents.search.TextEntry;
+import dev.cairn.agents.search.TextHit;
+import dev.cairn.agents.search.TextIndexFollower;
+import dev.cairn.safety.SecretRedactor;
+import dev.cairn.safety.WriteBlockedException;
+import dev.cairn.safety.WriteGuard;
+import dev.cairn.safety.WriteTarget;
+import dev.cairn.store.Change;
+import dev.cairn.store.ChangeLog;
+import dev.cairn.store.Namespace;
+import dev.cairn.store.Store;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The conversation write and search path: each message's text content passes {@link WriteGuard}
+ * ({@link WriteTarget#MESSAGE}; one blocked message refuses the whole batch), every string in its
+ * JSON is secret-redacted, flagged messages are stored but never searched, and stored messages are
+ * indexed for transcript search (BM25 and, with a model, dense). Thread-safe.
+ */
+public final class Transcripts implements AutoCloseable {
+
+    /** Longest snippet in characters. */
+    public static final int SNIPPET_LENGTH = 240;
+
+    /** Most hits one search returns. */
+    public static final int MAX_LIMIT = 100;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ConversationRepository repository;
+    private final WriteGuard guard;
+    private final SecretRedactor redactor;
+    private final HybridTextIndex index;
+    private final Function<String, String> generation;
+    private final ChangeLog changeLog;
+    private final TextIndexFollower follower;
+
+    private Transcripts(
+            Store store, WriteGuard guard, SecretRedactor redactor, HybridTextIndex index) {
+        this.repository = ConversationRepository.sql(store.sql());
+        this.guard = Objects.requireNonNull(guard, "guard");
+        this.redactor = Objects.requireNonNull(redactor, "redactor");
+        this.index = Objects.requireNonNull(index, "index");
+        this.generation = Namespace.generation(store);
+        this.changeLog = store.changeLog();
+        this.follower =
+                new TextIndexFollower(
+                        "transcripts",
+                        Change.Kind.MESSAGE,
+                        index,
+                        this::searchable,
+                        store::lastChangeSeq);
+    }
+
+    /**
+     * Transcripts in {@code store} with the standard guard and redactor, searched through {@code
+     * index} (the caller owns it), which follows the store's change log until {@link #close()}.
+     */
+    public static Transcripts open(Store store, HybridTextIndex index) {
+        Transcripts transcripts =
+                new Transcripts(store, WriteGuard.standard(), SecretRedactor.standard(), index);
+        store.changeLog().follow(transcripts.follower);
+        return transcripts;
+    }
+
+    private Map<String, TextEntry> searchable(String namespace, Collection<String> messageIds) {
+        Map<String, TextEntry> out = new HashMap<>();
+        for (StoredMessage m :
+                repository.searchableBySequence(
+                        namespace, messageIds.stream().map(Long::parseLong).toList())) {
+            if (!m.flagged() && !m.content().isBlank()) {
+                out.put(m.messageId(), new TextEntry(m.messageId(), m.content()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        changeLog.unfollow(follower);
+    }
+
+    public ConversationRepository repository() {
+        return repository;
+    }
+
+    /**
+     * Guards, redacts, stores and indexes messages.
+     *
+     * @throws WriteBlockedException when a message's text is blocked (nothing is stored)
+     */
+    public List<StoredMessage> append(
+            String namespace,
+            String conversationId,
+            String queryId,
+            List<JsonNode> messages,
+            Duration ttl) {
+        List<NewMessage> prepared = new ArrayList<>();
+        for (JsonNode message : messages) {
+            String content = MessageText.content(message);
+            WriteGuard.Guarded guarded = guard.apply(content, WriteTarget.MESSAGE).requireAllowed();
+            JsonNode redacted = redact(message.deepCopy());
+            prepared.add(
+                    new NewMessage(
+                            JSON.valueToTree(redacted).toString(),
+                            MessageText.role(message),
+                            guarded.text(),
+                            guarded.storeDisabled()));
+        }
+        List<StoredMessage> stored =
+                repository.append(namespace, conversationId, queryId, prepared, ttl);
+        changeLog.catchUp();
+        return stored;
+    }
+
+    private JsonNode redact(JsonNode node) {
+        if (node.isTextual()) {
+            return new TextNode(redactor.redact(node.asText()).text());
+        }
+        if (node.isObject()) {
+            ObjectNode object = (ObjectNode) node;
+            List<Map.Entry<String, JsonNode>> copy = new ArrayList<>(object.properties());
+            for (Map.Entry<String, JsonNode> e : copy) {
+                object.set(e.getKey(), redact(e.getValue()));
+            }
+            return object;
+        }
+        if (node.isArray()) {
+            ArrayNode array = (ArrayNode) node;
+            for (int i = 0; i < array.size(); i++) {
+                array.set(i, redact(array.get(i)));
+            }
+            return array;
+        }
+        return node;
+    }
+
+    /** Deletes a conversation and drops its messages from the search index. */
+    public int deleteConversation(String namespace, String conversationId) {
+        List<Long> deleted = repository.deleteConversation(namespace, conversationId);
+        changeLog.catchUp();
+        return deleted.size();
+    }
+
+    /** Deletes a query's messages (in one conversation, or in all with "") from store and index. */
+    public int deleteQueryMessages(String namespace, String conversationId, String queryId) {
+        List<Long> deleted = repository.deleteQueryMessages(namespace, conversationId, queryId);
+        changeLog.catchUp();
+        return deleted.size();
+    }
+
+    /**
+     * Transcript search: the best {@code limit} unexpired, unflagged messages for {@code query},
+     * optionally only in one conversation ({@code conversationId}, "" for all).
+     */
+    public List<TranscriptHit> search(
+            String namespace, String query, String conversationId, int limit) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException(
+                    "illegal limit: " + limit + ", must be in [1, " + MAX_LIMIT + "]");
+        }
+        int candidates = conversationId.isEmpty() ? limit : Math.min(limit * 20, 1000);
+        List<TextHit> hits =
+                index.search(
+                        namespace,
+                        generation.apply(namespace),
+                        query,
+                        candidates,
+                        () ->
+                                repository.searchable(namespace).stream()
+                                        .filter(m -> !m.content().isBlank())
+                                        .map(m -> new TextEntry(m.messageId(), m.content()))
+                                        .toList());
+        Map<String, StoredMessage> messages =
+                repository
+                        .searchableBySequence(
+                                namespace, hits.stream().map(h -> Long.parseLong(h.id())).toList())
+                        .stream()
+                        .collect(Collectors.toMap(StoredMessage::messageId, Function.identity()));
+        List<TranscriptHit> out = new ArrayList<>();
+        for (TextHit hit : hits) {
+            StoredMessage m = messages.get(hit.id());
+            if (m == null
+                    || (!conversationId.isEmpty() && !m.conversationId().equals(conversationId))) {
+                continue;
+            }
+            out.add(
+                    new TranscriptHit(
+                            m.conversationId(),
+                            m.messageId(),
+                            m.queryId(),
+                            m.role(),
+                            snippet(m.content(), query),
+                            hit.score()));
+            if (out.size() == limit) {
+                break;
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * At most {@link #SNIPPET_LENGTH} characters of {@code text}: a window starting a little before
+     * the first query term found (case-insensitive), with {@code …} where text was cut.
+     */
+    static String snippet(String text, String query) {
+        String flat = text.replaceAll("\\s+", " ").strip();
+        if (flat.length() <= SNIPPET_LENGTH) {
+            return flat;
+        }
+        String lower = flat.toLowerCase(Locale.ROOT);
+        int at = -1;
+        for (String term : query.toLowerCase(Locale.ROOT).split("\\W+")) {
+            if (term.length() < 3) {
+                continue;
+            }
+            int i = lower.indexOf(term);
+            if (i >= 0 && (at < 0 || i < at)) {
+                at = i;
+            }
+        }
+        int start = Math.max(0, Math.min(at < 0 ? 0 : at - 40, flat.length() - SNIPPET_LENGTH + 2));
+        int end = Math.min(flat.length(), start + SNIPPET_LENGTH - 2);
+        return (start > 0 ? "…" : "")
+                + flat.substring(start, end).strip()
+                + (end < flat.length() ? "…" : "");
+    }
+}

@@ -1,0 +1,202 @@
+package dev.cairn.agents.kv;
+
+import dev.cairn.agents.search.HybridTextIndex;
+import dev.cairn.agents.search.TextEntry;
+import dev.cairn.agents.search.TextHit;
+import dev.cairn.agents.search.TextIndexFollower;
+import dev.cairn.safety.WriteBlockedException;
+import dev.cairn.safety.WriteGuard;
+import dev.cairn.safety.WriteTarget;
+import dev.cairn.store.Change;
+import dev.cairn.store.ChangeLog;
+import dev.cairn.store.Namespace;
+import dev.cairn.store.Store;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The key/value memory of Orloj's provider and the {@code memory.*} tools: values pass {@link
+ * WriteGuard} as memories (BLOCK refuses the write, FLAG stores it readable by key but never
+ * searched) and are secret-redacted; search is hybrid over {@code key + " " + value}; {@link
+ * #ingest} chunks a document into {@code {source}/chunk-NNNN} entries. Thread-safe.
+ */
+public final class KeyValueMemory implements AutoCloseable {
+
+    /** Default chunk size of {@link #ingest}, in characters. */
+    public static final int DEFAULT_CHUNK_SIZE = 1000;
+
+    /** Default overlap between consecutive chunks of {@link #ingest}, in characters. */
+    public static final int DEFAULT_CHUNK_OVERLAP = 200;
+
+    /** Most entries a list or search returns. */
+    public static final int MAX_LIMIT = 1000;
+
+    private final KeyValueRepository repository;
+    private final WriteGuard guard;
+    private final HybridTextIndex index;
+    private final Function<String, String> generation;
+    private final ChangeLog changeLog;
+    private final TextIndexFollower follower;
+
+    private KeyValueMemory(Store store, WriteGuard guard, HybridTextIndex index) {
+        this.repository = KeyValueRepository.sql(store.sql());
+        this.guard = Objects.requireNonNull(guard, "guard");
+        this.index = Objects.requireNonNull(index, "index");
+        this.generation = Namespace.generation(store);
+        this.changeLog = store.changeLog();
+        this.follower =
+                new TextIndexFollower(
+                        "key-value",
+                        Change.Kind.KEY_VALUE,
+                        index,
+                        this::searchable,
+                        store::lastChangeSeq);
+    }
+
+    /**
+     * Key/value memory in {@code store} with the standard guard, searched through {@code index}
+     * (the caller owns it), which follows the store's change log until {@link #close()}.
+     */
+    public static KeyValueMemory open(Store store, HybridTextIndex index) {
+        KeyValueMemory memory = new KeyValueMemory(store, WriteGuard.standard(), index);
+        store.changeLog().follow(memory.follower);
+        return memory;
+    }
+
+    private Map<String, TextEntry> searchable(String namespace, Collection<String> keys) {
+        Map<String, TextEntry> out = new HashMap<>();
+        for (String key : keys) {
+            repository
+                    .get(namespace, key)
+                    .filter(e -> !e.flagged())
+                    .ifPresent(e -> out.put(e.key(), entry(e)));
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        changeLog.unfollow(follower);
+    }
+
+    /**
+     * Stores a value.
+     *
+     * @throws WriteBlockedException when write safety blocks it
+     */
+    public KeyValueEntry put(String namespace, String key, String value) {
+        KeyValueEntry.requireKey(key);
+        WriteGuard.Guarded guarded = guard.apply(value, WriteTarget.MEMORY).requireAllowed();
+        KeyValueEntry entry =
+                repository.put(namespace, key, guarded.text(), guarded.storeDisabled());
+        changeLog.catchUp();
+        return entry;
+    }
+
+    public Optional<KeyValueEntry> get(String namespace, String key) {
+        return repository.get(namespace, KeyValueEntry.requireKey(key));
+    }
+
+    public List<KeyValueEntry> list(String namespace, String prefix, int limit) {
+        return repository.list(namespace, prefix, checkLimit(limit));
+    }
+
+    public boolean delete(String namespace, String key) {
+        boolean deleted = repository.delete(namespace, key);
+        changeLog.catchUp();
+        return deleted;
+    }
+
+    /** Hybrid search over unflagged entries, best first. */
+    public List<KeyValueHit> search(String namespace, String query, int limit) {
+        List<TextHit> hits =
+                index.search(
+                        namespace,
+                        generation.apply(namespace),
+                        query,
+                        checkLimit(limit),
+                        () ->
+                                repository.searchable(namespace).stream()
+                                        .map(KeyValueMemory::entry)
+                                        .toList());
+        List<KeyValueHit> out = new ArrayList<>();
+        for (TextHit hit : hits) {
+            repository
+                    .get(namespace, hit.id())
+                    .filter(e -> !e.flagged())
+                    .ifPresent(e -> out.add(new KeyValueHit(e.key(), e.value(), hit.score())));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Chunks {@code text} into windows of {@code size} characters overlapping by {@code overlap}
+     * and stores them as {@code source/chunk-0000}, {@code source/chunk-0001}, ...
+     *
+     * @return the keys written, in order
+     */
+    public List<String> ingest(
+            String namespace, String source, String text, int size, int overlap) {
+        if (source == null || source.isBlank()) {
+            throw new IllegalArgumentException("illegal source: blank, must name the document");
+        }
+        if (size < 1 || size > 100_000) {
+            throw new IllegalArgumentException(
+                    "illegal chunk size: " + size + ", must be in [1, 100000]");
+        }
+        if (overlap < 0 || overlap >= size) {
+            throw new IllegalArgumentException(
+                    "illegal overlap: " + overlap + ", must be in [0, size " + size + ")");
+        }
+        List<String> chunks = chunk(text, size, overlap);
+        if (chunks.size() > 9999) {
+            throw new IllegalArgumentException(
+                    "illegal document: " + chunks.size() + " chunks, must be <= 9999");
+        }
+        // Check every chunk before writing any, so a blocked chunk writes nothing.
+        for (String c : chunks) {
+            guard.apply(c, WriteTarget.MEMORY).requireAllowed();
+        }
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < chunks.size(); i++) {
+            String key = source.strip() + "/chunk-" + String.format("%04d", i);
+            put(namespace, key, chunks.get(i));
+            keys.add(key);
+        }
+        return List.copyOf(keys);
+    }
+
+    static List<String> chunk(String text, int size, int overlap) {
+        List<String> out = new ArrayList<>();
+        if (text.isBlank()) {
+            return out;
+        }
+        int step = size - overlap;
+        for (int start = 0; start < text.length(); start += step) {
+            int end = Math.min(text.length(), start + size);
+            out.add(text.substring(start, end));
+            if (end == text.length()) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    private static TextEntry entry(KeyValueEntry e) {
+        return new TextEntry(e.key(), e.key() + " " + e.value());
+    }
+
+    private static int checkLimit(int limit) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException(
+                    "illegal limit: " + limit + ", must be in [1, " + MAX_LIMIT + "]");
+        }
+        return limit;
+    }
+}

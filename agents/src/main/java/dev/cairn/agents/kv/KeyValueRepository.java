@@ -1,0 +1,28 @@
+package dev.cairn.agents.kv;
+
+import dev.cairn.store.SqlAccess;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/** Key/value entries in the store's database. Implementations are thread-safe. */
+public interface KeyValueRepository {
+
+    static KeyValueRepository sql(SqlAccess sql) {
+        return new SqlKeyValueRepository(sql, Clock.systemUTC());
+    }
+
+    /** Stores {@code value} under {@code key}, replacing what was there. */
+    KeyValueEntry put(String namespace, String key, String value, boolean flagged);
+
+    Optional<KeyValueEntry> get(String namespace, String key);
+
+    /** Entries whose key starts with {@code prefix} ("" for all), by key, at most {@code limit}. */
+    List<KeyValueEntry> list(String namespace, String prefix, int limit);
+
+    /** Every unflagged entry of the namespace (what search indexes). */
+    List<KeyValueEntry> searchable(String namespace);
+
+    /** Deletes an entry; false when there was none. */
+    boolean delete(String namespace, String key);
+}

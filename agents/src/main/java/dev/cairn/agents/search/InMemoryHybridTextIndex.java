@@ -1,0 +1,186 @@
+package dev.cairn.agents.search;
+
+import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.retrieval.fusion.FusedCandidate;
+import dev.cairn.retrieval.fusion.Fusion;
+import dev.cairn.retrieval.fusion.ScoredId;
+import dev.cairn.retrieval.fusion.Signal;
+import dev.cairn.retrieval.fusion.SignalWeights;
+import dev.cairn.retrieval.lexical.IndexedChunk;
+import dev.cairn.retrieval.lexical.LexicalConfig;
+import dev.cairn.retrieval.lexical.LexicalHit;
+import dev.cairn.retrieval.lexical.LexicalIndex;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * {@link HybridTextIndex} with one shared in-memory Lucene index (a namespace per Lucene namespace)
+ * and exact cosine over a per-namespace map of vectors. Candidates per signal: {@code max(limit *
+ * 4, 50)}. Thread-safe: each namespace's load and updates hold that namespace's lock; searches
+ * after loading run concurrently.
+ */
+final class InMemoryHybridTextIndex implements HybridTextIndex {
+
+    /** Candidates each signal contributes at least. */
+    static final int MIN_CANDIDATES = 50;
+
+    private static final SignalWeights WEIGHTS = SignalWeights.of(1.0, 1.0, 0.0);
+
+    private final EmbeddingModel model; // null: lexical only
+    private final LexicalIndex lexical = LexicalIndex.inMemory(LexicalConfig.DEFAULTS);
+    private final Fusion fusion = Fusion.weightedRrf();
+    private final Map<String, NamespaceState> namespaces = new ConcurrentHashMap<>();
+
+    InMemoryHybridTextIndex(EmbeddingModel model) {
+        this.model = model;
+    }
+
+    /** Per-namespace state; {@code loaded} and the vectors are guarded by the instance lock. */
+    private static final class NamespaceState {
+        boolean loaded;
+        String generation = "";
+        final Map<String, float[]> vectors = new ConcurrentHashMap<>();
+    }
+
+    @Override
+    public boolean hybrid() {
+        return model != null;
+    }
+
+    @Override
+    public List<TextHit> search(
+            String namespace,
+            String generation,
+            String query,
+            int limit,
+            Supplier<Collection<TextEntry>> loader) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("illegal limit: " + limit + ", must be >= 1");
+        }
+        NamespaceState state = namespaces.computeIfAbsent(namespace, n -> new NamespaceState());
+        synchronized (state) {
+            if (state.loaded && !state.generation.equals(generation)) {
+                lexical.deleteNamespace(namespace);
+                state.vectors.clear();
+                state.loaded = false;
+            }
+            if (!state.loaded) {
+                write(namespace, state, loader.get());
+                state.generation = generation;
+                state.loaded = true;
+            }
+        }
+        if (query.isBlank()) {
+            return List.of();
+        }
+        int candidates = Math.max(limit * 4, MIN_CANDIDATES);
+        Map<Signal, List<ScoredId>> rankings = new EnumMap<>(Signal.class);
+        List<ScoredId> lexicalRanking = new ArrayList<>();
+        for (LexicalHit hit : lexical.search(namespace, query, candidates, false)) {
+            lexicalRanking.add(new ScoredId(hit.documentId(), hit.score()));
+        }
+        rankings.put(Signal.LEXICAL, lexicalRanking);
+        if (model != null && !state.vectors.isEmpty()) {
+            rankings.put(Signal.DENSE, dense(state, model.embedQuery(query), candidates));
+        }
+        List<FusedCandidate> fused = fusion.fuse(rankings, WEIGHTS);
+        List<TextHit> out = new ArrayList<>();
+        for (FusedCandidate c : fused.subList(0, Math.min(limit, fused.size()))) {
+            out.add(
+                    new TextHit(
+                            c.id(),
+                            c.score(),
+                            c.rank(Signal.LEXICAL).orElse(0),
+                            c.rank(Signal.DENSE).orElse(0)));
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<ScoredId> dense(NamespaceState state, float[] query, int k) {
+        List<ScoredId> all = new ArrayList<>();
+        for (Map.Entry<String, float[]> e : state.vectors.entrySet()) {
+            float[] v = e.getValue();
+            double dot = 0;
+            for (int i = 0; i < Math.min(v.length, query.length); i++) {
+                dot += v[i] * query[i];
+            }
+            all.add(new ScoredId(e.getKey(), dot));
+        }
+        all.sort(
+                Comparator.comparingDouble(ScoredId::score).reversed().thenComparing(ScoredId::id));
+        return List.copyOf(all.subList(0, Math.min(k, all.size())));
+    }
+
+    @Override
+    public void upsert(String namespace, Collection<TextEntry> entries) {
+        NamespaceState state = namespaces.get(namespace);
+        if (state == null) {
+            return;
+        }
+        synchronized (state) {
+            if (state.loaded) {
+                write(namespace, state, entries);
+            }
+        }
+    }
+
+    private void write(String namespace, NamespaceState state, Collection<TextEntry> entries) {
+        List<TextEntry> list = List.copyOf(entries);
+        for (TextEntry e : list) {
+            lexical.upsertDocument(
+                    namespace, e.id(), List.of(new IndexedChunk(e.id(), "", List.of(), e.text())));
+        }
+        if (model != null && !list.isEmpty()) {
+            List<float[]> vectors =
+                    model.embedDocuments(list.stream().map(TextEntry::text).toList());
+            for (int i = 0; i < list.size(); i++) {
+                state.vectors.put(list.get(i).id(), vectors.get(i));
+            }
+        }
+    }
+
+    @Override
+    public void remove(String namespace, Collection<String> ids) {
+        NamespaceState state = namespaces.get(namespace);
+        if (state == null) {
+            return;
+        }
+        Set<String> copy = new HashSet<>(ids);
+        synchronized (state) {
+            for (String id : copy) {
+                lexical.deleteDocument(namespace, id);
+                state.vectors.remove(id);
+            }
+        }
+    }
+
+    @Override
+    public void invalidate(String namespace) {
+        NamespaceState state = namespaces.remove(namespace);
+        if (state != null) {
+            synchronized (state) {
+                lexical.deleteNamespace(namespace);
+            }
+        }
+    }
+
+    @Override
+    public void invalidateAll() {
+        for (String namespace : List.copyOf(namespaces.keySet())) {
+            invalidate(namespace);
+        }
+    }
+
+    @Override
+    public void close() {
+        lexical.close();
+    }
+}

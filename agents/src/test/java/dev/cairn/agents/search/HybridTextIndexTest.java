@@ -1,0 +1,104 @@
+package dev.cairn.agents.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.retrieval.TestModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class HybridTextIndexTest {
+
+    static final List<TextEntry> ENTRIES =
+            List.of(
+                    new TextEntry("1", "Restart the PostgreSQL primary with patronictl"),
+                    new TextEntry("2", "Flush the Redis cache when keys go stale"),
+                    new TextEntry("3", "Book a table at the Italian restaurant"));
+
+    @Test
+    void loadsANamespaceOnceOnFirstSearch() {
+        AtomicInteger loads = new AtomicInteger();
+        try (HybridTextIndex index = HybridTextIndex.lexicalOnly()) {
+            for (int i = 0; i < 3; i++) {
+                index.search(
+                        "ns",
+                        "g1",
+                        "redis",
+                        5,
+                        () -> {
+                            loads.incrementAndGet();
+                            return ENTRIES;
+                        });
+            }
+            assertThat(loads).hasValue(1);
+        }
+    }
+
+    @Test
+    void lexicalOnlyRanksByBm25AndKeepsRanks() {
+        try (HybridTextIndex index = HybridTextIndex.lexicalOnly()) {
+            List<TextHit> hits = index.search("ns", "g1", "redis cache", 5, () -> ENTRIES);
+            assertThat(index.hybrid()).isFalse();
+            assertThat(hits).extracting(TextHit::id).containsExactly("2");
+            assertThat(hits.getFirst().lexical()).hasValue(1);
+            assertThat(hits.getFirst().dense()).isEmpty();
+        }
+    }
+
+    @Test
+    void denseSignalFindsMeaningWithoutSharedWords() {
+        try (HybridTextIndex index = HybridTextIndex.withEmbeddings(TestModel.get())) {
+            List<TextHit> hits = index.search("ns", "g1", "dinner reservation", 1, () -> ENTRIES);
+            assertThat(index.hybrid()).isTrue();
+            assertThat(hits).extracting(TextHit::id).containsExactly("3");
+            assertThat(hits.getFirst().dense()).hasValue(1);
+        }
+    }
+
+    @Test
+    void updatesApplyToLoadedNamespacesAndUnloadedOnesReadTheirSource() {
+        try (HybridTextIndex index = HybridTextIndex.lexicalOnly()) {
+            List<TextEntry> source = new ArrayList<>(ENTRIES);
+            index.upsert("ns", List.of(new TextEntry("9", "zebra crossing")));
+            assertThat(index.search("ns", "g1", "zebra", 5, () -> source)).isEmpty();
+
+            index.upsert("ns", List.of(new TextEntry("9", "zebra crossing")));
+            assertThat(index.search("ns", "g1", "zebra", 5, () -> source))
+                    .extracting(TextHit::id)
+                    .containsExactly("9");
+            index.remove("ns", List.of("9"));
+            assertThat(index.search("ns", "g1", "zebra", 5, () -> source)).isEmpty();
+            index.invalidate("ns");
+            source.add(new TextEntry("8", "zebra stripes"));
+            assertThat(index.search("ns", "g1", "zebra", 5, () -> source))
+                    .extracting(TextHit::id)
+                    .containsExactly("8");
+        }
+    }
+
+    @Test
+    void anotherGenerationOfTheNamespaceReloadsIt() {
+        try (HybridTextIndex index = HybridTextIndex.lexicalOnly()) {
+            index.search("ns", "g1", "redis", 5, () -> ENTRIES);
+            List<TextHit> hits =
+                    index.search(
+                            "ns",
+                            "g2",
+                            "redis",
+                            5,
+                            () -> List.of(new TextEntry("7", "fresh start")));
+            assertThat(hits).isEmpty();
+            assertThat(index.search("ns", "g2", "fresh", 5, () -> ENTRIES))
+                    .extracting(TextHit::id)
+                    .containsExactly("7");
+        }
+    }
+
+    @Test
+    void blankQueriesFindNothing() {
+        try (HybridTextIndex index = HybridTextIndex.lexicalOnly()) {
+            assertThat(index.search("ns", "g1", "  ", 5, () -> ENTRIES)).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.cairn.eval.locomo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cairn.memory.TrigramEmbeddingModel;
+import dev.cairn.memory.service.MemoryService;
+import dev.cairn.memory.service.MemoryServiceConfig;
+import dev.cairn.memory.service.RecallMode;
+import dev.cairn.retrieval.lexical.LexicalConfig;
+import dev.cairn.retrieval.lexical.LexicalIndex;
+import dev.cairn.safety.WriteGuard;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoreConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** LoCoMo parsing and the evaluation loop on a two-session miniature in the real format. */
+class LocomoEvalTest {
+
+    static final String MINI =
+            """
+            [{"sample_id": "conv-1",
+              "conversation": {
+                "speaker_a": "Ana", "speaker_b": "Ben",
+                "session_1_date_time": "1:56 pm on 8 May, 2023",
+                "session_1": [
+                  {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a puppy named Biscuit"},
+                  {"speaker": "Ben", "dia_id": "D1:2", "text": "Lovely! I am learning the violin"}],
+                "session_2_date_time": "10:00 am on 2 June, 2023",
+                "session_2": [
+                  {"speaker": "Ana", "dia_id": "D2:1", "text": "Look at this", "blip_caption": "a photo of a sunset over the lake"},
+                  {"speaker": "Ben", "dia_id": "D2:2", "text": "My violin teacher moved to Oslo"}]},
+              "qa": [
+                {"question": "What is the name of Ana's puppy?", "answer": "Biscuit", "evidence": ["D1:1"], "category": 1},
+                {"question": "Where did the violin teacher move?", "evidence": ["D2:2; D1:2"], "category": 2},
+                {"question": "Unanswerable", "evidence": ["D9:9"], "category": 5}]}]
+            """;
+
+    @TempDir Path temp;
+
+    @Test
+    void readsTurnsDatesCaptionsAndSplitsEvidence() throws IOException {
+        Path file = Files.writeString(temp.resolve("mini.json"), MINI);
+        List<Locomo.Conversation> cs = Locomo.read(file);
+
+        Locomo.Conversation c = cs.getFirst();
+        assertThat(c.turns()).hasSize(4);
+        assertThat(c.turns().getFirst().at()).isEqualTo(Instant.parse("2023-05-08T13:56:00Z"));
+        assertThat(c.turns().get(2).text()).contains("sunset over the lake");
+        assertThat(c.questions().get(1).evidence()).containsExactly("D2:2", "D1:2");
+    }
+
+    @Test
+    void aTurnsMemoryCarriesTheTurnsBeforeItInTheSessionOnly() throws IOException {
+        Path file = Files.writeString(temp.resolve("mini.json"), MINI);
+        List<Locomo.Turn> turns = Locomo.read(file).getFirst().turns();
+        List<Locomo.Turn> session1 = turns.subList(0, 2);
+
+        assertThat(LocomoEval.content(session1, 0, 1))
+                .isEqualTo("Ana: I adopted a puppy named Biscuit");
+        assertThat(LocomoEval.content(session1, 1, 1))
+                .isEqualTo(
+                        "Ana: I adopted a puppy named Biscuit\nBen: Lovely! I am learning the"
+                                + " violin");
+        assertThat(LocomoEval.content(session1, 1, 0))
+                .isEqualTo("Ben: Lovely! I am learning the violin");
+        assertThatThrownBy(() -> new LocomoEval(null, null, -1, x -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("contextTurns");
+    }
+
+    @Test
+    void measuresEvidenceRecallPerMode() throws IOException {
+        Path file = Files.writeString(temp.resolve("mini.json"), MINI);
+        try (Store store =
+                        Store.embedded(
+                                temp.resolve("data"), StoreConfig.defaults().withDimensions(128));
+                MemoryService service =
+                        MemoryService.create(
+                                store,
+                                new TrigramEmbeddingModel(128),
+                                LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
+                                WriteGuard.standard(),
+                                MemoryServiceConfig.defaults()
+                                        .withMaintenanceInterval(Duration.ZERO)
+                                        .withRecordRecalls(false),
+                                Clock.systemUTC())) {
+            List<String> log = new ArrayList<>();
+            LocomoEval.Result r =
+                    new LocomoEval(store, service, log::add)
+                            .run(
+                                    Locomo.read(file),
+                                    List.of(1, 4),
+                                    List.of(RecallMode.LEXICAL, RecallMode.HYBRID),
+                                    0.0);
+
+            assertThat(r.turns()).isEqualTo(4);
+            assertThat(r.questions()).isEqualTo(2);
+            LocomoEval.ModeResult bm25 = r.modes().getFirst();
+            assertThat(bm25.recallAtK().get(4)).isEqualTo(1.0);
+            assertThat(bm25.recallAtK().get(1)).isBetween(0.5, 1.0);
+            assertThat(
+                            service.get(
+                                            "locomo-conv-1",
+                                            service.list(
+                                                            "locomo-conv-1",
+                                                            dev.cairn.memory.store.MemoryFilter
+                                                                    .all()
+                                                                    .withText("biscuit"),
+                                                            dev.cairn.store.PageRequest.first(1))
+                                                    .items()
+                                                    .getFirst()
+                                                    .id())
+                                    .createdAt())
+                    .isEqualTo(Instant.parse("2023-05-08T13:56:00Z"));
+        }
+    }
+}

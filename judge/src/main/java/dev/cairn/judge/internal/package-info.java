@@ -1,0 +1,2 @@
+/** Wiring that other modules or the service loader need, not API. */
+package dev.cairn.judge.internal;

@@ -1,0 +1,23 @@
+package dev.cairn.memory.internal;
+
+import dev.cairn.store.Schema;
+import java.util.List;
+
+/** The memory module's tables in the store: typed memories, their status history and proposals. */
+public final class MemorySchema implements Schema {
+
+    @Override
+    public String module() {
+        return "memory";
+    }
+
+    @Override
+    public String resourceRoot() {
+        return "/dev/cairn/memory/schema/";
+    }
+
+    @Override
+    public List<String> migrations() {
+        return List.of("V003__memory.sql", "V007__proposals.sql");
+    }
+}

@@ -1,9 +1,0 @@
-/**
- * Write-path safety: {@link dev.cairn.memory.safety.WriteSafety} rules (prompt injection aimed at a
- * future model, exfiltration, chat-template and tool-call lookalikes, invisible and control
- * characters, size) with BLOCK or FLAG verdicts, and {@link
- * dev.cairn.memory.safety.SecretRedactor}, which replaces secrets with {@code [REDACTED:<kind>]}.
- * {@link dev.cairn.memory.safety.WriteGuard} runs both in order. Nothing here logs or returns the
- * text it found. Records are immutable; every class is thread-safe.
- */
-package dev.cairn.memory.safety;

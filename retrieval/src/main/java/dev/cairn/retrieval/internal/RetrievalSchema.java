@@ -1,0 +1,26 @@
+package dev.cairn.retrieval.internal;
+
+import dev.cairn.store.Schema;
+import java.util.List;
+
+/**
+ * The retrieval module's tables in the store: traces of retrieve calls and the entity graph's
+ * declarations and mentions.
+ */
+public final class RetrievalSchema implements Schema {
+
+    @Override
+    public String module() {
+        return "retrieval";
+    }
+
+    @Override
+    public String resourceRoot() {
+        return "/dev/cairn/retrieval/schema/";
+    }
+
+    @Override
+    public List<String> migrations() {
+        return List.of("V002__retrieval_traces.sql", "V005__entity_graph.sql");
+    }
+}

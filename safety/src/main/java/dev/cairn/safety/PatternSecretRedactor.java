@@ -1,0 +1,198 @@
+package dev.cairn.safety;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Regular-expression detectors in priority order; on overlap the earlier detector wins. Each
+ * detector replaces its first participating capture group (the secret itself, so "Authorization:
+ * Bearer " stays readable), or the whole match when it has none. Immutable, thread-safe.
+ */
+final class PatternSecretRedactor implements SecretRedactor {
+
+    static final PatternSecretRedactor INSTANCE = new PatternSecretRedactor();
+
+    /** Longest assignment value considered; longer runs are not treated as one secret. */
+    private static final int MAX_VALUE = 512;
+
+    private static final Set<String> PLACEHOLDERS =
+            Set.of(
+                    "null",
+                    "none",
+                    "nil",
+                    "true",
+                    "false",
+                    "undefined",
+                    "redacted",
+                    "changeme",
+                    "xxx",
+                    "xxxx",
+                    "xxxxxx",
+                    "example",
+                    "string",
+                    "required",
+                    "optional");
+
+    private record Detector(SecretKind kind, Pattern pattern, boolean assignment) {}
+
+    private static final String KEY_WORDS =
+            "password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key"
+                    + "|secret[_-]?key|private[_-]?key|client[_-]?secret|credentials?";
+
+    private static final List<Detector> DETECTORS =
+            List.of(
+                    d(
+                            SecretKind.PRIVATE_KEY,
+                            "-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+                                    + "(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*\\z)",
+                            Pattern.DOTALL),
+                    d(
+                            SecretKind.URL_CREDENTIALS,
+                            "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^\\s:/@?#\\[\\]\"'<>]+:[^\\s/@?#\"'<>]+)@",
+                            0),
+                    d(
+                            SecretKind.JWT,
+                            "\\beyJ[A-Za-z0-9_-]{6,}\\.[A-Za-z0-9_-]{6,}\\.[A-Za-z0-9_-]{6,}",
+                            0),
+                    d(
+                            SecretKind.GITHUB_TOKEN,
+                            "\\b(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})\\b",
+                            0),
+                    d(
+                            SecretKind.OPENAI_KEY,
+                            "(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|ant-)?[A-Za-z0-9_-]{20,}",
+                            0),
+                    d(SecretKind.SLACK_TOKEN, "\\bxox[abprs]-[A-Za-z0-9-]{10,}", 0),
+                    d(SecretKind.AWS_ACCESS_KEY_ID, "\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b", 0),
+                    d(
+                            SecretKind.AWS_SECRET_KEY,
+                            "(?i)\\baws_?secret_?(?:access_?)?key(?:_id)?[\"']?\\s*[:=]\\s*[\"']?"
+                                    + "([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+                            0),
+                    d(SecretKind.GOOGLE_API_KEY, "\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0),
+                    d(
+                            SecretKind.BEARER_TOKEN,
+                            "(?i)(?:\\bauthorization[\"']?\\s*[:=]\\s*[\"']?bearer\\s+"
+                                    + "([A-Za-z0-9._~+/-]{6,}=*)"
+                                    + "|\\bbearer\\s+([A-Za-z0-9._~+/-]{16,}=*))",
+                            0),
+                    d(
+                            SecretKind.BASIC_AUTH,
+                            "(?i)(?:\\bauthorization[\"']?\\s*[:=]\\s*[\"']?basic\\s+([A-Za-z0-9+/]{6,}=*)"
+                                    + "|(?:^|\\s)(?:-u|--user)\\s+([^\\s:'\"]+:[^\\s'\"]+))",
+                            Pattern.MULTILINE),
+                    new Detector(
+                            SecretKind.SECRET_ASSIGNMENT,
+                            Pattern.compile(
+                                    "(?i)(?<![A-Za-z0-9])((?:[A-Za-z0-9]{1,40}[_.-]){0,6}(?:"
+                                            + KEY_WORDS
+                                            + "))[\"']?\\s*(=|:)\\s*(?:\"([^\"\\r\\n]{1,512})\""
+                                            + "|'([^'\\r\\n]{1,512})'|([^\\s\"',;&)}\\]]{1,512}))"),
+                            true));
+
+    private static Detector d(SecretKind kind, String regex, int flags) {
+        return new Detector(kind, Pattern.compile(regex, flags), false);
+    }
+
+    private PatternSecretRedactor() {}
+
+    @Override
+    public List<SecretFinding> detect(String text) {
+        List<SecretFinding> all = new ArrayList<>();
+        for (Detector detector : DETECTORS) {
+            Matcher m = detector.pattern().matcher(text);
+            while (m.find()) {
+                SecretFinding f =
+                        detector.assignment() ? assignment(m) : finding(detector.kind(), m);
+                if (f != null && all.stream().noneMatch(o -> overlaps(o, f))) {
+                    all.add(f);
+                }
+            }
+        }
+        all.sort(Comparator.comparingInt(SecretFinding::start));
+        return List.copyOf(all);
+    }
+
+    @Override
+    public RedactionResult redact(String text) {
+        List<SecretFinding> findings = detect(text);
+        if (findings.isEmpty()) {
+            return new RedactionResult(text, Map.of());
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        Map<SecretKind, Integer> counts = new EnumMap<>(SecretKind.class);
+        int pos = 0;
+        for (SecretFinding f : findings) {
+            out.append(text, pos, f.start()).append(f.kind().marker());
+            counts.merge(f.kind(), 1, Integer::sum);
+            pos = f.end();
+        }
+        out.append(text, pos, text.length());
+        return new RedactionResult(out.toString(), counts);
+    }
+
+    private static SecretFinding finding(SecretKind kind, Matcher m) {
+        for (int g = 1; g <= m.groupCount(); g++) {
+            if (m.start(g) >= 0) {
+                return new SecretFinding(kind, m.start(g), m.end(g));
+            }
+        }
+        return new SecretFinding(kind, m.start(), m.end());
+    }
+
+    /** Key-value assignment; returns null for placeholders and prose-like values. */
+    private static SecretFinding assignment(Matcher m) {
+        String key = m.group(1).toLowerCase(Locale.ROOT);
+        boolean colon = m.group(2).equals(":");
+        int g = m.start(3) >= 0 ? 3 : m.start(4) >= 0 ? 4 : 5;
+        boolean quoted = g != 5;
+        String value = m.group(g);
+        if (!plausibleSecret(value, colon, quoted) || value.length() > MAX_VALUE) {
+            return null;
+        }
+        SecretKind kind = key.contains("pass") ? SecretKind.PASSWORD : SecretKind.SECRET_ASSIGNMENT;
+        return new SecretFinding(kind, m.start(g), m.end(g));
+    }
+
+    private static boolean plausibleSecret(String value, boolean colon, boolean quoted) {
+        String v = value.strip();
+        if (v.length() < 4) {
+            return false;
+        }
+        String lower = v.toLowerCase(Locale.ROOT);
+        if (PLACEHOLDERS.contains(lower)
+                || lower.startsWith("[redacted")
+                || lower.startsWith("${")
+                || lower.startsWith("{{")
+                || lower.startsWith("<")
+                || lower.startsWith("%(")
+                || lower.startsWith("$")
+                || v.chars().allMatch(c -> c == '*' || c == 'x' || c == 'X' || c == '.')) {
+            return false;
+        }
+        if (v.chars().allMatch(Character::isDigit) && v.length() < 8) {
+            return false;
+        }
+        if (colon && !quoted) {
+            // "password: must be 12 characters" is prose; an unquoted value after ':' must look
+            // machine-made: at least 6 characters with a digit or symbol.
+            boolean machine = v.chars().anyMatch(c -> !Character.isLetter(c));
+            return v.length() >= 6 && machine;
+        }
+        if (quoted && v.contains(" ") && v.split(" ").length > 3) {
+            return false; // a quoted sentence, e.g. a description
+        }
+        return true;
+    }
+
+    private static boolean overlaps(SecretFinding a, SecretFinding b) {
+        return a.start() < b.end() && b.start() < a.end();
+    }
+}

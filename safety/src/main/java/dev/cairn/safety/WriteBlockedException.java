@@ -1,0 +1,27 @@
+package dev.cairn.safety;
+
+import java.util.Objects;
+
+/**
+ * A write refused by write safety (the server answers 422 naming the rule). The message names the
+ * rule, never the text.
+ */
+public final class WriteBlockedException extends RuntimeException {
+
+    private final SafetyRule rule;
+
+    public WriteBlockedException(SafetyRule rule) {
+        super(
+                "write blocked by safety rule '"
+                        + Objects.requireNonNull(rule, "rule").ruleName()
+                        + "'",
+                null,
+                false,
+                false);
+        this.rule = rule;
+    }
+
+    public SafetyRule rule() {
+        return rule;
+    }
+}

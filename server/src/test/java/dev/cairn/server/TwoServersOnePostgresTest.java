@@ -1,0 +1,315 @@
+package dev.cairn.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.store.PostgresTestDatabase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two servers share one PostgreSQL, each with its own data dir (its own Lucene indexes and
+ * in-memory tables): every kind of write on one is found through the other's read paths within 2 s,
+ * and deletions disappear the same way. What makes it work is the store's change log, which every
+ * derived index follows.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TwoServersOnePostgresTest {
+
+    /** The issue's bound: a write on one server is visible on every other within this. */
+    static final Duration VISIBLE_WITHIN = Duration.ofSeconds(2);
+
+    static final String A = ServerFixture.ADMIN;
+    static final String NS = "shared";
+
+    @TempDir static Path dataDirs;
+    PostgresTestDatabase database;
+    ServerFixture writer;
+    ServerFixture reader;
+
+    @BeforeAll
+    void start() {
+        database = PostgresTestDatabase.create();
+        writer = new ServerFixture(settings(dataDirs.resolve("writer")));
+        reader = new ServerFixture(settings(dataDirs.resolve("reader")));
+        assertThat(writer.call("POST", "/v1/namespaces", A, "{\"name\":\"" + NS + "\"}").status())
+                .isEqualTo(201);
+    }
+
+    private ServerSettings settings(Path dir) {
+        return ServerSettings.defaults(dir)
+                .withPort(0)
+                .withAdminToken(A)
+                .withDbUrl(database.jdbcUrl());
+    }
+
+    @AfterAll
+    void stop() {
+        try {
+            if (reader != null) {
+                reader.close();
+            }
+            if (writer != null) {
+                writer.close();
+            }
+        } finally {
+            database.close();
+        }
+    }
+
+    @Test
+    void documentsAndTheirDeletionReachTheOtherServersRetrieve() {
+        var ingested =
+                writer.call(
+                        "POST",
+                        "/v1/namespaces/" + NS + "/documents",
+                        A,
+                        "{\"id\":\"glacier-restore\",\"title\":\"Restoring archived backups\","
+                                + "\"format\":\"markdown\",\"content\":\"# Restore\\n\\nThawing a"
+                                + " glacier vault takes twelve hours before the backup can be"
+                                + " copied back.\"}");
+        assertThat(ingested.status()).isEqualTo(201);
+
+        Supplier<List<String>> retrieved =
+                () ->
+                        texts(
+                                reader.call(
+                                                "POST",
+                                                "/v1/namespaces/" + NS + "/retrieve",
+                                                A,
+                                                "{\"query\":\"thawing glacier vault\"}")
+                                        .json()
+                                        .path("hits"),
+                                "documentId");
+        assertThat(within(retrieved, hits -> hits.contains("glacier-restore"))).isTrue();
+
+        assertThat(
+                        writer.call(
+                                        "DELETE",
+                                        "/v1/namespaces/" + NS + "/documents/glacier-restore",
+                                        A,
+                                        null)
+                                .status())
+                .isEqualTo(204);
+        assertThat(within(retrieved, hits -> !hits.contains("glacier-restore"))).isTrue();
+    }
+
+    @Test
+    void relationsReachTheOtherServersEntityGraph() {
+        assertThat(
+                        writer.call(
+                                        "POST",
+                                        "/v1/namespaces/" + NS + "/relations",
+                                        A,
+                                        "{\"from\":\"billing-api\",\"to\":\"ledger-db\","
+                                                + "\"type\":\"depends_on\"}")
+                                .status())
+                .isEqualTo(201);
+
+        Supplier<List<String>> entities =
+                () ->
+                        texts(
+                                reader.call(
+                                                "GET",
+                                                "/v1/namespaces/" + NS + "/entities?q=ledger",
+                                                A,
+                                                null)
+                                        .json()
+                                        .path("items"),
+                                "name");
+        assertThat(within(entities, names -> names.contains("ledger-db"))).isTrue();
+    }
+
+    @Test
+    void memoriesTheirStatusAndDeletionReachTheOtherServersRecall() {
+        var written =
+                writer.call(
+                        "POST",
+                        "/v1/namespaces/" + NS + "/memories",
+                        A,
+                        "{\"type\":\"PREFERENCE\",\"content\":\"Priya wants release notes"
+                                + " written in British English\"}");
+        assertThat(written.status()).isEqualTo(201);
+        String id = written.json().path("id").asText();
+
+        Supplier<List<String>> recalled = () -> recalledIds("release notes spelling for Priya");
+        assertThat(within(recalled, ids -> ids.contains(id))).isTrue();
+
+        writer.call("POST", "/v1/namespaces/" + NS + "/memories/" + id + "/disable", A, "{}");
+        assertThat(within(recalled, ids -> !ids.contains(id))).isTrue();
+
+        writer.call("POST", "/v1/namespaces/" + NS + "/memories/" + id + "/enable", A, "{}");
+        assertThat(within(recalled, ids -> ids.contains(id))).isTrue();
+
+        assertThat(
+                        writer.call("DELETE", "/v1/namespaces/" + NS + "/memories/" + id, A, null)
+                                .status())
+                .isEqualTo(204);
+        assertThat(within(recalled, ids -> !ids.contains(id))).isTrue();
+    }
+
+    private List<String> recalledIds(String query) {
+        JsonNode memories =
+                reader.call(
+                                "POST",
+                                "/v1/namespaces/" + NS + "/recall",
+                                A,
+                                "{\"query\":\"" + query + "\"}")
+                        .json()
+                        .path("memories");
+        List<String> ids = new ArrayList<>();
+        memories.forEach(m -> ids.add(m.path("memory").path("id").asText()));
+        return ids;
+    }
+
+    @Test
+    void arkMessagesAndConversationDeletionReachTheOtherServersTranscriptSearch() {
+        String conversation =
+                writer.call("POST", "/ark/" + NS + "/conversations", A, null)
+                        .json()
+                        .path("conversation_id")
+                        .asText();
+        var appended =
+                writer.call(
+                        "POST",
+                        "/ark/" + NS + "/messages",
+                        A,
+                        "{\"conversation_id\":\""
+                                + conversation
+                                + "\",\"query_id\":\"q1\",\"messages\":[{\"role\":\"user\","
+                                + "\"content\":\"The turbine vibration sensor reads zero"
+                                + " since Tuesday\"}]}");
+        assertThat(appended.status()).isEqualTo(200);
+
+        Supplier<List<String>> found =
+                () ->
+                        texts(
+                                reader.call(
+                                                "POST",
+                                                "/v1/namespaces/" + NS + "/transcripts/search",
+                                                A,
+                                                "{\"query\":\"turbine vibration sensor\"}")
+                                        .json()
+                                        .path("items"),
+                                "conversationId");
+        assertThat(within(found, ids -> ids.contains(conversation))).isTrue();
+
+        writer.call("DELETE", "/ark/" + NS + "/conversations/" + conversation, A, null);
+        assertThat(within(found, ids -> !ids.contains(conversation))).isTrue();
+    }
+
+    @Test
+    void keyValuePutsReachTheOtherServersOrlojSearchAndGet() {
+        var put =
+                writer.call(
+                        "POST",
+                        "/orloj/" + NS + "/put",
+                        A,
+                        "{\"key\":\"ops/pager\",\"value\":\"The pager rotation hands over on"
+                                + " Mondays at nine\"}");
+        assertThat(put.status()).isEqualTo(200);
+
+        assertThat(
+                        reader.call("POST", "/orloj/" + NS + "/get", A, "{\"key\":\"ops/pager\"}")
+                                .json()
+                                .path("found")
+                                .asBoolean())
+                .isTrue();
+        Supplier<List<String>> searched =
+                () ->
+                        texts(
+                                reader.call(
+                                                "POST",
+                                                "/orloj/" + NS + "/search",
+                                                A,
+                                                "{\"query\":\"pager rotation handover\","
+                                                        + "\"top_k\":5}")
+                                        .json()
+                                        .path("results"),
+                                "key");
+        assertThat(within(searched, keys -> keys.contains("ops/pager"))).isTrue();
+
+        writer.call(
+                "POST",
+                "/orloj/" + NS + "/put",
+                A,
+                "{\"key\":\"ops/pager\",\"value\":\"Escalations go to the duty manager\"}");
+        Supplier<String> value =
+                () ->
+                        reader.call("POST", "/orloj/" + NS + "/get", A, "{\"key\":\"ops/pager\"}")
+                                .json()
+                                .path("value")
+                                .asText();
+        assertThat(within(value, v -> v.startsWith("Escalations"))).isTrue();
+        // The reader's search index holds the new text: it ranks the entry first for its words.
+        Supplier<String> best =
+                () ->
+                        reader.call(
+                                        "POST",
+                                        "/orloj/" + NS + "/search",
+                                        A,
+                                        "{\"query\":\"duty manager escalations\",\"top_k\":1}")
+                                .json()
+                                .path("results")
+                                .path(0)
+                                .path("value")
+                                .asText();
+        assertThat(within(best, v -> v.startsWith("Escalations"))).isTrue();
+    }
+
+    @Test
+    void proposalsReachTheOtherServersList() {
+        var filed =
+                writer.call(
+                        "POST",
+                        "/v1/namespaces/" + NS + "/proposals",
+                        A,
+                        "{\"type\":\"memory\",\"title\":\"Prefer blue-green deploys\","
+                                + "\"description\":\"Seen in three incidents\","
+                                + "\"content\":\"Deploy the payments service blue-green\"}");
+        assertThat(filed.status()).isEqualTo(201);
+        String id = filed.json().path("id").asText();
+
+        Supplier<List<String>> listed =
+                () ->
+                        texts(
+                                reader.call("GET", "/v1/namespaces/" + NS + "/proposals", A, null)
+                                        .json()
+                                        .path("items"),
+                                "id");
+        assertThat(within(listed, ids -> ids.contains(id))).isTrue();
+    }
+
+    private static List<String> texts(JsonNode items, String field) {
+        List<String> out = new ArrayList<>();
+        items.forEach(i -> out.add(i.path(field).asText()));
+        return out;
+    }
+
+    /** Polls {@code read} until {@code done} holds or {@link #VISIBLE_WITHIN} has passed. */
+    private static <T> boolean within(Supplier<T> read, java.util.function.Predicate<T> done) {
+        long deadline = System.nanoTime() + VISIBLE_WITHIN.toNanos();
+        while (true) {
+            if (done.test(read.get())) {
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.cairn.store;
+
+import java.util.List;
+
+/** The store's own tables: settings, namespaces, documents, chunks and the change log. */
+public final class FoundationSchema implements Schema {
+
+    @Override
+    public String module() {
+        return "store";
+    }
+
+    @Override
+    public String resourceRoot() {
+        return "/dev/cairn/store/schema/";
+    }
+
+    @Override
+    public List<String> migrations() {
+        return List.of("V001__foundation.sql");
+    }
+}

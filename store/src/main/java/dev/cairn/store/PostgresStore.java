@@ -1,0 +1,325 @@
+package dev.cairn.store;
+
+import com.pgvector.PGvector;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The PostgreSQL store: rows and pgvector embeddings in PostgreSQL behind a HikariCP pool, an HNSW
+ * cosine index on the embedding column. Thread-safe: each call borrows its own connection.
+ *
+ * <p>The change sequence is an identity column; writers take a transaction-scoped advisory lock
+ * just before appending change rows, so sequence values are handed out in commit order and a reader
+ * that remembers its last seq never skips a change committed later with a smaller one.
+ */
+final class PostgresStore extends JdbcStore {
+
+    /** Advisory lock key serialising schema migrations across processes ("cairnmig"). */
+    static final long MIGRATION_LOCK = 0x636169726e6d6967L;
+
+    /** Advisory lock key serialising appends to the change sequence ("cairnchg"). */
+    static final long CHANGES_LOCK = 0x636169726e636867L;
+
+    /**
+     * Exact search: "+ 0" keeps the planner off the HNSW index, so it scans the namespace and
+     * sorts. Parameters: query, namespace, query, k.
+     */
+    static final String EXACT_SQL =
+            "SELECT id, embedding <=> ? AS distance FROM chunks"
+                    + " WHERE namespace = ? AND embedding IS NOT NULL"
+                    + " ORDER BY (embedding <=> ?) + 0, id LIMIT ?";
+
+    /**
+     * Approximate search: the HNSW index can serve this order. Parameters: query, namespace, query,
+     * k.
+     */
+    static final String APPROXIMATE_SQL =
+            "SELECT id, embedding <=> ? AS distance FROM chunks"
+                    + " WHERE namespace = ? AND embedding IS NOT NULL"
+                    + " ORDER BY embedding <=> ? LIMIT ?";
+
+    private final HikariDataSource pool;
+    private final boolean iterativeScan;
+
+    private PostgresStore(HikariDataSource pool, StoreConfig config, boolean iterativeScan) {
+        super(config);
+        this.pool = pool;
+        this.iterativeScan = iterativeScan;
+    }
+
+    static PostgresStore open(String jdbcUrl, StoreConfig config) {
+        if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException(
+                    "illegal PostgreSQL URL: '" + jdbcUrl + "', must start with jdbc:postgresql:");
+        }
+        HikariConfig hikari = new HikariConfig();
+        hikari.setJdbcUrl(jdbcUrl);
+        hikari.setMaximumPoolSize(config.maxPoolSize());
+        hikari.setMinimumIdle(Math.min(2, config.maxPoolSize()));
+        hikari.setPoolName("cairn-postgres");
+        hikari.setAutoCommit(true);
+        HikariDataSource pool;
+        try {
+            pool = new HikariDataSource(hikari);
+        } catch (RuntimeException e) {
+            throw new StoreException(
+                    "cannot connect to PostgreSQL: " + e.getMessage(),
+                    e.getCause() == null ? e : e.getCause());
+        }
+        try {
+            migrate(pool, config);
+            boolean iterative = extensionVersionAtLeast(pool, 0, 8);
+            PostgresStore store = new PostgresStore(pool, config, iterative);
+            store.checkDimensions();
+            return store;
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+    }
+
+    private static void migrate(HikariDataSource pool, StoreConfig config) {
+        var migrations =
+                Migrations.load(
+                        "postgres", Map.of("dimensions", Integer.toString(config.dimensions())));
+        try (Connection c = pool.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_lock(?)")) {
+                ps.setLong(1, MIGRATION_LOCK);
+                ps.execute();
+            }
+            try {
+                Migrations.apply(c, migrations);
+            } finally {
+                try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+                    ps.setLong(1, MIGRATION_LOCK);
+                    ps.execute();
+                }
+            }
+        } catch (SQLException e) {
+            throw failure("migrating PostgreSQL schema", e);
+        }
+    }
+
+    private static boolean extensionVersionAtLeast(HikariDataSource pool, int major, int minor) {
+        try (Connection c = pool.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT extversion FROM pg_extension WHERE extname = 'vector'")) {
+            if (!rs.next()) {
+                throw new IllegalStateException("the vector extension is not installed");
+            }
+            String[] parts = rs.getString(1).split("\\.");
+            int maj = Integer.parseInt(parts[0]);
+            int min = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+            return maj > major || (maj == major && min >= minor);
+        } catch (SQLException e) {
+            throw failure("reading the pgvector version", e);
+        }
+    }
+
+    private void checkDimensions() {
+        String stored =
+                withConnection(
+                        c -> {
+                            try (Statement s = c.createStatement();
+                                    ResultSet rs =
+                                            s.executeQuery(
+                                                    "SELECT value FROM store_settings"
+                                                            + " WHERE key = 'dimensions'")) {
+                                return rs.next() ? rs.getString(1) : "";
+                            }
+                        });
+        if (!stored.equals(Integer.toString(config.dimensions()))) {
+            throw new IllegalStateException(
+                    "database holds "
+                            + stored
+                            + "-dimensional vectors, configured "
+                            + config.dimensions());
+        }
+    }
+
+    @Override
+    SqlAccess.Dialect dialect() {
+        return SqlAccess.Dialect.POSTGRES;
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.POSTGRES;
+    }
+
+    @Override
+    public void ping() {
+        try (Connection c = pool.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT 1")) {
+            rs.next();
+        } catch (SQLException | RuntimeException e) {
+            throw new IllegalStateException("PostgreSQL does not answer: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    <T> T withConnection(SqlAccess.SqlWork<T> work) {
+        if (pool.isClosed()) {
+            throw new IllegalStateException("store is closed");
+        }
+        try (Connection c = pool.getConnection()) {
+            PGvector.registerTypes(c);
+            return work.apply(c);
+        } catch (SQLException e) {
+            throw failure("PostgreSQL store", e);
+        }
+    }
+
+    @Override
+    public List<DenseHit> denseSearch(
+            String namespace, float[] query, int k, DenseOptions options) {
+        Namespace.requireValidName(namespace);
+        float[] q = query.clone();
+        requireQuery(q, k);
+        boolean exact =
+                switch (options.strategy()) {
+                    case EXACT -> true;
+                    case APPROXIMATE -> false;
+                    case AUTO -> !hasEmbeddedChunks(namespace, config.exactSearchThreshold());
+                };
+        PGvector vector = new PGvector(q);
+        List<DenseHit> hits =
+                exact
+                        ? withConnection(c -> exactSearch(c, namespace, vector, k))
+                        : inTransaction(c -> approximateSearch(c, namespace, vector, k, options));
+        hits.sort(EmbeddedStore.BEST_FIRST);
+        return hits;
+    }
+
+    private static List<DenseHit> exactSearch(Connection c, String namespace, PGvector query, int k)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(EXACT_SQL)) {
+            ps.setObject(1, query);
+            ps.setString(2, namespace);
+            ps.setObject(3, query);
+            ps.setInt(4, k);
+            return hits(ps);
+        }
+    }
+
+    private List<DenseHit> approximateSearch(
+            Connection c, String namespace, PGvector query, int k, DenseOptions options)
+            throws SQLException {
+        int ef = Math.min(DenseOptions.MAX_EF_SEARCH, Math.max(k, options.efSearch()));
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL hnsw.ef_search = " + ef);
+            if (iterativeScan) {
+                // Keep scanning the graph until k rows of this namespace pass the filter.
+                s.execute("SET LOCAL hnsw.iterative_scan = strict_order");
+            }
+        }
+        // The planner still chooses: for a small namespace a scan of it plus a sort is cheaper.
+        try (PreparedStatement ps = c.prepareStatement(APPROXIMATE_SQL)) {
+            ps.setObject(1, query);
+            ps.setString(2, namespace);
+            ps.setObject(3, query);
+            ps.setInt(4, k);
+            return hits(ps);
+        }
+    }
+
+    private static List<DenseHit> hits(PreparedStatement ps) throws SQLException {
+        List<DenseHit> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                double distance = rs.getDouble("distance");
+                if (!Double.isNaN(distance)) { // a stored zero vector has no direction
+                    out.add(new DenseHit(rs.getString("id"), 1.0 - distance));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    String namespacedTablesSql() {
+        return "SELECT table_name FROM information_schema.columns WHERE column_name = 'namespace'"
+                + " AND table_schema = current_schema() ORDER BY table_name";
+    }
+
+    @Override
+    void closeConnections() {
+        pool.close();
+    }
+
+    // ---- dialect -----------------------------------------------------------------------
+
+    @Override
+    void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+        ps.setObject(index, OffsetDateTime.ofInstant(value, ZoneOffset.UTC));
+    }
+
+    @Override
+    Instant readInstant(ResultSet rs, String column) throws SQLException {
+        return rs.getObject(column, OffsetDateTime.class).toInstant();
+    }
+
+    @Override
+    void bindJson(PreparedStatement ps, int index, String json) throws SQLException {
+        ps.setObject(index, json, Types.OTHER);
+    }
+
+    @Override
+    void bindVector(PreparedStatement ps, int index, float[] vector) throws SQLException {
+        if (vector.length == 0) {
+            ps.setNull(index, Types.OTHER);
+        } else {
+            ps.setObject(index, new PGvector(vector));
+        }
+    }
+
+    @Override
+    float[] readVector(ResultSet rs, String column) throws SQLException {
+        Object value = rs.getObject(column);
+        if (value == null) {
+            return new float[0];
+        }
+        if (value instanceof PGvector v) {
+            return v.toArray();
+        }
+        return new PGvector(value.toString()).toArray();
+    }
+
+    @Override
+    boolean isUniqueViolation(SQLException e) {
+        return "23505".equals(e.getSQLState());
+    }
+
+    @Override
+    String titleContainsSql() {
+        return "strpos(lower(title), lower(?)) > 0";
+    }
+
+    @Override
+    String lockNamespaceSuffix() {
+        return " FOR SHARE"; // a concurrent deleteNamespace waits for this write
+    }
+
+    @Override
+    void beforeChangeLog(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+            ps.setLong(1, CHANGES_LOCK);
+            ps.execute();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.cairn.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+
+/**
+ * JDBC access to the store's database for the modules that keep their own tables in it (memory,
+ * conversations, traces, judgements). Their schema lives in this package's migrations, so one store
+ * has one schema history; their rows carry a namespace like every other row. Thread-safe.
+ */
+public interface SqlAccess {
+
+    /** Which SQL dialect the store speaks. */
+    Dialect dialect();
+
+    /** Runs read-only {@code work} in autocommit mode. */
+    <T> T read(SqlWork<T> work);
+
+    /**
+     * Runs {@code work} in one transaction in {@code namespace}: the namespace must exist ({@link
+     * java.util.NoSuchElementException}) and cannot be deleted until the transaction ends.
+     */
+    <T> T write(String namespace, SqlWork<T> work);
+
+    /** Appends a change row inside a {@link #write} transaction. */
+    void appendChange(
+            Connection c, String namespace, Change.Kind kind, String entityId, Change.Op op)
+            throws SQLException;
+
+    void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException;
+
+    Instant readInstant(ResultSet rs, String column) throws SQLException;
+
+    /** Binds a JSON text to a JSON column ({@code jsonb} in PostgreSQL, text in SQLite). */
+    void bindJson(PreparedStatement ps, int index, String json) throws SQLException;
+
+    /** Binds a vector, SQL NULL when empty. */
+    void bindVector(PreparedStatement ps, int index, float[] vector) throws SQLException;
+
+    /** Reads a vector, empty when SQL NULL. */
+    float[] readVector(ResultSet rs, String column) throws SQLException;
+
+    /** True when {@code e} reports a unique-constraint violation. */
+    boolean isUniqueViolation(SQLException e);
+
+    /** Work on a connection that may throw {@link SQLException}. */
+    @FunctionalInterface
+    interface SqlWork<T> {
+        T apply(Connection c) throws SQLException;
+    }
+
+    /** SQL dialects. */
+    enum Dialect {
+        SQLITE,
+        POSTGRES
+    }
+}

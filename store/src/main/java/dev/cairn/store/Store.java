@@ -1,0 +1,165 @@
+package dev.cairn.store;
+
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+
+/**
+ * The system of record. Truth lives here; Lucene indexes and in-memory graphs are derived from it
+ * and catch up through its change sequence. Every method takes the namespace it works in; no method
+ * reads across namespaces (except {@link #changesSince}, which feeds derived indexes of all
+ * namespaces). Implementations are thread-safe.
+ *
+ * <p>Writes into a namespace that does not exist throw {@link java.util.NoSuchElementException};
+ * reads in one answer empty. Backend failures throw {@link StoreException}.
+ */
+public interface Store extends AutoCloseable {
+
+    /**
+     * Opens (creating when missing) the embedded store in {@code dataDir} with {@link
+     * StoreConfig#defaults()}.
+     */
+    static Store embedded(Path dataDir) {
+        return embedded(dataDir, StoreConfig.defaults());
+    }
+
+    /**
+     * Opens (creating when missing) the embedded store: SQLite file {@code cairn.db} in {@code
+     * dataDir}, WAL with synchronous=FULL, so an acknowledged write survives a crash; writes are
+     * serialised, reads run concurrently. Applies pending schema migrations.
+     */
+    static Store embedded(Path dataDir, StoreConfig config) {
+        return EmbeddedStore.open(dataDir, config);
+    }
+
+    /** Connects to PostgreSQL with pgvector with {@link StoreConfig#defaults()}. */
+    static Store postgres(String jdbcUrl) {
+        return postgres(jdbcUrl, StoreConfig.defaults());
+    }
+
+    /**
+     * Connects to PostgreSQL (a pool of at most {@link StoreConfig#maxPoolSize()} connections) and
+     * applies pending schema migrations, serialised across processes by an advisory lock. The
+     * database needs the {@code vector} extension or the right to create it.
+     */
+    static Store postgres(String jdbcUrl, StoreConfig config) {
+        return PostgresStore.open(jdbcUrl, config);
+    }
+
+    /** Which backend this is. */
+    Kind kind();
+
+    /** The configuration the store was opened with. */
+    StoreConfig config();
+
+    /** Checks the store answers; throws {@link IllegalStateException} with the reason when not. */
+    void ping();
+
+    // ---- namespaces ----------------------------------------------------------------------
+
+    /** Creates a namespace; {@link IllegalStateException} when it exists. */
+    Namespace createNamespace(String name, String description);
+
+    Optional<Namespace> namespace(String name);
+
+    /** Namespaces by name. */
+    Page<Namespace> namespaces(PageRequest page);
+
+    /** Deletes a namespace and everything in it; false when it did not exist. */
+    boolean deleteNamespace(String name);
+
+    // ---- documents and chunks ------------------------------------------------------------
+
+    /**
+     * Writes a document and its chunks in one transaction, replacing the previous version and all
+     * its chunks; appends a {@link Change.Kind#DOCUMENT} UPSERT to the change sequence. A failure
+     * (e.g. an embedding of the wrong dimension, two chunks with one ordinal) leaves the previous
+     * version untouched.
+     *
+     * @return the stored document: version 1 when new, else the previous version + 1
+     * @throws java.util.NoSuchElementException when the namespace does not exist
+     * @throws IllegalArgumentException when a chunk is invalid for this store
+     */
+    StoredDocument replaceDocument(
+            String namespace, DocumentDraft document, List<ChunkDraft> chunks);
+
+    Optional<StoredDocument> document(String namespace, String id);
+
+    /**
+     * Documents by id.
+     *
+     * @param titleQuery case-insensitive substring of the title; empty for all documents
+     */
+    Page<StoredDocument> documents(String namespace, PageRequest page, String titleQuery);
+
+    /** The chunks of a document in ordinal order; empty when there is no such document. */
+    List<StoredChunk> chunks(String namespace, String documentId);
+
+    /** The chunks with these ids, in the order of {@code chunkIds}; unknown ids are skipped. */
+    List<StoredChunk> chunks(String namespace, Collection<String> chunkIds);
+
+    /**
+     * Deletes a document and its chunks and appends a DELETE to the change sequence; false when it
+     * did not exist.
+     */
+    boolean deleteDocument(String namespace, String id);
+
+    /** How many chunks the namespace holds. */
+    long chunkCount(String namespace);
+
+    /**
+     * Whether the namespace has at least {@code atLeast} chunks with an embedding; counts no
+     * further than that (what {@link DenseOptions.Strategy#AUTO} decides on).
+     */
+    boolean hasEmbeddedChunks(String namespace, long atLeast);
+
+    // ---- change sequence -----------------------------------------------------------------
+
+    /**
+     * Changes of all namespaces with {@code seq > afterSeq}, in seq order, at most {@code limit}
+     * (1..{@value PageRequest#MAX_LIMIT}). Seq order is commit order, so a reader that remembers
+     * the last seq it applied misses nothing.
+     */
+    List<Change> changesSince(long afterSeq, int limit);
+
+    /** The seq of the newest change, 0 when there is none. */
+    long lastChangeSeq();
+
+    /** The catch-up loop that keeps this store's derived indexes current; closed with the store. */
+    ChangeLog changeLog();
+
+    // ---- dense vectors -------------------------------------------------------------------
+
+    /**
+     * The {@code k} chunks of the namespace whose embeddings are closest to {@code query} by cosine
+     * similarity, best first (ties by chunk id). Chunks without an embedding are not candidates.
+     *
+     * @throws IllegalArgumentException when {@code query} does not have {@link
+     *     StoreConfig#dimensions()} finite components, is all zeros, or {@code k < 1}
+     */
+    List<DenseHit> denseSearch(String namespace, float[] query, int k, DenseOptions options);
+
+    /**
+     * Streams (chunkId, vector) of every embedded chunk of the namespace, in chunk id order, to
+     * build an in-process vector index. The vectors are fresh arrays the consumer may keep. The
+     * consumer must not call back into the store.
+     */
+    void forEachEmbedding(String namespace, BiConsumer<String, float[]> consumer);
+
+    /**
+     * JDBC access for modules that keep their own tables in this store (their migrations live
+     * beside this package's).
+     */
+    SqlAccess sql();
+
+    @Override
+    void close();
+
+    /** Storage backends. */
+    enum Kind {
+        EMBEDDED,
+        POSTGRES
+    }
+}

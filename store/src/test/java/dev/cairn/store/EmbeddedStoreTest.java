@@ -1,0 +1,87 @@
+package dev.cairn.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The store contract on the embedded (SQLite) backend, in a fresh temp dir per test. */
+class EmbeddedStoreTest extends StoreContractTest {
+
+    @TempDir Path temp;
+    private Path dataDir;
+    private int locations;
+
+    @Override
+    protected void newLocation() {
+        dataDir = temp.resolve("data-" + locations++);
+    }
+
+    @Override
+    protected Store open(StoreConfig config) {
+        return Store.embedded(dataDir, config);
+    }
+
+    @Override
+    protected Store.Kind expectedKind() {
+        return Store.Kind.EMBEDDED;
+    }
+
+    @Test
+    void acknowledgedWritesSurviveSigkill() throws Exception {
+        store.close();
+        store = null;
+        Path killed = temp.resolve("killed");
+        int count = 20;
+        Process child =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                EmbeddedWriterProcess.class.getName(),
+                                killed.toString(),
+                                Integer.toString(count))
+                        .redirectErrorStream(true)
+                        .start();
+        List<String> output = new ArrayList<>();
+        try (BufferedReader out =
+                new BufferedReader(
+                        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                output.add(line);
+                if (line.equals("acked " + (count - 1))) {
+                    break;
+                }
+            }
+            child.destroyForcibly(); // SIGKILL: no shutdown hooks, no close
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            child.destroyForcibly();
+        }
+        assertThat(output).as("child output").contains("acked " + (count - 1));
+
+        try (Store reopened = Store.embedded(killed, config())) {
+            assertThat(reopened.documents("durable", PageRequest.first(100), "").total())
+                    .isEqualTo(count);
+            assertThat(reopened.chunkCount("durable")).isEqualTo(2L * count);
+        }
+        store = open(config());
+    }
+
+    @Test
+    void keepsItsRowsInOneSqliteFileInTheDataDir() {
+        store.createNamespace("files", "");
+
+        assertThat(dataDir.resolve(EmbeddedStore.FILE_NAME)).isRegularFile();
+        assertThat(Files.exists(dataDir.resolve(EmbeddedStore.FILE_NAME + "-wal"))).isTrue();
+    }
+}

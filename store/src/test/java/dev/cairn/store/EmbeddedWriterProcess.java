@@ -1,0 +1,29 @@
+package dev.cairn.store;
+
+import java.nio.file.Path;
+
+/**
+ * A child process for {@link EmbeddedStoreTest}: writes documents into an embedded store, printing
+ * {@code acked <i>} after each write returns, then waits to be killed.
+ */
+final class EmbeddedWriterProcess {
+
+    private EmbeddedWriterProcess() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        Path dataDir = Path.of(args[0]);
+        int count = Integer.parseInt(args[1]);
+        Store store = Store.embedded(dataDir, StoreContractTest.config());
+        store.createNamespace("durable", "");
+        for (int i = 0; i < count; i++) {
+            store.replaceDocument(
+                    "durable",
+                    StoreContractTest.doc("doc-" + i, "T" + i),
+                    StoreContractTest.chunks(2, true));
+            System.out.println("acked " + i);
+            System.out.flush();
+        }
+        // Never closes the store: the test kills this process.
+        Thread.sleep(Long.MAX_VALUE);
+    }
+}
