@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * Finds secrets (API keys, tokens, passwords) in text, for the no-secrets policy rule. The server
- * wires memory's secret redactor in; implementations are thread-safe.
+ * wires the safety module's secret redactor in; implementations are thread-safe.
  */
 @FunctionalInterface
 public interface SecretDetector {
@@ -16,7 +16,7 @@ public interface SecretDetector {
     /**
      * Memory's standard secret detectors ({@link dev.cairn.safety.SecretRedactor#standard()}):
      * authorization headers, key/token/password assignments, well-known token formats, JWTs, PEM
-     * private keys, credentials in URLs. Kinds are the memory module's labels, e.g. {@code
+     * private keys, credentials in URLs. Kinds are the safety module's labels, e.g. {@code
      * github_token}.
      */
     static SecretDetector standard() {

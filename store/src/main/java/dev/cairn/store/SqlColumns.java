@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Column helpers shared by the memory module's SQL repositories: nullable instants and LIKE
- * patterns, in both dialects. Not API. Stateless, thread-safe.
+ * Column helpers shared by the modules' SQL repositories: nullable instants and LIKE patterns, in
+ * both dialects. Not API. Stateless, thread-safe.
  */
 public final class SqlColumns {
 
