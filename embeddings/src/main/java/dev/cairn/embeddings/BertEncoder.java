@@ -35,6 +35,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * is off; Q, K and V are one GEMM; intermediates of each layer are freed at the end of that layer
  * ({@link NDScope}) and every batch lives in its own sub-manager, so nothing outlives a call.
  *
+ * <p>Concurrency: forward passes run one at a time on the inference thread; requests that queue
+ * behind a pass share the next one ({@link CoalescingForwardPass}), so concurrent queries cost one
+ * batched pass instead of one pass each.
+ *
  * <p>Thread-safe: weights are read-only and each call works in its own NDManager; one instance can
  * be shared by all threads.
  */
@@ -78,6 +82,7 @@ final class BertEncoder implements EmbeddingModel {
     private final BertSpec spec;
     private final NDManager manager;
     private final BertWeights weights;
+    private final CoalescingForwardPass passes = new CoalescingForwardPass(this::forwardAll);
     private final HfTokenizer tokenizer;
     private final int batchSize;
     private final int maxTokens;
@@ -192,11 +197,16 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * Embeds already tokenised inputs (with special tokens) on the inference thread;
-     * package-private for tests.
+     * Embeds already tokenised inputs (with special tokens) on the inference thread, in one pass
+     * with whatever concurrent callers queued meanwhile; package-private for tests.
      */
     List<float[]> embedTokenIds(long[][] ids) {
-        return TorchRuntime.onInferenceThread(() -> forwardAll(ids));
+        return passes.embed(ids);
+    }
+
+    /** The micro-batching in front of the inference thread; package-private for tests. */
+    CoalescingForwardPass passes() {
+        return passes;
     }
 
     private List<float[]> forwardAll(long[][] ids) {

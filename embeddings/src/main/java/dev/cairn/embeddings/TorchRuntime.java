@@ -185,6 +185,11 @@ final class TorchRuntime {
         }
     }
 
+    /** Whether the calling thread is the inference thread. */
+    static boolean isInferenceThread() {
+        return ON_INFERENCE_THREAD.get();
+    }
+
     /** Turns off autograd for the calling thread (PyTorch's grad mode is thread-local). */
     static void noGrad() {
         JniUtils.setGradMode(false);

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class BertEncoderTest {
@@ -195,5 +197,50 @@ class BertEncoderTest {
                                         "x", "a.onnx", "t.json", 0, Pooling.CLS, "", 512, 1e-12f))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("illegal heads: 0, must be >= 1");
+    }
+
+    @Test
+    void queriesQueuedBehindAPassShareTheNextOneAndEachGetsItsOwnVector() throws Exception {
+        BertEncoder bge = TestModels.bge();
+        List<String> queries = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            queries.add("which runbook restarts service number " + i + " after a failed deploy?");
+        }
+        List<float[]> alone = queries.stream().map(bge::embedQuery).toList();
+        CoalescingForwardPass passes = bge.passes();
+        long passesBefore = passes.passes();
+
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newFixedThreadPool(17)) {
+            // Hold the inference thread, as a running pass would, while the queries queue up.
+            Future<?> blocker =
+                    pool.submit(
+                            () ->
+                                    TorchRuntime.onInferenceThread(
+                                            () -> {
+                                                busy.countDown();
+                                                return release.await(30, TimeUnit.SECONDS);
+                                            }));
+            busy.await(30, TimeUnit.SECONDS);
+            List<Future<float[]>> together = new ArrayList<>();
+            for (String q : queries) {
+                together.add(pool.submit(() -> bge.embedQuery(q)));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (passes.queued() < queries.size() && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(passes.queued()).isEqualTo(queries.size());
+            release.countDown();
+            blocker.get();
+            for (int i = 0; i < queries.size(); i++) {
+                // one batched float32 pass against sixteen fp16 passes of one: equal in direction
+                assertThat(TestModels.cosine(together.get(i).get(), alone.get(i)))
+                        .as(queries.get(i))
+                        .isGreaterThan(0.999);
+            }
+        }
+        assertThat(passes.passes() - passesBefore).isEqualTo(1);
     }
 }
