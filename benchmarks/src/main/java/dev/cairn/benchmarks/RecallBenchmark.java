@@ -28,6 +28,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -154,7 +155,7 @@ public class RecallBenchmark {
     private CairnServer server;
     private HttpClient http;
     private List<String> queries;
-    private int next;
+    private final AtomicInteger next = new AtomicInteger();
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -239,8 +240,9 @@ public class RecallBenchmark {
 
     /** The next query never asked before in this run; wraps only after all of them. */
     private String nextQuery() {
-        String q = queries.get(next);
-        next = (next + 1) % (queries.size() - 2); // the last two were asked during setup
+        // the last two were asked during setup; an atomic counter keeps queries unique when JMH
+        // runs the benchmark on several threads (-t 16: sixteen agents at once)
+        String q = queries.get(Math.floorMod(next.getAndIncrement(), queries.size() - 2));
         return q;
     }
 

@@ -29,6 +29,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -95,7 +96,7 @@ public class RetrieveBenchmark {
     private EmbeddingModel model;
     private KnowledgeBase kb;
     private List<String> queries;
-    private int next;
+    private final AtomicInteger next = new AtomicInteger();
 
     @Setup(Level.Trial)
     public void open(BenchmarkParams params) throws IOException {
@@ -167,7 +168,7 @@ public class RetrieveBenchmark {
     /** In process: the retrieve path alone, the query embedded on every call. */
     @Benchmark
     public RetrieveResult retrieve() {
-        String query = queries.get(next++ % queries.size());
+        String query = queries.get(Math.floorMod(next.getAndIncrement(), queries.size()));
         return kb.retrieve("beir", RetrieveRequest.of(query));
     }
 
@@ -177,7 +178,7 @@ public class RetrieveBenchmark {
      */
     @Benchmark
     public JsonNode retrieveOverHttp() {
-        return post(queries.get(next++ % (queries.size() - 1)));
+        return post(queries.get(Math.floorMod(next.getAndIncrement(), queries.size() - 1)));
     }
 
     private JsonNode post(String query) {

@@ -27,6 +27,13 @@ final class CoalescingForwardPass {
      */
     static final int MAX_TEXTS_PER_DRAIN = 256;
 
+    /**
+     * {@code -Dcairn.embeddings.micro-batching=false} gives every request its own pass (the way
+     * before batching), for side-by-side measurements.
+     */
+    static final boolean ENABLED =
+            !"false".equals(System.getProperty("cairn.embeddings.micro-batching"));
+
     /** One caller's texts, tokenised, and where its rows go. */
     private record Request(long[][] ids, CompletableFuture<List<float[]>> rows) {}
 
@@ -48,6 +55,13 @@ final class CoalescingForwardPass {
         if (TorchRuntime.isInferenceThread()) {
             passes.incrementAndGet();
             return forward.apply(ids);
+        }
+        if (!ENABLED) {
+            return TorchRuntime.onInferenceThread(
+                    () -> {
+                        passes.incrementAndGet();
+                        return forward.apply(ids);
+                    });
         }
         Request request = new Request(ids, new CompletableFuture<>());
         pending.add(request);
