@@ -16,7 +16,8 @@ import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -30,7 +31,7 @@ import java.util.Map;
  * it proposes become memory proposals, the rest are answered as rejected with the gate's reason.
  * Needs {@code write}. Thread-safe.
  */
-public final class ExtractRoutes {
+public final class ExtractRoutes implements HttpService {
 
     private final Store store;
     private final ExtractionPipeline pipeline;
@@ -51,10 +52,11 @@ public final class ExtractRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
+    @Override
+    public void routing(HttpRules rules) {
         String path = "/v1/namespaces/{ns}/extract";
-        routing.post(path, this::extract);
-        Routes.methodNotAllowed(routing, path);
+        rules.post(path, this::extract);
+        Routes.methodNotAllowed(rules, path);
     }
 
     private void extract(ServerRequest req, ServerResponse res) {

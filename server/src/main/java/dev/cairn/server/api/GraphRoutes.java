@@ -15,7 +15,8 @@ import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
@@ -27,7 +28,7 @@ import java.util.NoSuchElementException;
  * Entity graph resources under {@code /v1/namespaces/{ns}}: {@code GET entities}, {@code GET
  * entities/{id}} and {@code POST relations}. Thread-safe.
  */
-public final class GraphRoutes {
+public final class GraphRoutes implements HttpService {
 
     private static final String BASE = "/v1/namespaces/{ns}";
     private final KnowledgeGraph graph;
@@ -42,12 +43,13 @@ public final class GraphRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.get(BASE + "/entities", this::listEntities)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get(BASE + "/entities", this::listEntities)
                 .get(BASE + "/entities/{id}", this::getEntity)
                 .post(BASE + "/relations", this::createRelation);
         Routes.methodNotAllowed(
-                routing, BASE + "/entities", BASE + "/entities/{id}", BASE + "/relations");
+                rules, BASE + "/entities", BASE + "/entities/{id}", BASE + "/relations");
     }
 
     private void listEntities(ServerRequest req, ServerResponse res) {

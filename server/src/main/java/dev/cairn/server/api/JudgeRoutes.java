@@ -18,7 +18,8 @@ import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Authority;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -37,7 +38,7 @@ import java.util.Set;
  * the namespace's policy documents, {@code GET policies}, {@code GET/PUT policies/{name}}.
  * Thread-safe.
  */
-public final class JudgeRoutes {
+public final class JudgeRoutes implements HttpService {
 
     private static final String BASE = "/v1/namespaces/{ns}";
     private static final Set<String> YAML_TYPES = Set.of("yaml", "x-yaml", "vnd.yaml", "plain");
@@ -52,14 +53,15 @@ public final class JudgeRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post(BASE + "/judge", this::judge)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post(BASE + "/judge", this::judge)
                 .get(BASE + "/judgements/{id}", this::judgement)
                 .get(BASE + "/policies", this::listPolicies)
                 .get(BASE + "/policies/{name}", this::getPolicy)
                 .put(BASE + "/policies/{name}", this::putPolicy);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 BASE + "/judge",
                 BASE + "/judgements/{id}",
                 BASE + "/policies",

@@ -29,7 +29,8 @@ import dev.cairn.store.DocumentFormat;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoredChunk;
 import dev.cairn.store.StoredDocument;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /** Knowledge resources under {@code /v1/namespaces/{ns}}: documents, retrieve and traces. */
-public final class KnowledgeRoutes {
+public final class KnowledgeRoutes implements HttpService {
 
     private static final String BASE = "/v1/namespaces/{ns}";
     private final KnowledgeBase knowledge;
@@ -56,15 +57,16 @@ public final class KnowledgeRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post(BASE + "/documents", this::createDocument)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post(BASE + "/documents", this::createDocument)
                 .get(BASE + "/documents", this::listDocuments)
                 .get(BASE + "/documents/{id}", this::getDocument)
                 .delete(BASE + "/documents/{id}", this::deleteDocument)
                 .post(BASE + "/retrieve", this::retrieve)
                 .get(BASE + "/traces/{traceId}", this::trace);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 BASE + "/documents",
                 BASE + "/documents/{id}",
                 BASE + "/retrieve",

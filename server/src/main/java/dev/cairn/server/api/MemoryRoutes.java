@@ -28,7 +28,8 @@ import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
@@ -49,7 +50,7 @@ import java.util.function.Supplier;
  * {@code read} role, everything else {@code write}. Text refused by write safety is a 422 naming
  * the rule. Thread-safe.
  */
-public final class MemoryRoutes {
+public final class MemoryRoutes implements HttpService {
 
     private static final String BASE = "/v1/namespaces/{ns}";
 
@@ -63,8 +64,9 @@ public final class MemoryRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post(BASE + "/memories", this::create)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post(BASE + "/memories", this::create)
                 .get(BASE + "/memories", this::list)
                 .get(BASE + "/memories/{id}", this::get)
                 .put(BASE + "/memories/{id}", this::update)
@@ -74,7 +76,7 @@ public final class MemoryRoutes {
                 .post(BASE + "/memories/{id}/invalidate", this::invalidate)
                 .post(BASE + "/recall", this::recall);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 BASE + "/memories",
                 BASE + "/memories/{id}",
                 BASE + "/memories/{id}/disable",

@@ -12,7 +12,8 @@ import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
@@ -21,7 +22,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 /** {@code /v1/namespaces}: create (admin), list (what the token may see), get, delete (admin). */
-public final class NamespaceRoutes {
+public final class NamespaceRoutes implements HttpService {
 
     private final Store store;
     private final long maxBodyBytes;
@@ -31,12 +32,13 @@ public final class NamespaceRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post("/v1/namespaces", this::create)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/v1/namespaces", this::create)
                 .get("/v1/namespaces", this::list)
                 .get("/v1/namespaces/{ns}", this::get)
                 .delete("/v1/namespaces/{ns}", this::delete);
-        Routes.methodNotAllowed(routing, "/v1/namespaces", "/v1/namespaces/{ns}");
+        Routes.methodNotAllowed(rules, "/v1/namespaces", "/v1/namespaces/{ns}");
     }
 
     private void create(ServerRequest req, ServerResponse res) {

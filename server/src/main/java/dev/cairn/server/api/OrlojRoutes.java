@@ -10,7 +10,8 @@ import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
@@ -23,7 +24,7 @@ import java.util.Optional;
  * hybrid search, list by prefix and ping over {@link KeyValueMemory}, bearer auth, errors as {@code
  * {"error": "..."}} ({@link ErrorEnvelope#ORLOJ}). Thread-safe.
  */
-public final class OrlojRoutes {
+public final class OrlojRoutes implements HttpService {
 
     /** Default {@code top_k} of search. */
     public static final int DEFAULT_TOP_K = 10;
@@ -41,15 +42,16 @@ public final class OrlojRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
+    @Override
+    public void routing(HttpRules rules) {
         String base = "/orloj/{ns}";
-        routing.post(base + "/put", this::put)
+        rules.post(base + "/put", this::put)
                 .post(base + "/get", this::get)
                 .post(base + "/search", this::search)
                 .post(base + "/list", this::list)
                 .get(base + "/ping", this::ping);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 base + "/put",
                 base + "/get",
                 base + "/search",

@@ -15,7 +15,8 @@ import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Arrays;
@@ -28,7 +29,7 @@ import java.util.stream.Collectors;
  * ({@code read}), review and archive ({@code review}), apply ({@code review}; see {@link
  * MemoryPort}). Thread-safe.
  */
-public final class ProposalRoutes {
+public final class ProposalRoutes implements HttpService {
 
     static final String BASE = "/v1/namespaces/{ns}/proposals";
 
@@ -44,15 +45,16 @@ public final class ProposalRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post(BASE, this::create)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post(BASE, this::create)
                 .get(BASE, this::list)
                 .get(BASE + "/{id}", this::get)
                 .post(BASE + "/{id}/review", this::review)
                 .post(BASE + "/{id}/apply", this::apply)
                 .post(BASE + "/{id}/archive", this::archive);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 BASE,
                 BASE + "/{id}",
                 BASE + "/{id}/review",

@@ -11,7 +11,8 @@ import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.EnumSet;
@@ -22,7 +23,7 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /** {@code /v1/tokens} (admin): the secret is in the creation answer and nowhere else. */
-public final class TokenRoutes {
+public final class TokenRoutes implements HttpService {
 
     private final TokenRegistry tokens;
     private final long maxBodyBytes;
@@ -32,11 +33,12 @@ public final class TokenRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post("/v1/tokens", this::create)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/v1/tokens", this::create)
                 .get("/v1/tokens", this::list)
                 .delete("/v1/tokens/{name}", this::delete);
-        Routes.methodNotAllowed(routing, "/v1/tokens", "/v1/tokens/{name}");
+        Routes.methodNotAllowed(rules, "/v1/tokens", "/v1/tokens/{name}");
     }
 
     private void create(ServerRequest req, ServerResponse res) {

@@ -16,7 +16,8 @@ import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Page;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ import java.util.Optional;
  * {@code _} for {@code .} ({@code memory_read}), as some function-calling APIs forbid dots.
  * Thread-safe.
  */
-public final class ToolRoutes {
+public final class ToolRoutes implements HttpService {
 
     /** Runs a tool in a namespace with its arguments. */
     @FunctionalInterface
@@ -60,6 +61,19 @@ public final class ToolRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
+    /**
+     * Every tool, over what the governance module wires: key/value, proposals, transcripts,
+     * retrieval and durable memory.
+     */
+    public static ToolRoutes all(GovernanceModule governance, long maxBodyBytes) {
+        return new ToolRoutes(governance.store(), maxBodyBytes)
+                .keyValueTools(governance.keyValues())
+                .proposalTools(governance.proposals())
+                .transcriptTools(governance.transcripts())
+                .retrievalTools(governance.knowledge())
+                .memoryTools(governance.memory());
+    }
+
     /** Adds a tool; names are unique. */
     ToolRoutes add(Tool tool) {
         if (tools.putIfAbsent(tool.name(), tool) != null) {
@@ -68,9 +82,10 @@ public final class ToolRoutes {
         return this;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.get("/v1/tools", this::list).post("/v1/namespaces/{ns}/tools/{name}", this::run);
-        Routes.methodNotAllowed(routing, "/v1/tools", "/v1/namespaces/{ns}/tools/{name}");
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/v1/tools", this::list).post("/v1/namespaces/{ns}/tools/{name}", this::run);
+        Routes.methodNotAllowed(rules, "/v1/tools", "/v1/namespaces/{ns}/tools/{name}");
     }
 
     private void list(ServerRequest req, ServerResponse res) {

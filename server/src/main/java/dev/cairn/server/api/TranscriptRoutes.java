@@ -10,7 +10,8 @@ import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Page;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
@@ -22,7 +23,7 @@ import java.util.Map;
  * messages, compact snippets in the list shape. {@code sessionName} names an ARK conversation (ARK
  * sessions are conversations) and is used when {@code conversationId} is absent. Thread-safe.
  */
-public final class TranscriptRoutes {
+public final class TranscriptRoutes implements HttpService {
 
     /** Default number of hits. */
     public static final int DEFAULT_LIMIT = 10;
@@ -37,10 +38,11 @@ public final class TranscriptRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
+    @Override
+    public void routing(HttpRules rules) {
         String path = "/v1/namespaces/{ns}/transcripts/search";
-        routing.post(path, this::search);
-        Routes.methodNotAllowed(routing, path);
+        rules.post(path, this::search);
+        Routes.methodNotAllowed(rules, path);
     }
 
     private void search(ServerRequest req, ServerResponse res) {
