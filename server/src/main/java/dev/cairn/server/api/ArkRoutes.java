@@ -12,6 +12,7 @@ import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
 import io.helidon.http.HeaderNames;
@@ -236,7 +237,7 @@ public final class ArkRoutes implements HttpService {
 
     private ObjectNode readObject(ServerRequest req) {
         try {
-            return Json.readObject(req, maxBodyBytes);
+            return RequestBodies.readObject(req, maxBodyBytes);
         } catch (IllegalArgumentException e) {
             throw new HttpProblem(400, ErrorEnvelope.BAD_REQUEST, e.getMessage());
         }

@@ -1,12 +1,13 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.server.api.body.NamespaceBody;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
@@ -44,10 +45,9 @@ public final class NamespaceRoutes implements HttpService {
     private void create(ServerRequest req, ServerResponse res) {
         Principal caller = AuthFilter.principal(req);
         caller.requireEverywhere(Role.ADMIN);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        String name = Namespace.requireValidName(Fields.requiredText(body, "name"));
-        String description = Fields.optionalText(body, "description").orElse("");
-        Json.send(res, 201, view(store.createNamespace(name, description)));
+        NamespaceBody body = RequestBodies.read(req, maxBodyBytes, NamespaceBody.class);
+        String name = Namespace.requireValidName(Fields.required(body.name(), "name"));
+        Json.send(res, 201, view(store.createNamespace(name, body.description())));
     }
 
     private void list(ServerRequest req, ServerResponse res) {

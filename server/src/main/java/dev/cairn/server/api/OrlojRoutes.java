@@ -8,6 +8,7 @@ import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRules;
@@ -61,7 +62,7 @@ public final class OrlojRoutes implements HttpService {
 
     private void put(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String key = Fields.requiredText(body, "key");
         JsonNode value = body.get("value");
         if (value == null || value.isNull()) {
@@ -73,7 +74,7 @@ public final class OrlojRoutes implements HttpService {
 
     private void get(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String key = Fields.requiredText(body, "key");
         Optional<KeyValueEntry> entry = memory.get(ns, key);
         Map<String, Object> answer = new LinkedHashMap<>();
@@ -85,7 +86,7 @@ public final class OrlojRoutes implements HttpService {
 
     private void search(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String query = Fields.optionalText(body, "query").orElse("");
         int topK = intField(body, "top_k", DEFAULT_TOP_K);
         if (topK < 1 || topK > KeyValueMemory.MAX_LIMIT) {
@@ -108,7 +109,7 @@ public final class OrlojRoutes implements HttpService {
 
     private void list(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String prefix = Fields.optionalText(body, "prefix").orElse("");
         List<Map<String, Object>> entries =
                 memory.list(ns, prefix, LIST_LIMIT).stream()

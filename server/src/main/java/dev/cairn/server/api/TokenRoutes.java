@@ -1,6 +1,6 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.server.api.body.TokenBody;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Role;
@@ -8,6 +8,7 @@ import dev.cairn.server.auth.TokenRegistry;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
@@ -43,13 +44,13 @@ public final class TokenRoutes implements HttpService {
 
     private void create(ServerRequest req, ServerResponse res) {
         AuthFilter.principal(req).requireEverywhere(Role.ADMIN);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        String name = Fields.requiredText(body, "name");
+        TokenBody body = RequestBodies.read(req, maxBodyBytes, TokenBody.class);
+        String name = Fields.required(body.name(), "name");
         Set<Role> roles = EnumSet.noneOf(Role.class);
-        for (String role : Fields.requiredStrings(body, "roles")) {
+        for (String role : Fields.requiredList(body.roles(), "roles")) {
             roles.add(Role.parse(role));
         }
-        List<String> namespaces = Fields.requiredStrings(body, "namespaces");
+        List<String> namespaces = Fields.requiredList(body.namespaces(), "namespaces");
         for (String ns : namespaces) {
             if (!ns.equals(ApiToken.ALL_NAMESPACES)) {
                 Namespace.requireValidName(ns);

@@ -9,10 +9,15 @@ import dev.cairn.memory.proposal.NewProposal;
 import dev.cairn.memory.proposal.ProposalType;
 import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.server.api.body.NewProposalBody;
+import dev.cairn.server.api.body.RecallBody;
+import dev.cairn.server.api.body.RetrieveBody;
+import dev.cairn.server.api.body.TranscriptSearchBody;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Page;
 import dev.cairn.store.Store;
@@ -121,7 +126,8 @@ public final class ToolRoutes implements HttpService {
                                 () -> new NoSuchElementException("no tool named '" + name + "'"));
         String ns = NamespaceRoutes.requireNamespace(req, store, tool.role());
         byte[] raw = Json.readBody(req, maxBodyBytes);
-        ObjectNode args = raw.length == 0 ? Json.MAPPER.createObjectNode() : Json.parseObject(raw);
+        ObjectNode args =
+                raw.length == 0 ? Json.MAPPER.createObjectNode() : RequestBodies.parseObject(raw);
         Json.send(res, 200, tool.handler().run(ns, args));
     }
 
@@ -381,7 +387,11 @@ public final class ToolRoutes implements HttpService {
                         Role.WRITE,
                         (ns, a) ->
                                 ProposalRoutes.view(
-                                        proposals.file(ns, ProposalRoutes.newProposal(a)))));
+                                        proposals.file(
+                                                ns,
+                                                ProposalRoutes.newProposal(
+                                                        RequestBodies.bind(
+                                                                a, NewProposalBody.class))))));
         return this;
     }
 
@@ -406,7 +416,12 @@ public final class ToolRoutes implements HttpService {
                         (ns, a) ->
                                 Map.of(
                                         "items",
-                                        TranscriptRoutes.search(transcripts, ns, a).stream()
+                                        TranscriptRoutes.search(
+                                                        transcripts,
+                                                        ns,
+                                                        RequestBodies.bind(
+                                                                a, TranscriptSearchBody.class))
+                                                .stream()
                                                 .map(TranscriptRoutes::view)
                                                 .toList())));
         return this;
@@ -429,7 +444,10 @@ public final class ToolRoutes implements HttpService {
                         Role.READ,
                         (ns, a) ->
                                 KnowledgeRoutes.answer(
-                                        knowledge.retrieve(ns, KnowledgeRoutes.request(a)),
+                                        knowledge.retrieve(
+                                                ns,
+                                                RequestBodies.bind(a, RetrieveBody.class)
+                                                        .toRequest()),
                                         false)));
         return this;
     }
@@ -458,7 +476,7 @@ public final class ToolRoutes implements HttpService {
                                         100_000,
                                         3500)),
                         Role.READ,
-                        memory::recall));
+                        (ns, a) -> memory.recall(ns, RequestBodies.bind(a, RecallBody.class))));
         return this;
     }
 }
