@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /** A real Cairn server on a random port over an embedded store, and an HTTP client for it. */
-final class ServerFixture implements AutoCloseable {
+final class ServerFixture implements CairnCalls, AutoCloseable {
 
     static final String ADMIN = "test-admin-secret";
 
@@ -27,11 +27,9 @@ final class ServerFixture implements AutoCloseable {
         this.server = CairnServer.start(settings);
     }
 
-    Response call(String method, String path, String token, String body) {
-        return call(method, path, token, body, "application/json");
-    }
-
-    Response call(String method, String path, String token, String body, String contentType) {
+    @Override
+    public Response call(
+            String method, String path, String token, String body, String contentType) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path))
                         .timeout(Duration.ofSeconds(30))
