@@ -6,6 +6,7 @@ import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -29,8 +30,6 @@ import java.util.Objects;
  * }</pre>
  */
 final class RoutedCairn implements CairnCalls, AutoCloseable {
-
-    static final String ADMIN = ServerFixture.ADMIN;
 
     final ServerComponents components;
     private DirectClient client;
@@ -62,12 +61,24 @@ final class RoutedCairn implements CairnCalls, AutoCloseable {
     }
 
     @Override
-    public ServerFixture.Response call(
+    public CairnCalls.Response call(
             String method, String path, String token, String body, String contentType) {
         if (client == null) {
             throw new IllegalStateException("connect the DirectClient in @BeforeAll first");
         }
-        Http1ClientRequest request = client.method(Method.create(method)).uri(path);
+        int query = path.indexOf('?');
+        Http1ClientRequest request =
+                client.method(Method.create(method))
+                        .path(query < 0 ? path : path.substring(0, query));
+        if (query >= 0) {
+            // The direct client takes the path and the query apart, as a socket request has them.
+            for (String pair : path.substring(query + 1).split("&")) {
+                int eq = pair.indexOf('=');
+                request.queryParam(
+                        decode(eq < 0 ? pair : pair.substring(0, eq)),
+                        eq < 0 ? "" : decode(pair.substring(eq + 1)));
+            }
+        }
         if (token != null) {
             request.header(HeaderNames.AUTHORIZATION, "Bearer " + token);
         }
@@ -78,11 +89,15 @@ final class RoutedCairn implements CairnCalls, AutoCloseable {
                 body == null
                         ? request.request()
                         : request.submit(body.getBytes(StandardCharsets.UTF_8))) {
-            return new ServerFixture.Response(
+            return new CairnCalls.Response(
                     response.status().code(),
                     response.headers().first(HeaderNames.CONTENT_TYPE).orElse(""),
                     response.entity().hasEntity() ? response.as(String.class) : "");
         }
+    }
+
+    private static String decode(String s) {
+        return URLDecoder.decode(s, StandardCharsets.UTF_8);
     }
 
     @Override

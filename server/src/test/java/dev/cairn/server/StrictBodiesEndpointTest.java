@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @RoutingTest
 class StrictBodiesEndpointTest {
 
-    static final String A = RoutedCairn.ADMIN;
+    static final String A = CairnCalls.ADMIN;
     static final String NS = "/v1/namespaces/strict";
 
     @TempDir static Path dataDir;
@@ -251,7 +251,7 @@ class StrictBodiesEndpointTest {
     }
 
     /** Asserts a 400 problem and answers its detail. */
-    private static String assertBadRequest(ServerFixture.Response r) {
+    private static String assertBadRequest(CairnCalls.Response r) {
         assertThat(r.status()).as(r.body()).isEqualTo(400);
         assertThat(r.contentType()).isEqualTo("application/problem+json");
         JsonNode problem = r.json();
