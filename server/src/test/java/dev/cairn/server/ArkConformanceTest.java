@@ -33,13 +33,13 @@ class ArkConformanceTest {
 
     /** The server settings; the PostgreSQL subclass points them at a database. */
     ServerSettings settings(Path dataDir) {
-        return ServerSettings.defaults(dataDir).withPort(0).withAdminToken(ServerFixture.ADMIN);
+        return ServerSettings.defaults(dataDir).withPort(0).withAdminToken(CairnCalls.ADMIN);
     }
 
     @BeforeAll
     void start(@TempDir Path dataDir) {
         cairn = new ServerFixture(settings(dataDir));
-        cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"ark\"}");
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"ark\"}");
         base = "/ark/ark";
     }
 
@@ -51,13 +51,13 @@ class ArkConformanceTest {
     }
 
     /** A request shaped like ARK's Go client's: JSON content type even without a body. */
-    ServerFixture.Response ark(String method, String path, String body) {
+    CairnCalls.Response ark(String method, String path, String body) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create("http://localhost:" + cairn.server.port() + path))
                         .timeout(Duration.ofSeconds(30))
                         .header("Content-Type", "application/json")
                         .header("User-Agent", "ark-controller/conformance")
-                        .header("Authorization", "Bearer " + ServerFixture.ADMIN)
+                        .header("Authorization", "Bearer " + CairnCalls.ADMIN)
                         .method(
                                 method,
                                 body == null
@@ -66,7 +66,7 @@ class ArkConformanceTest {
         try {
             HttpResponse<String> r =
                     cairn.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new ServerFixture.Response(
+            return new CairnCalls.Response(
                     r.statusCode(), r.headers().firstValue("content-type").orElse(""), r.body());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -76,7 +76,7 @@ class ArkConformanceTest {
         }
     }
 
-    static void assertArkError(ServerFixture.Response r, int status, String code) {
+    static void assertArkError(CairnCalls.Response r, int status, String code) {
         assertThat(r.status()).as(r.body()).isEqualTo(status);
         assertThat(r.contentType()).startsWith("application/json");
         JsonNode error = r.json().path("error");

@@ -3,6 +3,10 @@ package dev.cairn.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -11,16 +15,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code POST extract}: stored candidates become memories, rejected ones say why. */
+@RoutingTest
 class ExtractEndpointTest {
 
     @TempDir static Path dataDir;
-    static ServerFixture cairn;
-    static final String A = ServerFixture.ADMIN;
+    static RoutedCairn cairn;
+    static final String A = CairnCalls.ADMIN;
     static final String NS = "/v1/namespaces/ex";
 
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
+        cairn = RoutedCairn.open(dataDir, routing);
+    }
+
     @BeforeAll
-    static void start() {
-        cairn = new ServerFixture(dataDir);
+    static void start(DirectClient client) {
+        cairn.connect(client);
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"ex\"}");
     }
 
@@ -30,7 +40,7 @@ class ExtractEndpointTest {
     }
 
     static JsonNode extract(String query, String response) {
-        ServerFixture.Response r =
+        CairnCalls.Response r =
                 cairn.call(
                         "POST",
                         NS + "/extract",

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.server.http.Json;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,26 +21,33 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Entities, relations and the graph part of the retrieve answer over HTTP. */
+@RoutingTest
 class GraphEndpointsTest {
 
     static final Path RUNBOOKS = Path.of("..", "graph", "src", "test", "resources", "runbooks");
-    static final String A = ServerFixture.ADMIN;
+    static final String A = CairnCalls.ADMIN;
     static final String NS = "/v1/namespaces/shop";
 
     @TempDir static Path dataDir;
-    static ServerFixture cairn;
+    static RoutedCairn cairn;
 
-    @BeforeAll
-    static void start() throws IOException {
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
         Duration patient = Duration.ofSeconds(30);
         cairn =
-                new ServerFixture(
+                RoutedCairn.open(
                         ServerSettings.defaults(dataDir)
                                 .withPort(0)
                                 .withAdminToken(A)
                                 .withRetrieval(
                                         dev.cairn.retrieval.RetrievalConfig.defaults()
-                                                .withTimeouts(patient, patient, patient)));
+                                                .withTimeouts(patient, patient, patient)),
+                        routing);
+    }
+
+    @BeforeAll
+    static void start(DirectClient client) throws IOException {
+        cairn.connect(client);
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"shop\"}");
         for (String id :
                 List.of(

@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.server.http.Json;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,11 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The judge over HTTP: scores, policies, traces, persistence and bad input. */
+@RoutingTest
 class JudgeEndpointTest {
 
     @TempDir static Path dataDir;
-    static ServerFixture cairn;
-    static final String A = ServerFixture.ADMIN;
+    static RoutedCairn cairn;
+    static final String A = CairnCalls.ADMIN;
 
     static final String RUNBOOK =
             """
@@ -35,10 +40,10 @@ class JudgeEndpointTest {
     static final String BACKOFF = "Failed requests are retried with exponential backoff.";
     static final String AUDIT = "Deleting a namespace does not remove its audit log.";
 
-    @BeforeAll
-    static void start() {
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
         cairn =
-                new ServerFixture(
+                RoutedCairn.open(
                         ServerSettings.defaults(dataDir)
                                 .withPort(0)
                                 .withAdminToken(A)
@@ -47,7 +52,13 @@ class JudgeEndpointTest {
                                                 .withTimeouts(
                                                         java.time.Duration.ofSeconds(30),
                                                         java.time.Duration.ofSeconds(30),
-                                                        java.time.Duration.ofSeconds(30))));
+                                                        java.time.Duration.ofSeconds(30))),
+                        routing);
+    }
+
+    @BeforeAll
+    static void start(DirectClient client) {
+        cairn.connect(client);
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"ops\"}");
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"elsewhere\"}");
         ObjectNode doc = Json.MAPPER.createObjectNode();
@@ -432,8 +443,7 @@ class JudgeEndpointTest {
                 "evidence[0].id");
     }
 
-    private static void assertProblem(
-            ServerFixture.Response response, int status, String detailPart) {
+    private static void assertProblem(CairnCalls.Response response, int status, String detailPart) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         assertThat(response.contentType()).isEqualTo("application/problem+json");
         assertThat(response.json().path("detail").asText()).contains(detailPart);

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.server.http.Json;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,11 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Documents, retrieve and traces over HTTP, including bad input. */
+@RoutingTest
 class KnowledgeEndpointsTest {
 
     @TempDir static Path dataDir;
-    static ServerFixture cairn;
-    static final String A = ServerFixture.ADMIN;
+    static RoutedCairn cairn;
+    static final String A = CairnCalls.ADMIN;
 
     static final String RUNBOOK =
             """
@@ -31,10 +36,10 @@ class KnowledgeEndpointsTest {
             Pause the producers, wait until the consumer lag reaches zero, then restart the workers.
             """;
 
-    @BeforeAll
-    static void start() {
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
         cairn =
-                new ServerFixture(
+                RoutedCairn.open(
                         ServerSettings.defaults(dataDir)
                                 .withPort(0)
                                 .withAdminToken(A)
@@ -46,7 +51,13 @@ class KnowledgeEndpointsTest {
                                                 .withTimeouts(
                                                         java.time.Duration.ofSeconds(30),
                                                         java.time.Duration.ofSeconds(30),
-                                                        java.time.Duration.ofSeconds(30))));
+                                                        java.time.Duration.ofSeconds(30))),
+                        routing);
+    }
+
+    @BeforeAll
+    static void start(DirectClient client) {
+        cairn.connect(client);
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"ops\"}");
         var created = cairn.call("POST", "/v1/namespaces/ops/documents", A, document(RUNBOOK));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
@@ -256,8 +267,7 @@ class KnowledgeEndpointsTest {
                 "write");
     }
 
-    private static void assertProblem(
-            ServerFixture.Response response, int status, String detailPart) {
+    private static void assertProblem(CairnCalls.Response response, int status, String detailPart) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         assertThat(response.contentType()).isEqualTo("application/problem+json");
         assertThat(response.json().path("detail").asText()).contains(detailPart);

@@ -3,23 +3,33 @@ package dev.cairn.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The memory endpoints of API.md over a real socket, with the real embedding model. */
+/** The memory endpoints of API.md through the production routing, with the real embedding model. */
+@RoutingTest
 class MemoryEndpointsTest {
 
     @TempDir static Path dataDir;
-    static ServerFixture cairn;
-    static final String A = ServerFixture.ADMIN;
+    static RoutedCairn cairn;
+    static final String A = CairnCalls.ADMIN;
     static final String BASE = "/v1/namespaces/mem/";
 
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
+        cairn = RoutedCairn.open(dataDir, routing);
+    }
+
     @BeforeAll
-    static void start() {
-        cairn = new ServerFixture(dataDir);
+    static void start(DirectClient client) {
+        cairn.connect(client);
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"mem\"}");
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"elsewhere\"}");
     }
@@ -29,7 +39,7 @@ class MemoryEndpointsTest {
         cairn.close();
     }
 
-    private static ServerFixture.Response post(String path, String body) {
+    private static CairnCalls.Response post(String path, String body) {
         return cairn.call("POST", BASE + path, A, body);
     }
 

@@ -21,7 +21,7 @@ class OrlojProviderTest {
     @BeforeAll
     static void start() {
         cairn = new ServerFixture(dataDir);
-        cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"kv\"}");
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"kv\"}");
     }
 
     @AfterAll
@@ -29,11 +29,11 @@ class OrlojProviderTest {
         cairn.close();
     }
 
-    static ServerFixture.Response post(String path, String body) {
-        return cairn.call("POST", BASE + path, ServerFixture.ADMIN, body);
+    static CairnCalls.Response post(String path, String body) {
+        return cairn.call("POST", BASE + path, CairnCalls.ADMIN, body);
     }
 
-    static void assertOrlojError(ServerFixture.Response r, int status) {
+    static void assertOrlojError(CairnCalls.Response r, int status) {
         assertThat(r.status()).as(r.body()).isEqualTo(status);
         JsonNode body = r.json();
         assertThat(body.path("error").isTextual()).as(r.body()).isTrue();
@@ -65,7 +65,7 @@ class OrlojProviderTest {
         assertThat(list.path("entries").get(0).path("value").asText()).isEqualTo("Alice uses vim");
         assertThat(post("/list", "{}").json().path("entries")).hasSize(3);
 
-        var ping = cairn.call("GET", BASE + "/ping", ServerFixture.ADMIN, null);
+        var ping = cairn.call("GET", BASE + "/ping", CairnCalls.ADMIN, null);
         assertThat(ping.status()).isEqualTo(200);
         assertThat(ping.json().toString()).isEqualTo("{\"status\":\"ok\"}");
     }
@@ -108,9 +108,8 @@ class OrlojProviderTest {
         assertOrlojError(post("/put", "{not json"), 400);
         assertOrlojError(post("/search", "{\"query\":\"x\",\"top_k\":0}"), 400);
         assertOrlojError(
-                cairn.call("POST", "/orloj/missing/get", ServerFixture.ADMIN, "{\"key\":\"k\"}"),
-                404);
-        assertOrlojError(cairn.call("GET", BASE + "/put", ServerFixture.ADMIN, null), 405);
+                cairn.call("POST", "/orloj/missing/get", CairnCalls.ADMIN, "{\"key\":\"k\"}"), 404);
+        assertOrlojError(cairn.call("GET", BASE + "/put", CairnCalls.ADMIN, null), 405);
         assertOrlojError(post("/nothing-here", "{}"), 404);
         var blocked =
                 post(
@@ -123,30 +122,30 @@ class OrlojProviderTest {
 
     @Test
     void aNamespaceCreatedAgainDoesNotSeeTheOldOnesEntriesInSearch() {
-        cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"again\"}");
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"again\"}");
         cairn.call(
                 "POST",
                 "/orloj/again/put",
-                ServerFixture.ADMIN,
+                CairnCalls.ADMIN,
                 "{\"key\":\"old\",\"value\":\"quokka habitat notes\"}");
         assertThat(
                         cairn.call(
                                         "POST",
                                         "/orloj/again/search",
-                                        ServerFixture.ADMIN,
+                                        CairnCalls.ADMIN,
                                         "{\"query\":\"quokka\"}")
                                 .json()
                                 .path("results"))
                 .hasSize(1);
 
-        cairn.call("DELETE", "/v1/namespaces/again", ServerFixture.ADMIN, null);
-        cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"again\"}");
+        cairn.call("DELETE", "/v1/namespaces/again", CairnCalls.ADMIN, null);
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"again\"}");
 
         assertThat(
                         cairn.call(
                                         "POST",
                                         "/orloj/again/search",
-                                        ServerFixture.ADMIN,
+                                        CairnCalls.ADMIN,
                                         "{\"query\":\"quokka\"}")
                                 .json()
                                 .path("results"))

@@ -3,6 +3,10 @@ package dev.cairn.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,16 +21,22 @@ import org.junit.jupiter.api.io.TempDir;
  * pending), apply (only accepted memory proposals; idempotent; tags from the first {@code Tags:}
  * line), archive, and every 409.
  */
+@RoutingTest
 class ProposalLifecycleTest {
 
     @TempDir static Path dataDir;
-    static ServerFixture cairn;
+    static RoutedCairn cairn;
     static final String NS = "/v1/namespaces/gov";
-    static final String A = ServerFixture.ADMIN;
+    static final String A = CairnCalls.ADMIN;
+
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
+        cairn = RoutedCairn.open(dataDir, routing);
+    }
 
     @BeforeAll
-    static void start() {
-        cairn = new ServerFixture(dataDir);
+    static void start(DirectClient client) {
+        cairn.connect(client);
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"gov\"}");
     }
 
@@ -41,7 +51,7 @@ class ProposalLifecycleTest {
         return r.json();
     }
 
-    static ServerFixture.Response review(String id, String status) {
+    static CairnCalls.Response review(String id, String status) {
         return cairn.call(
                 "POST",
                 NS + "/proposals/" + id + "/review",
@@ -49,11 +59,11 @@ class ProposalLifecycleTest {
                 "{\"status\":\"" + status + "\",\"reviewer\":\"rita\",\"reviewNote\":\"checked\"}");
     }
 
-    static ServerFixture.Response apply(String id) {
+    static CairnCalls.Response apply(String id) {
         return cairn.call("POST", NS + "/proposals/" + id + "/apply", A, "{\"appliedBy\":\"ann\"}");
     }
 
-    static void assertConflict(ServerFixture.Response r) {
+    static void assertConflict(CairnCalls.Response r) {
         assertThat(r.status()).as(r.body()).isEqualTo(409);
         assertThat(r.contentType()).startsWith("application/problem+json");
         assertThat(r.json().path("detail").asText())

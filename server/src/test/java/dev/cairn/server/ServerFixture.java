@@ -1,7 +1,5 @@
 package dev.cairn.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,26 +10,22 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /** A real Cairn server on a random port over an embedded store, and an HTTP client for it. */
-final class ServerFixture implements AutoCloseable {
-
-    static final String ADMIN = "test-admin-secret";
+final class ServerFixture implements CairnCalls, AutoCloseable {
 
     final CairnServer server;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     ServerFixture(Path dataDir) {
-        this(ServerSettings.defaults(dataDir).withPort(0).withAdminToken(ADMIN));
+        this(ServerSettings.defaults(dataDir).withPort(0).withAdminToken(CairnCalls.ADMIN));
     }
 
     ServerFixture(ServerSettings settings) {
         this.server = CairnServer.start(settings);
     }
 
-    Response call(String method, String path, String token, String body) {
-        return call(method, path, token, body, "application/json");
-    }
-
-    Response call(String method, String path, String token, String body, String contentType) {
+    @Override
+    public CairnCalls.Response call(
+            String method, String path, String token, String body, String contentType) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path))
                         .timeout(Duration.ofSeconds(30))
@@ -49,7 +43,7 @@ final class ServerFixture implements AutoCloseable {
         try {
             HttpResponse<String> response =
                     http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Response(
+            return new CairnCalls.Response(
                     response.statusCode(),
                     response.headers().firstValue("content-type").orElse(""),
                     response.body());
@@ -64,15 +58,5 @@ final class ServerFixture implements AutoCloseable {
     @Override
     public void close() {
         server.close();
-    }
-
-    record Response(int status, String contentType, String body) {
-        JsonNode json() {
-            try {
-                return Json.MAPPER.readTree(body);
-            } catch (IOException e) {
-                throw new UncheckedIOException("not JSON: " + body, e);
-            }
-        }
     }
 }

@@ -55,16 +55,16 @@ class ServerFoundationTest {
                 cairn.call(
                         "POST",
                         "/v1/namespaces",
-                        ServerFixture.ADMIN,
+                        CairnCalls.ADMIN,
                         "{\"name\":\"alpha\",\"description\":\"first\"}");
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.json().path("name").asText()).isEqualTo("alpha");
 
-        var got = cairn.call("GET", "/v1/namespaces/alpha", ServerFixture.ADMIN, null);
+        var got = cairn.call("GET", "/v1/namespaces/alpha", CairnCalls.ADMIN, null);
         assertThat(got.status()).isEqualTo(200);
         assertThat(got.json().path("description").asText()).isEqualTo("first");
 
-        var listed = cairn.call("GET", "/v1/namespaces", ServerFixture.ADMIN, null);
+        var listed = cairn.call("GET", "/v1/namespaces", CairnCalls.ADMIN, null);
         assertThat(listed.status()).isEqualTo(200);
         assertThat(listed.json().path("items").findValuesAsText("name")).contains("alpha");
         assertThat(listed.json().path("total").asLong()).isGreaterThanOrEqualTo(1);
@@ -72,17 +72,15 @@ class ServerFoundationTest {
 
     @Test
     void creatingAnExistingNamespaceIsAConflict() {
-        cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"twice\"}");
-        var again =
-                cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"twice\"}");
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"twice\"}");
+        var again = cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"twice\"}");
         assertProblem(again, 409);
     }
 
     @Test
     void illegalNamespaceNameIsABadRequestNamingThePattern() {
         var response =
-                cairn.call(
-                        "POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"Bad Name\"}");
+                cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"Bad Name\"}");
         assertProblem(response, 400);
         assertThat(response.json().path("detail").asText()).contains("[a-z0-9][a-z0-9-]{0,62}");
     }
@@ -95,13 +93,13 @@ class ServerFoundationTest {
 
     @Test
     void tokenGrantedOneNamespaceIsForbiddenOnAnother() {
-        cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"ns-a\"}");
-        cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\":\"ns-b\"}");
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"ns-a\"}");
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"ns-b\"}");
         var token =
                 cairn.call(
                         "POST",
                         "/v1/tokens",
-                        ServerFixture.ADMIN,
+                        CairnCalls.ADMIN,
                         "{\"name\":\"reader-a\",\"roles\":[\"read\"],\"namespaces\":[\"ns-a\"]}");
         assertThat(token.status()).isEqualTo(201);
         String secret = token.json().path("token").asText();
@@ -119,27 +117,25 @@ class ServerFoundationTest {
                 cairn.call(
                         "POST",
                         "/v1/tokens",
-                        ServerFixture.ADMIN,
+                        CairnCalls.ADMIN,
                         "{\"name\":\"short-lived\",\"roles\":[\"read\"],\"namespaces\":[\"*\"]}");
         String secret = token.json().path("token").asText();
         assertThat(cairn.call("GET", "/v1/namespaces", secret, null).status()).isEqualTo(200);
-        assertThat(
-                        cairn.call("DELETE", "/v1/tokens/short-lived", ServerFixture.ADMIN, null)
-                                .status())
+        assertThat(cairn.call("DELETE", "/v1/tokens/short-lived", CairnCalls.ADMIN, null).status())
                 .isEqualTo(204);
         assertProblem(cairn.call("GET", "/v1/namespaces", secret, null), 401);
     }
 
     @Test
     void listedTokensNeverShowSecretsOrHashes() {
-        var listed = cairn.call("GET", "/v1/tokens", ServerFixture.ADMIN, null);
+        var listed = cairn.call("GET", "/v1/tokens", CairnCalls.ADMIN, null);
         assertThat(listed.status()).isEqualTo(200);
-        assertThat(listed.body()).doesNotContain("sha256").doesNotContain(ServerFixture.ADMIN);
+        assertThat(listed.body()).doesNotContain("sha256").doesNotContain(CairnCalls.ADMIN);
     }
 
     @Test
     void malformedJsonIsABadRequestNamingWhere() {
-        var response = cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "{\"name\": ");
+        var response = cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\": ");
         assertProblem(response, 400);
         assertThat(response.json().path("detail").asText()).startsWith("malformed JSON at line 1");
     }
@@ -147,29 +143,29 @@ class ServerFoundationTest {
     @Test
     void bodyOverTheLimitIsTooLarge() {
         String huge = "{\"name\":\"x\",\"description\":\"" + "a".repeat(11 * 1024 * 1024) + "\"}";
-        var response = cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, huge);
+        var response = cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, huge);
         assertProblem(response, 413);
     }
 
     @Test
     void nonJsonContentTypeIsUnsupported() {
         var response =
-                cairn.call("POST", "/v1/namespaces", ServerFixture.ADMIN, "name=x", "text/plain");
+                cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "name=x", "text/plain");
         assertProblem(response, 415);
     }
 
     @Test
     void unknownRouteIsANotFoundProblem() {
-        assertProblem(cairn.call("GET", "/v1/nothing-here", ServerFixture.ADMIN, null), 404);
-        assertProblem(cairn.call("GET", "/v1/namespaces/missing", ServerFixture.ADMIN, null), 404);
+        assertProblem(cairn.call("GET", "/v1/nothing-here", CairnCalls.ADMIN, null), 404);
+        assertProblem(cairn.call("GET", "/v1/namespaces/missing", CairnCalls.ADMIN, null), 404);
     }
 
     @Test
     void wrongMethodIsNotAllowed() {
-        assertProblem(cairn.call("PATCH", "/v1/namespaces", ServerFixture.ADMIN, "{}"), 405);
+        assertProblem(cairn.call("PATCH", "/v1/namespaces", CairnCalls.ADMIN, "{}"), 405);
     }
 
-    private static void assertProblem(ServerFixture.Response response, int status) {
+    private static void assertProblem(CairnCalls.Response response, int status) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         assertThat(response.contentType()).isEqualTo("application/problem+json");
         JsonNode problem = response.json();

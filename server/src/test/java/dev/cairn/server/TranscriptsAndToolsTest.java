@@ -3,6 +3,10 @@ package dev.cairn.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,17 +16,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Transcript search over ARK messages, and the agent tools with their role checks. */
+@RoutingTest
 class TranscriptsAndToolsTest {
 
     @TempDir static Path dataDir;
-    static ServerFixture cairn;
-    static final String A = ServerFixture.ADMIN;
+    static RoutedCairn cairn;
+    static final String A = CairnCalls.ADMIN;
     static String conversation;
     static String other;
 
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
+        cairn = RoutedCairn.open(dataDir, routing);
+    }
+
     @BeforeAll
-    static void start() {
-        cairn = new ServerFixture(dataDir);
+    static void start(DirectClient client) {
+        cairn.connect(client);
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"agents\"}");
         conversation =
                 cairn.call("POST", "/ark/agents/conversations", A, null)

@@ -27,7 +27,7 @@ class TwoServersOnePostgresTest {
     /** The bound: a write on one server is visible on every other within this. */
     static final Duration VISIBLE_WITHIN = Duration.ofSeconds(2);
 
-    static final String A = ServerFixture.ADMIN;
+    static final String A = CairnCalls.ADMIN;
     static final String NS = "shared";
 
     @TempDir static Path dataDirs;

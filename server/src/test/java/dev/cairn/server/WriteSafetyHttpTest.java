@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.server.http.Json;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -18,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * key/value memory: each is blocked (422 naming the rule), flagged (stored for review, never
  * searched) or redacted as designed, and none comes back from transcript or key/value search.
  */
+@RoutingTest
 class WriteSafetyHttpTest {
 
     enum Outcome {
@@ -200,13 +205,18 @@ class WriteSafetyHttpTest {
     }
 
     @TempDir static Path dataDir;
-    static ServerFixture cairn;
-    static final String A = ServerFixture.ADMIN;
+    static RoutedCairn cairn;
+    static final String A = CairnCalls.ADMIN;
     static String conversation;
 
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
+        cairn = RoutedCairn.open(dataDir, routing);
+    }
+
     @BeforeAll
-    static void start() {
-        cairn = new ServerFixture(dataDir);
+    static void start(DirectClient client) {
+        cairn.connect(client);
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"safe\"}");
         conversation =
                 cairn.call("POST", "/ark/safe/conversations", A, null)

@@ -12,10 +12,12 @@ import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
 import io.helidon.http.HeaderNames;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -33,7 +35,7 @@ import java.util.NoSuchElementException;
  * with {@code nextCursor} as a string, and ARK's error envelope ({@link ErrorEnvelope#ARK}). Reads
  * need the {@code read} role on the namespace, writes {@code write}. Thread-safe.
  */
-public final class ArkRoutes {
+public final class ArkRoutes implements HttpService {
 
     /** Default page size of {@code GET /messages}, as ARK's broker. */
     public static final int DEFAULT_LIMIT = 100;
@@ -51,9 +53,10 @@ public final class ArkRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
+    @Override
+    public void routing(HttpRules rules) {
         String base = "/ark/{ns}";
-        routing.get(base + "/health", ArkRoutes::health)
+        rules.get(base + "/health", ArkRoutes::health)
                 .post(base + "/conversations", this::createConversation)
                 .get(base + "/conversations", this::listConversations)
                 .get(base + "/conversations/{id}", this::getConversation)
@@ -63,7 +66,7 @@ public final class ArkRoutes {
                 .post(base + "/messages", this::addMessages)
                 .get(base + "/messages", this::listMessages);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 base + "/health",
                 base + "/conversations",
                 base + "/conversations/{id}",
@@ -234,7 +237,7 @@ public final class ArkRoutes {
 
     private ObjectNode readObject(ServerRequest req) {
         try {
-            return Json.readObject(req, maxBodyBytes);
+            return RequestBodies.readObject(req, maxBodyBytes);
         } catch (IllegalArgumentException e) {
             throw new HttpProblem(400, ErrorEnvelope.BAD_REQUEST, e.getMessage());
         }

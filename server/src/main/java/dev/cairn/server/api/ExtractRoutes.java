@@ -1,6 +1,5 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.memory.MemorySource;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
@@ -11,12 +10,15 @@ import dev.cairn.memory.proposal.Proposal;
 import dev.cairn.memory.proposal.ProposalType;
 import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.safety.WriteBlockedException;
+import dev.cairn.server.api.body.ExtractBody;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -30,7 +32,7 @@ import java.util.Map;
  * it proposes become memory proposals, the rest are answered as rejected with the gate's reason.
  * Needs {@code write}. Thread-safe.
  */
-public final class ExtractRoutes {
+public final class ExtractRoutes implements HttpService {
 
     private final Store store;
     private final ExtractionPipeline pipeline;
@@ -51,25 +53,23 @@ public final class ExtractRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
+    @Override
+    public void routing(HttpRules rules) {
         String path = "/v1/namespaces/{ns}/extract";
-        routing.post(path, this::extract);
-        Routes.methodNotAllowed(routing, path);
+        rules.post(path, this::extract);
+        Routes.methodNotAllowed(rules, path);
     }
 
     private void extract(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        String query = Fields.requiredText(body, "query");
-        if (!body.hasNonNull("response")) {
+        ExtractBody body = RequestBodies.read(req, maxBodyBytes, ExtractBody.class);
+        String query = Fields.required(body.query(), "query");
+        if (body.response() == null) {
             throw new IllegalArgumentException("field 'response' is required (it may be empty)");
         }
-        String response = Fields.optionalText(body, "response").orElse("");
-        String userId = Fields.optionalText(body, "userId").orElse("");
-        String agentId = Fields.optionalText(body, "agentId").orElse("");
-        Scope scope =
-                Scope.of(ns, userId, agentId)
-                        .withSession(Fields.optionalText(body, "sessionName").orElse(""));
+        String response = body.response();
+        String agentId = body.agentId();
+        Scope scope = Scope.of(ns, body.userId(), agentId).withSession(body.sessionName());
         String actor = agentId.isEmpty() ? "extract" : agentId;
         List<Map<String, Object>> candidates = new ArrayList<>();
         for (ExtractionPipeline.Gated g :

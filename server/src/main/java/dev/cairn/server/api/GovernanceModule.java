@@ -8,20 +8,16 @@ import dev.cairn.memory.extract.ExtractionPipeline;
 import dev.cairn.memory.proposal.ProposalRepository;
 import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.retrieval.KnowledgeBase;
-import dev.cairn.safety.WriteBlockedException;
-import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
 
 /**
- * Memory governance and agent integration, wired onto one store: conversations (ARK), the key/value
- * memory (Orloj), proposals, transcript search, extraction and agent tools. Owns the two in-memory
- * search indexes (closed by {@link #close()}), not the store or the model. Thread-safe.
+ * Memory governance and agent integration, wired onto one store: what the conversation (ARK),
+ * key/value (Orloj), proposal, transcript, extraction and tool resources run on. Owns the two
+ * in-memory search indexes (closed by {@link #close()}), not the store or the model. Thread-safe.
  */
 public final class GovernanceModule implements AutoCloseable {
 
     private final Store store;
-    private final long maxBodyBytes;
     private final HybridTextIndex transcriptIndex;
     private final HybridTextIndex keyValueIndex;
     private final Transcripts transcripts;
@@ -33,16 +29,12 @@ public final class GovernanceModule implements AutoCloseable {
     private final ExtractionPipeline extraction;
 
     private GovernanceModule(
-            KnowledgeBase knowledge,
-            MemoryPort memory,
-            ExtractionPipeline extraction,
-            long maxBodyBytes) {
+            KnowledgeBase knowledge, MemoryPort memory, ExtractionPipeline extraction) {
         this.knowledge = knowledge;
         this.extraction = extraction;
         Store store = knowledge.store();
         EmbeddingModel model = knowledge.model();
         this.store = store;
-        this.maxBodyBytes = maxBodyBytes;
         this.memory = memory;
         this.transcriptIndex = HybridTextIndex.withEmbeddings(model);
         this.keyValueIndex = HybridTextIndex.withEmbeddings(model);
@@ -58,11 +50,8 @@ public final class GovernanceModule implements AutoCloseable {
      * {@code POST extract} runs {@code extraction}.
      */
     public static GovernanceModule create(
-            KnowledgeBase knowledge,
-            MemoryPort memory,
-            ExtractionPipeline extraction,
-            long maxBodyBytes) {
-        return new GovernanceModule(knowledge, memory, extraction, maxBodyBytes);
+            KnowledgeBase knowledge, MemoryPort memory, ExtractionPipeline extraction) {
+        return new GovernanceModule(knowledge, memory, extraction);
     }
 
     public Transcripts transcripts() {
@@ -77,25 +66,21 @@ public final class GovernanceModule implements AutoCloseable {
         return proposals;
     }
 
-    /** Registers every route of the module and the 422 answer for blocked writes. */
-    public void register(HttpRouting.Builder routing) {
-        routing.error(
-                WriteBlockedException.class,
-                (req, res, e) ->
-                        ErrorEnvelope.forPath(req.path().path())
-                                .send(req, res, 422, e.getMessage(), ""));
-        new ArkRoutes(store, transcripts, maxBodyBytes).register(routing);
-        new OrlojRoutes(store, keyValues, maxBodyBytes).register(routing);
-        new ProposalRoutes(store, proposals, memory, maxBodyBytes).register(routing);
-        new ExtractRoutes(store, extraction, proposals, memory, maxBodyBytes).register(routing);
-        new TranscriptRoutes(store, transcripts, maxBodyBytes).register(routing);
-        new ToolRoutes(store, maxBodyBytes)
-                .keyValueTools(keyValues)
-                .proposalTools(proposals)
-                .transcriptTools(transcripts)
-                .retrievalTools(knowledge)
-                .memoryTools(memory)
-                .register(routing);
+    public Store store() {
+        return store;
+    }
+
+    public KnowledgeBase knowledge() {
+        return knowledge;
+    }
+
+    /** Durable memory as the governance resources use it. */
+    public MemoryPort memory() {
+        return memory;
+    }
+
+    public ExtractionPipeline extraction() {
+        return extraction;
     }
 
     @Override

@@ -1,21 +1,22 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.graph.EntityDetail;
 import dev.cairn.graph.EntitySummary;
 import dev.cairn.graph.GraphRelation;
 import dev.cairn.graph.RelationType;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.KnowledgeGraph;
+import dev.cairn.server.api.body.RelationBody;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
@@ -27,7 +28,7 @@ import java.util.NoSuchElementException;
  * Entity graph resources under {@code /v1/namespaces/{ns}}: {@code GET entities}, {@code GET
  * entities/{id}} and {@code POST relations}. Thread-safe.
  */
-public final class GraphRoutes {
+public final class GraphRoutes implements HttpService {
 
     private static final String BASE = "/v1/namespaces/{ns}";
     private final KnowledgeGraph graph;
@@ -42,12 +43,13 @@ public final class GraphRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.get(BASE + "/entities", this::listEntities)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get(BASE + "/entities", this::listEntities)
                 .get(BASE + "/entities/{id}", this::getEntity)
                 .post(BASE + "/relations", this::createRelation);
         Routes.methodNotAllowed(
-                routing, BASE + "/entities", BASE + "/entities/{id}", BASE + "/relations");
+                rules, BASE + "/entities", BASE + "/entities/{id}", BASE + "/relations");
     }
 
     private void listEntities(ServerRequest req, ServerResponse res) {
@@ -88,19 +90,11 @@ public final class GraphRoutes {
 
     private void createRelation(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        String from = Fields.requiredText(body, "from");
-        String to = Fields.requiredText(body, "to");
-        RelationType type = RelationType.parse(Fields.requiredText(body, "type"));
-        double confidence = 1.0;
-        JsonNode c = body.get("confidence");
-        if (c != null && !c.isNull()) {
-            if (!c.isNumber()) {
-                throw new IllegalArgumentException(
-                        "field 'confidence' must be a number, got " + c.getNodeType());
-            }
-            confidence = c.asDouble();
-        }
+        RelationBody body = RequestBodies.read(req, maxBodyBytes, RelationBody.class);
+        String from = Fields.required(body.from(), "from");
+        String to = Fields.required(body.to(), "to");
+        RelationType type = RelationType.parse(Fields.required(body.type(), "type"));
+        double confidence = body.confidence();
         GraphRelation relation = graph.addRelation(ns, from, to, type, confidence);
         knowledge.catchUp(); // applies the RELATION change to the graph
         Map<String, Object> view = relationView(relation);

@@ -1,7 +1,5 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.judge.Evidence;
 import dev.cairn.judge.Policy;
 import dev.cairn.judge.PolicyRegistry;
@@ -11,14 +9,16 @@ import dev.cairn.judge.service.JudgeService;
 import dev.cairn.judge.store.JudgementJson;
 import dev.cairn.judge.store.StoredJudgement;
 import dev.cairn.judge.store.StoredPolicy;
+import dev.cairn.server.api.body.JudgeBody;
 import dev.cairn.server.auth.Role;
-import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Authority;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -37,7 +38,7 @@ import java.util.Set;
  * the namespace's policy documents, {@code GET policies}, {@code GET/PUT policies/{name}}.
  * Thread-safe.
  */
-public final class JudgeRoutes {
+public final class JudgeRoutes implements HttpService {
 
     private static final String BASE = "/v1/namespaces/{ns}";
     private static final Set<String> YAML_TYPES = Set.of("yaml", "x-yaml", "vnd.yaml", "plain");
@@ -52,14 +53,15 @@ public final class JudgeRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post(BASE + "/judge", this::judge)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post(BASE + "/judge", this::judge)
                 .get(BASE + "/judgements/{id}", this::judgement)
                 .get(BASE + "/policies", this::listPolicies)
                 .get(BASE + "/policies/{name}", this::getPolicy)
                 .put(BASE + "/policies/{name}", this::putPolicy);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 BASE + "/judge",
                 BASE + "/judgements/{id}",
                 BASE + "/policies",
@@ -70,18 +72,17 @@ public final class JudgeRoutes {
 
     private void judge(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireReadable(req, store);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        String answer =
-                Fields.optionalText(body, "answer")
-                        .orElseThrow(
-                                () -> new IllegalArgumentException("field 'answer' is required"));
+        JudgeBody body = RequestBodies.read(req, maxBodyBytes, JudgeBody.class);
+        if (body.answer() == null) {
+            throw new IllegalArgumentException("field 'answer' is required");
+        }
         JudgeRequest request =
                 new JudgeRequest(
-                        Fields.optionalText(body, "query").orElse(""),
-                        answer,
-                        Fields.optionalText(body, "traceId").orElse(""),
-                        evidence(body),
-                        Fields.optionalText(body, "policy").orElse(""));
+                        body.query(),
+                        body.answer(),
+                        body.traceId(),
+                        evidence(body.evidence()),
+                        body.policy());
         StoredJudgement stored = judge.judge(ns, request);
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("judgementId", stored.id());
@@ -94,41 +95,24 @@ public final class JudgeRoutes {
         Json.send(res, 200, view);
     }
 
-    private static List<Evidence> evidence(ObjectNode body) {
-        JsonNode node = body.get("evidence");
-        if (node == null || node.isNull()) {
-            return List.of();
-        }
-        if (!node.isArray()) {
-            throw new IllegalArgumentException("field 'evidence' must be an array of objects");
-        }
+    private static List<Evidence> evidence(List<JudgeBody.EvidenceItem> items) {
         List<Evidence> out = new ArrayList<>();
-        int i = 0;
-        for (JsonNode item : node) {
-            if (!item.isObject()) {
-                throw new IllegalArgumentException(
-                        "evidence[" + i + "] must be an object {id, text, title?, authority?}");
-            }
-            ObjectNode o = (ObjectNode) item;
-            String id = Fields.optionalText(o, "id").orElse("");
-            if (id.isBlank()) {
+        for (int i = 0; i < items.size(); i++) {
+            JudgeBody.EvidenceItem item = items.get(i);
+            if (item.id() == null || item.id().isBlank()) {
                 throw new IllegalArgumentException("evidence[" + i + "].id is required");
             }
-            String text =
-                    Fields.optionalText(o, "text")
-                            .orElseThrow(
-                                    () ->
-                                            new IllegalArgumentException(
-                                                    "evidence[" + id + "].text is required"));
+            if (item.text() == null) {
+                throw new IllegalArgumentException("evidence[" + i + "].text is required");
+            }
             out.add(
                     new Evidence(
-                            id,
-                            text,
-                            Fields.optionalText(o, "title").orElse(""),
-                            Fields.optionalText(o, "authority")
-                                    .map(Authority::parse)
-                                    .orElse(Authority.DEFAULT)));
-            i++;
+                            item.id(),
+                            item.text(),
+                            Objects.requireNonNullElse(item.title(), ""),
+                            item.authority() == null
+                                    ? Authority.DEFAULT
+                                    : Authority.parse(item.authority())));
         }
         return out;
     }

@@ -1,49 +1,46 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cairn.retrieval.FusionStrategy;
 import dev.cairn.retrieval.GraphContext;
 import dev.cairn.retrieval.IngestResult;
 import dev.cairn.retrieval.KnowledgeBase;
-import dev.cairn.retrieval.RetrieveFilters;
-import dev.cairn.retrieval.RetrieveRequest;
 import dev.cairn.retrieval.RetrieveResult;
 import dev.cairn.retrieval.RetrievedHit;
 import dev.cairn.retrieval.SignalOutcome;
 import dev.cairn.retrieval.StoredTrace;
 import dev.cairn.retrieval.TraceCandidate;
-import dev.cairn.retrieval.fusion.Fusion;
 import dev.cairn.retrieval.fusion.Signal;
-import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.retrieval.ingest.ParsedDocument;
+import dev.cairn.server.api.body.DocumentBody;
+import dev.cairn.server.api.body.RetrieveBody;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Authority;
 import dev.cairn.store.DocumentFormat;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoredChunk;
 import dev.cairn.store.StoredDocument;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Set;
+import java.util.Objects;
+import java.util.Optional;
 
 /** Knowledge resources under {@code /v1/namespaces/{ns}}: documents, retrieve and traces. */
-public final class KnowledgeRoutes {
+public final class KnowledgeRoutes implements HttpService {
 
     private static final String BASE = "/v1/namespaces/{ns}";
     private final KnowledgeBase knowledge;
@@ -56,15 +53,16 @@ public final class KnowledgeRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post(BASE + "/documents", this::createDocument)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post(BASE + "/documents", this::createDocument)
                 .get(BASE + "/documents", this::listDocuments)
                 .get(BASE + "/documents/{id}", this::getDocument)
                 .delete(BASE + "/documents/{id}", this::deleteDocument)
                 .post(BASE + "/retrieve", this::retrieve)
                 .get(BASE + "/traces/{traceId}", this::trace);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 BASE + "/documents",
                 BASE + "/documents/{id}",
                 BASE + "/retrieve",
@@ -75,71 +73,51 @@ public final class KnowledgeRoutes {
 
     private void createDocument(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        String content = Fields.requiredText(body, "content");
+        DocumentBody body = RequestBodies.read(req, maxBodyBytes, DocumentBody.class);
+        String content = Fields.required(body.content(), "content");
         long bytes = content.getBytes(StandardCharsets.UTF_8).length;
         long limit = knowledge.config().maxDocumentBytes();
         if (bytes > limit) {
             throw new HttpProblem(
                     413, "document content has " + bytes + " bytes, over the limit of " + limit);
         }
-        DocumentFormat format =
-                Fields.optionalText(body, "format")
-                        .map(KnowledgeRoutes::format)
-                        .orElse(DocumentFormat.MARKDOWN);
+        DocumentFormat format = format(body.format());
         String hint =
-                Fields.optionalText(body, "id")
-                        .or(() -> Fields.optionalText(body, "title"))
+                Optional.ofNullable(body.id())
+                        .or(() -> Optional.ofNullable(body.title()))
                         .orElse("document");
         String fileName = hint + (format == DocumentFormat.MARKDOWN ? ".md" : ".txt");
         ParsedDocument parsed =
                 format == DocumentFormat.MARKDOWN
                         ? DocumentParser.parseMarkdown(content, fileName)
                         : DocumentParser.parseText(content, fileName);
-        ParsedDocument document = overrides(parsed, body);
-        IngestResult result = knowledge.ingest(ns, document);
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("id", result.id());
-        answer.put("version", result.version());
-        answer.put("chunks", result.chunks());
-        Json.send(res, 201, answer);
+        IngestResult result = knowledge.ingest(ns, overrides(parsed, body));
+        Json.send(res, 201, new Ingested(result.id(), result.version(), result.chunks()));
     }
 
+    /** The answer of a document upload. */
+    record Ingested(String id, long version, int chunks) {}
+
     /** Fields of the request body win over the front matter. */
-    private static ParsedDocument overrides(ParsedDocument parsed, ObjectNode body) {
-        String id = Fields.optionalText(body, "id").orElse(parsed.id());
+    private static ParsedDocument overrides(ParsedDocument parsed, DocumentBody body) {
+        String id = Objects.requireNonNullElse(body.id(), parsed.id());
         if (id.isBlank()) {
             throw new IllegalArgumentException("field 'id' must not be blank");
         }
-        String title = Fields.optionalText(body, "title").orElse(parsed.title());
-        String source = Fields.optionalText(body, "source").orElse(parsed.source());
-        Authority authority =
-                Fields.optionalText(body, "authority")
-                        .map(Authority::parse)
-                        .orElse(parsed.authority());
-        List<String> tags = body.has("tags") ? Fields.strings(body, "tags") : parsed.tags();
         Map<String, String> metadata = new LinkedHashMap<>(parsed.metadata());
-        JsonNode meta = body.get("metadata");
-        if (meta != null && !meta.isNull()) {
-            if (!meta.isObject()) {
-                throw new IllegalArgumentException("field 'metadata' must be an object");
-            }
-            meta.fields()
-                    .forEachRemaining(
-                            e ->
-                                    metadata.put(
-                                            e.getKey(),
-                                            e.getValue().isTextual()
-                                                    ? e.getValue().asText()
-                                                    : e.getValue().toString()));
-        }
+        body.metadata()
+                .forEach(
+                        (key, value) ->
+                                metadata.put(
+                                        key,
+                                        value.isTextual() ? value.asText() : value.toString()));
         return new ParsedDocument(
                 id,
-                title,
+                Objects.requireNonNullElse(body.title(), parsed.title()),
                 parsed.format(),
-                authority,
-                tags,
-                source,
+                body.authority() == null ? parsed.authority() : Authority.parse(body.authority()),
+                Objects.requireNonNullElse(body.tags(), parsed.tags()),
+                Objects.requireNonNullElse(body.source(), parsed.source()),
                 metadata,
                 parsed.entities(),
                 parsed.relations(),
@@ -223,70 +201,11 @@ public final class KnowledgeRoutes {
 
     private void retrieve(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireReadable(req, store);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        RetrieveBody body = RequestBodies.read(req, maxBodyBytes, RetrieveBody.class);
         boolean withTrace =
-                req.query().first("trace").map(Boolean::parseBoolean).orElse(false)
-                        || (body.has("trace") && body.get("trace").asBoolean(false));
-        RetrieveRequest request = request(body);
-        RetrieveResult result = knowledge.retrieve(ns, request);
+                req.query().first("trace").map(Boolean::parseBoolean).orElse(false) || body.trace();
+        RetrieveResult result = knowledge.retrieve(ns, body.toRequest());
         Json.send(res, 200, answer(result, withTrace));
-    }
-
-    /** The API request body as a retrieve request; the CLI shares it. */
-    public static RetrieveRequest request(ObjectNode body) {
-        String query = Fields.optionalText(body, "query").orElse("");
-        int topK = intField(body, "topK", RetrieveRequest.DEFAULT_TOP_K);
-        int candidates = intField(body, "candidates", RetrieveRequest.DEFAULT_CANDIDATES);
-        int k = intField(body, "k", Fusion.DEFAULT_K);
-        SignalWeights weights = SignalWeights.DEFAULTS;
-        JsonNode w = body.get("weights");
-        if (w != null && !w.isNull()) {
-            if (!w.isObject()) {
-                throw new IllegalArgumentException("field 'weights' must be an object");
-            }
-            w.fieldNames()
-                    .forEachRemaining(
-                            name -> {
-                                if (!Set.of("lexical", "dense", "graph").contains(name)) {
-                                    throw new IllegalArgumentException(
-                                            "unknown weight '"
-                                                    + name
-                                                    + "', must be one of lexical, dense, graph");
-                                }
-                            });
-            weights =
-                    SignalWeights.of(
-                            number(w, "lexical", SignalWeights.DEFAULT_LEXICAL),
-                            number(w, "dense", SignalWeights.DEFAULT_DENSE),
-                            number(w, "graph", SignalWeights.DEFAULT_GRAPH));
-        }
-        FusionStrategy fusion =
-                Fields.optionalText(body, "fusion")
-                        .map(FusionStrategy::parse)
-                        .orElse(FusionStrategy.DEFAULT);
-        RetrieveFilters filters = RetrieveFilters.NONE;
-        JsonNode f = body.get("filters");
-        if (f != null && !f.isNull()) {
-            if (!f.isObject()) {
-                throw new IllegalArgumentException("field 'filters' must be an object");
-            }
-            ObjectNode fo = (ObjectNode) f;
-            Set<Authority> authorities = EnumSet.noneOf(Authority.class);
-            if (fo.has("authority")) {
-                JsonNode a = fo.get("authority");
-                if (a.isTextual()) {
-                    authorities.add(Authority.parse(a.asText()));
-                } else {
-                    Fields.strings(fo, "authority")
-                            .forEach(s -> authorities.add(Authority.parse(s)));
-                }
-            }
-            filters =
-                    new RetrieveFilters(
-                            Fields.strings(fo, "tags"), Fields.strings(fo, "sources"), authorities);
-        }
-        boolean explain = body.has("explain") && body.get("explain").asBoolean(false);
-        return new RetrieveRequest(query, topK, candidates, weights, k, fusion, filters, explain);
     }
 
     /** The API answer of a retrieve call; the CLI shares it. */
@@ -432,27 +351,5 @@ public final class KnowledgeRoutes {
             }
         }
         return out;
-    }
-
-    private static int intField(ObjectNode body, String field, int defaultValue) {
-        JsonNode node = body.get(field);
-        if (node == null || node.isNull()) {
-            return defaultValue;
-        }
-        if (!node.isInt()) {
-            throw new IllegalArgumentException("field '" + field + "' must be an integer");
-        }
-        return node.asInt();
-    }
-
-    private static double number(JsonNode node, String field, double defaultValue) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
-            return defaultValue;
-        }
-        if (!value.isNumber()) {
-            throw new IllegalArgumentException("weight '" + field + "' must be a number");
-        }
-        return value.asDouble();
     }
 }

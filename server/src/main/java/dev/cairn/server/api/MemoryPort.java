@@ -1,9 +1,9 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
+import dev.cairn.server.api.body.RecallBody;
 import java.util.Map;
 
 /**
@@ -30,6 +30,6 @@ public interface MemoryPort {
     /** Whether a memory with the same normalised content exists in the scope with that type. */
     boolean exists(Scope scope, MemoryType type, String content);
 
-    /** Runs a recall from a request body ({@code query, userId?, agentId?, limit?, ...}). */
-    Map<String, Object> recall(String namespace, ObjectNode request);
+    /** Runs a recall and answers its JSON view. */
+    Map<String, Object> recall(String namespace, RecallBody request);
 }

@@ -14,32 +14,33 @@ import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.service.MemoryEdit;
 import dev.cairn.memory.service.MemoryService;
-import dev.cairn.memory.service.RecallMode;
-import dev.cairn.memory.service.RecallRequest;
 import dev.cairn.memory.service.RecallResult;
 import dev.cairn.memory.service.WriteResult;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.safety.WriteBlockedException;
+import dev.cairn.server.api.body.MemoryEditBody;
+import dev.cairn.server.api.body.NewMemoryBody;
+import dev.cairn.server.api.body.ReasonBody;
+import dev.cairn.server.api.body.RecallBody;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -49,7 +50,7 @@ import java.util.function.Supplier;
  * {@code read} role, everything else {@code write}. Text refused by write safety is a 422 naming
  * the rule. Thread-safe.
  */
-public final class MemoryRoutes {
+public final class MemoryRoutes implements HttpService {
 
     private static final String BASE = "/v1/namespaces/{ns}";
 
@@ -63,8 +64,9 @@ public final class MemoryRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post(BASE + "/memories", this::create)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post(BASE + "/memories", this::create)
                 .get(BASE + "/memories", this::list)
                 .get(BASE + "/memories/{id}", this::get)
                 .put(BASE + "/memories/{id}", this::update)
@@ -74,7 +76,7 @@ public final class MemoryRoutes {
                 .post(BASE + "/memories/{id}/invalidate", this::invalidate)
                 .post(BASE + "/recall", this::recall);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 BASE + "/memories",
                 BASE + "/memories/{id}",
                 BASE + "/memories/{id}/disable",
@@ -87,32 +89,31 @@ public final class MemoryRoutes {
 
     private void create(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        MemoryType type = MemoryType.parse(Fields.requiredText(body, "type"));
-        String content = Fields.optionalText(body, "content").orElse("");
-        if (content.isBlank()) {
+        NewMemoryBody body = RequestBodies.read(req, maxBodyBytes, NewMemoryBody.class);
+        MemoryType type = MemoryType.parse(Fields.required(body.type(), "type"));
+        if (body.content().isBlank()) {
             throw new IllegalArgumentException("field 'content' is required and must not be blank");
         }
         Scope scope =
                 new Scope(
                         ns,
-                        text(body, "userId"),
-                        text(body, "agentId"),
-                        text(body, "sessionName"),
-                        text(body, "taskName"),
-                        text(body, "parentTask"));
+                        body.userId(),
+                        body.agentId(),
+                        body.sessionName(),
+                        body.taskName(),
+                        body.parentTask());
         NewMemory draft =
-                NewMemory.of(scope, type, content)
+                NewMemory.of(scope, type, body.content())
                         .withLayer(
-                                Fields.optionalText(body, "layer")
-                                        .map(Layer::parse)
-                                        .orElse(type.defaultLayer()))
-                        .withTags(Fields.strings(body, "tags"))
-                        .withConfidence(unit(body, "confidence", NewMemory.DEFAULT_CONFIDENCE))
-                        .withImportance(unit(body, "importance", NewMemory.DEFAULT_IMPORTANCE))
-                        .withConflictKey(text(body, "conflictKey"))
-                        .withSource(source(body))
-                        .withTtlDays(integer(body, "ttlDays", 0));
+                                body.layer().isEmpty()
+                                        ? type.defaultLayer()
+                                        : Layer.parse(body.layer()))
+                        .withTags(body.tags())
+                        .withConfidence(unit(body.confidence(), "confidence"))
+                        .withImportance(unit(body.importance(), "importance"))
+                        .withConflictKey(body.conflictKey())
+                        .withSource(source(body.source()))
+                        .withTtlDays(body.ttlDays());
         WriteResult result = guarded(() -> memory.write(draft, actor(req)));
         Json.send(res, result.deduplicated() ? 200 : 201, writeView(result));
     }
@@ -152,35 +153,37 @@ public final class MemoryRoutes {
 
     private void update(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        if (body.has("status")) {
-            MemoryStatus.parse(body.get("status").asText());
+        MemoryEditBody body = RequestBodies.read(req, maxBodyBytes, MemoryEditBody.class);
+        if (body.status() != null) {
+            MemoryStatus.parse(body.status());
             throw new IllegalArgumentException(
                     "field 'status' cannot be set with PUT, use POST memories/{id}/invalidate");
         }
         List<MemoryEdit> edits = new ArrayList<>();
-        if (body.has("content")) {
-            String content = Fields.optionalText(body, "content").orElse("");
-            if (content.isBlank()) {
+        if (body.content() != null) {
+            if (body.content().isBlank()) {
                 throw new IllegalArgumentException("field 'content' must not be blank");
             }
-            edits.add(new MemoryEdit.Content(content));
+            edits.add(new MemoryEdit.Content(body.content()));
         }
-        Fields.optionalText(body, "type")
-                .ifPresent(t -> edits.add(new MemoryEdit.TypeEdit(MemoryType.parse(t))));
-        Fields.optionalText(body, "layer")
-                .ifPresent(l -> edits.add(new MemoryEdit.LayerEdit(Layer.parse(l))));
-        if (body.has("tags")) {
-            edits.add(new MemoryEdit.Tags(Fields.strings(body, "tags")));
+        if (body.type() != null) {
+            edits.add(new MemoryEdit.TypeEdit(MemoryType.parse(body.type())));
         }
-        if (body.has("confidence")) {
-            edits.add(new MemoryEdit.Confidence(unit(body, "confidence", 0)));
+        if (body.layer() != null) {
+            edits.add(new MemoryEdit.LayerEdit(Layer.parse(body.layer())));
         }
-        if (body.has("importance")) {
-            edits.add(new MemoryEdit.Importance(unit(body, "importance", 0)));
+        if (body.tags() != null) {
+            edits.add(new MemoryEdit.Tags(body.tags()));
         }
-        Fields.optionalText(body, "conflictKey")
-                .ifPresent(k -> edits.add(new MemoryEdit.ConflictKey(k)));
+        if (body.confidence() != null) {
+            edits.add(new MemoryEdit.Confidence(unit(body.confidence(), "confidence")));
+        }
+        if (body.importance() != null) {
+            edits.add(new MemoryEdit.Importance(unit(body.importance(), "importance")));
+        }
+        if (body.conflictKey() != null) {
+            edits.add(new MemoryEdit.ConflictKey(body.conflictKey()));
+        }
         WriteResult result = guarded(() -> memory.update(ns, id(req), edits, actor(req)));
         Json.send(res, 200, writeView(result));
     }
@@ -208,27 +211,8 @@ public final class MemoryRoutes {
 
     private void recall(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        RecallRequest request =
-                new RecallRequest(
-                        ns,
-                        Fields.requiredText(body, "query"),
-                        text(body, "userId"),
-                        text(body, "agentId"),
-                        integer(body, "limit", RecallRequest.DEFAULT_LIMIT),
-                        number(body, "threshold", RecallRequest.DEFAULT_THRESHOLD),
-                        integer(body, "maxTokens", RecallRequest.DEFAULT_MAX_TOKENS),
-                        enumSet(body, "types", MemoryType.class, MemoryType::parse),
-                        enumSet(body, "layers", Layer.class, Layer::parse),
-                        Duration.ofMillis(
-                                integer(
-                                        body,
-                                        "timeoutMs",
-                                        (int) RecallRequest.DEFAULT_TIMEOUT.toMillis())),
-                        Fields.optionalText(body, "mode")
-                                .map(RecallMode::parse)
-                                .orElse(RecallMode.HYBRID));
-        Json.send(res, 200, recallView(memory.recall(request)));
+        RecallBody body = RequestBodies.read(req, maxBodyBytes, RecallBody.class);
+        Json.send(res, 200, recallView(memory.recall(body.toRequest(ns))));
     }
 
     // ---- views --------------------------------------------------------------------------
@@ -345,31 +329,12 @@ public final class MemoryRoutes {
     }
 
     private String reason(ServerRequest req) {
-        byte[] raw = Json.readBody(req, maxBodyBytes);
-        if (raw.length == 0) {
-            return "";
-        }
-        JsonNode node;
-        try {
-            node = Json.MAPPER.readTree(raw);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("malformed JSON: " + e.getMessage());
-        }
-        if (node == null || node.isNull() || node.isMissingNode()) {
-            return "";
-        }
-        if (!node.isObject()) {
-            throw new IllegalArgumentException("expected a JSON object {reason?}");
-        }
-        return Fields.optionalText((ObjectNode) node, "reason").orElse("");
+        return RequestBodies.readOptional(req, maxBodyBytes, ReasonBody.class, ReasonBody.NONE)
+                .reason();
     }
 
-    private static String text(ObjectNode body, String field) {
-        return Fields.optionalText(body, field).orElse("");
-    }
-
-    private static MemorySource source(ObjectNode body) {
-        JsonNode node = body.get("source");
+    /** {@code source}: a kind name, or an object {@code {kind?, reference?}}. */
+    private static MemorySource source(JsonNode node) {
         if (node == null || node.isNull()) {
             return MemorySource.api();
         }
@@ -388,44 +353,12 @@ public final class MemoryRoutes {
                 "field 'source' must be a kind name or an object {kind, reference}");
     }
 
-    private static double number(ObjectNode body, String field, double fallback) {
-        JsonNode node = body.get(field);
-        if (node == null || node.isNull()) {
-            return fallback;
-        }
-        if (!node.isNumber()) {
+    private static double unit(double value, String field) {
+        if (!(value >= 0.0 && value <= 1.0)) {
             throw new IllegalArgumentException(
-                    "field '" + field + "' must be a number, got " + node.getNodeType());
+                    "illegal " + field + ": " + value + ", must be in [0, 1]");
         }
-        return node.asDouble();
-    }
-
-    private static double unit(ObjectNode body, String field, double fallback) {
-        double v = number(body, field, fallback);
-        if (!(v >= 0.0 && v <= 1.0)) {
-            throw new IllegalArgumentException(
-                    "illegal " + field + ": " + v + ", must be in [0, 1]");
-        }
-        return v;
-    }
-
-    private static int integer(ObjectNode body, String field, int fallback) {
-        JsonNode node = body.get(field);
-        if (node == null || node.isNull()) {
-            return fallback;
-        }
-        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-            throw new IllegalArgumentException(
-                    "field '" + field + "' must be an integer, got " + node);
-        }
-        return node.asInt();
-    }
-
-    private static <E extends Enum<E>> Set<E> enumSet(
-            ObjectNode body, String field, Class<E> type, Function<String, E> parse) {
-        EnumSet<E> out = EnumSet.noneOf(type);
-        Fields.strings(body, field).forEach(s -> out.add(parse.apply(s)));
-        return out;
+        return value;
     }
 
     private static String query(ServerRequest req, String name) {

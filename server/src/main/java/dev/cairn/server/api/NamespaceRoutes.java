@@ -1,18 +1,20 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.server.api.body.NamespaceBody;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
@@ -21,7 +23,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 /** {@code /v1/namespaces}: create (admin), list (what the token may see), get, delete (admin). */
-public final class NamespaceRoutes {
+public final class NamespaceRoutes implements HttpService {
 
     private final Store store;
     private final long maxBodyBytes;
@@ -31,21 +33,21 @@ public final class NamespaceRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post("/v1/namespaces", this::create)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/v1/namespaces", this::create)
                 .get("/v1/namespaces", this::list)
                 .get("/v1/namespaces/{ns}", this::get)
                 .delete("/v1/namespaces/{ns}", this::delete);
-        Routes.methodNotAllowed(routing, "/v1/namespaces", "/v1/namespaces/{ns}");
+        Routes.methodNotAllowed(rules, "/v1/namespaces", "/v1/namespaces/{ns}");
     }
 
     private void create(ServerRequest req, ServerResponse res) {
         Principal caller = AuthFilter.principal(req);
         caller.requireEverywhere(Role.ADMIN);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        String name = Namespace.requireValidName(Fields.requiredText(body, "name"));
-        String description = Fields.optionalText(body, "description").orElse("");
-        Json.send(res, 201, view(store.createNamespace(name, description)));
+        NamespaceBody body = RequestBodies.read(req, maxBodyBytes, NamespaceBody.class);
+        String name = Namespace.requireValidName(Fields.required(body.name(), "name"));
+        Json.send(res, 201, view(store.createNamespace(name, body.description())));
     }
 
     private void list(ServerRequest req, ServerResponse res) {

@@ -8,9 +8,11 @@ import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
@@ -23,7 +25,7 @@ import java.util.Optional;
  * hybrid search, list by prefix and ping over {@link KeyValueMemory}, bearer auth, errors as {@code
  * {"error": "..."}} ({@link ErrorEnvelope#ORLOJ}). Thread-safe.
  */
-public final class OrlojRoutes {
+public final class OrlojRoutes implements HttpService {
 
     /** Default {@code top_k} of search. */
     public static final int DEFAULT_TOP_K = 10;
@@ -41,15 +43,16 @@ public final class OrlojRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
+    @Override
+    public void routing(HttpRules rules) {
         String base = "/orloj/{ns}";
-        routing.post(base + "/put", this::put)
+        rules.post(base + "/put", this::put)
                 .post(base + "/get", this::get)
                 .post(base + "/search", this::search)
                 .post(base + "/list", this::list)
                 .get(base + "/ping", this::ping);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 base + "/put",
                 base + "/get",
                 base + "/search",
@@ -59,7 +62,7 @@ public final class OrlojRoutes {
 
     private void put(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String key = Fields.requiredText(body, "key");
         JsonNode value = body.get("value");
         if (value == null || value.isNull()) {
@@ -71,7 +74,7 @@ public final class OrlojRoutes {
 
     private void get(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String key = Fields.requiredText(body, "key");
         Optional<KeyValueEntry> entry = memory.get(ns, key);
         Map<String, Object> answer = new LinkedHashMap<>();
@@ -83,7 +86,7 @@ public final class OrlojRoutes {
 
     private void search(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String query = Fields.optionalText(body, "query").orElse("");
         int topK = intField(body, "top_k", DEFAULT_TOP_K);
         if (topK < 1 || topK > KeyValueMemory.MAX_LIMIT) {
@@ -106,7 +109,7 @@ public final class OrlojRoutes {
 
     private void list(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String prefix = Fields.optionalText(body, "prefix").orElse("");
         List<Map<String, Object>> entries =
                 memory.list(ns, prefix, LIST_LIMIT).stream()

@@ -1,6 +1,5 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.proposal.NewProposal;
 import dev.cairn.memory.proposal.Proposal;
@@ -8,14 +7,19 @@ import dev.cairn.memory.proposal.ProposalFilter;
 import dev.cairn.memory.proposal.ProposalStatus;
 import dev.cairn.memory.proposal.ProposalType;
 import dev.cairn.memory.proposal.Proposals;
+import dev.cairn.server.api.body.ApplyBody;
+import dev.cairn.server.api.body.NewProposalBody;
+import dev.cairn.server.api.body.ReviewBody;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Arrays;
@@ -28,7 +32,7 @@ import java.util.stream.Collectors;
  * ({@code read}), review and archive ({@code review}), apply ({@code review}; see {@link
  * MemoryPort}). Thread-safe.
  */
-public final class ProposalRoutes {
+public final class ProposalRoutes implements HttpService {
 
     static final String BASE = "/v1/namespaces/{ns}/proposals";
 
@@ -44,15 +48,16 @@ public final class ProposalRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post(BASE, this::create)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post(BASE, this::create)
                 .get(BASE, this::list)
                 .get(BASE + "/{id}", this::get)
                 .post(BASE + "/{id}/review", this::review)
                 .post(BASE + "/{id}/apply", this::apply)
                 .post(BASE + "/{id}/archive", this::archive);
         Routes.methodNotAllowed(
-                routing,
+                rules,
                 BASE,
                 BASE + "/{id}",
                 BASE + "/{id}/review",
@@ -62,26 +67,21 @@ public final class ProposalRoutes {
 
     private void create(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        NewProposalBody body = RequestBodies.read(req, maxBodyBytes, NewProposalBody.class);
         Proposal p = proposals.file(ns, newProposal(body));
         Json.send(res, 201, view(p));
     }
 
     /** A proposal from a request body (also the arguments of the proposal tools). */
-    static NewProposal newProposal(ObjectNode body) {
-        ProposalType type = ProposalType.parse(Fields.requiredText(body, "type"));
-        MemoryType memoryType =
-                Fields.optionalText(body, "memoryType")
-                        .map(ProposalRoutes::memoryType)
-                        .orElse(MemoryType.FACT);
+    static NewProposal newProposal(NewProposalBody body) {
         return new NewProposal(
-                type,
-                Fields.requiredText(body, "title"),
-                Fields.optionalText(body, "description").orElse(""),
-                Fields.requiredText(body, "content"),
-                Fields.optionalText(body, "taskName").orElse(""),
-                Fields.optionalText(body, "agentName").orElse(""),
-                memoryType);
+                ProposalType.parse(Fields.required(body.type(), "type")),
+                Fields.required(body.title(), "title"),
+                body.description(),
+                Fields.required(body.content(), "content"),
+                body.taskName(),
+                body.agentName(),
+                memoryType(body.memoryType()));
     }
 
     static MemoryType memoryType(String name) {
@@ -129,8 +129,8 @@ public final class ProposalRoutes {
 
     private void review(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.REVIEW);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        ProposalStatus decision = ProposalStatus.parse(Fields.requiredText(body, "status"));
+        ReviewBody body = RequestBodies.read(req, maxBodyBytes, ReviewBody.class);
+        ProposalStatus decision = ProposalStatus.parse(Fields.required(body.status(), "status"));
         if (decision != ProposalStatus.ACCEPTED && decision != ProposalStatus.REJECTED) {
             throw new IllegalArgumentException(
                     "field 'status' must be accepted or rejected, got '"
@@ -141,15 +141,15 @@ public final class ProposalRoutes {
                 ns,
                 req.path().pathParameters().get("id"),
                 decision,
-                Fields.requiredText(body, "reviewer"),
-                Fields.optionalText(body, "reviewNote").orElse(""));
+                Fields.required(body.reviewer(), "reviewer"),
+                body.reviewNote());
         res.status(204).send();
     }
 
     private void apply(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.REVIEW);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        String appliedBy = Fields.requiredText(body, "appliedBy");
+        ApplyBody body = RequestBodies.read(req, maxBodyBytes, ApplyBody.class);
+        String appliedBy = Fields.required(body.appliedBy(), "appliedBy");
         Proposals.Applied applied =
                 proposals.apply(
                         ns,

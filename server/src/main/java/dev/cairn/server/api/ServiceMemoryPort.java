@@ -1,16 +1,14 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
 import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.service.MemoryService;
-import dev.cairn.memory.service.RecallRequest;
 import dev.cairn.memory.service.WriteResult;
 import dev.cairn.memory.store.MemoryFilter;
-import dev.cairn.server.http.Fields;
+import dev.cairn.server.api.body.RecallBody;
 import dev.cairn.store.PageRequest;
 import java.util.List;
 import java.util.Map;
@@ -62,16 +60,7 @@ public final class ServiceMemoryPort implements MemoryPort {
     }
 
     @Override
-    public Map<String, Object> recall(String namespace, ObjectNode body) {
-        RecallRequest request =
-                RecallRequest.of(namespace, Fields.requiredText(body, "query"))
-                        .withScope(
-                                Fields.optionalText(body, "userId").orElse(""),
-                                Fields.optionalText(body, "agentId").orElse(""))
-                        .withLimit(OrlojRoutes.intField(body, "limit", RecallRequest.DEFAULT_LIMIT))
-                        .withMaxTokens(
-                                OrlojRoutes.intField(
-                                        body, "maxTokens", RecallRequest.DEFAULT_MAX_TOKENS));
-        return MemoryRoutes.recallView(memory.recall(request));
+    public Map<String, Object> recall(String namespace, RecallBody request) {
+        return MemoryRoutes.recallView(memory.recall(request.toRequest(namespace)));
     }
 }

@@ -3,7 +3,8 @@ package dev.cairn.server.api;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.Store;
 import io.helidon.http.HeaderNames;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -16,7 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The open endpoints: {@code /health}, {@code /metrics} (Prometheus text), {@code /openapi}. */
-public final class SystemRoutes {
+public final class SystemRoutes implements HttpService {
 
     private static final System.Logger LOG = System.getLogger(SystemRoutes.class.getName());
     private final Store store;
@@ -29,8 +30,9 @@ public final class SystemRoutes {
         this.openApi = resource("openapi.yaml");
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.get("/health", this::health)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/health", this::health)
                 .get("/metrics", this::metrics)
                 .get("/openapi", this::openApi);
     }

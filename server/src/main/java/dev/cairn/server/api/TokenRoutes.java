@@ -1,6 +1,6 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.server.api.body.TokenBody;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Role;
@@ -8,10 +8,12 @@ import dev.cairn.server.auth.TokenRegistry;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.EnumSet;
@@ -22,7 +24,7 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /** {@code /v1/tokens} (admin): the secret is in the creation answer and nowhere else. */
-public final class TokenRoutes {
+public final class TokenRoutes implements HttpService {
 
     private final TokenRegistry tokens;
     private final long maxBodyBytes;
@@ -32,22 +34,23 @@ public final class TokenRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.post("/v1/tokens", this::create)
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/v1/tokens", this::create)
                 .get("/v1/tokens", this::list)
                 .delete("/v1/tokens/{name}", this::delete);
-        Routes.methodNotAllowed(routing, "/v1/tokens", "/v1/tokens/{name}");
+        Routes.methodNotAllowed(rules, "/v1/tokens", "/v1/tokens/{name}");
     }
 
     private void create(ServerRequest req, ServerResponse res) {
         AuthFilter.principal(req).requireEverywhere(Role.ADMIN);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
-        String name = Fields.requiredText(body, "name");
+        TokenBody body = RequestBodies.read(req, maxBodyBytes, TokenBody.class);
+        String name = Fields.required(body.name(), "name");
         Set<Role> roles = EnumSet.noneOf(Role.class);
-        for (String role : Fields.requiredStrings(body, "roles")) {
+        for (String role : Fields.requiredList(body.roles(), "roles")) {
             roles.add(Role.parse(role));
         }
-        List<String> namespaces = Fields.requiredStrings(body, "namespaces");
+        List<String> namespaces = Fields.requiredList(body.namespaces(), "namespaces");
         for (String ns : namespaces) {
             if (!ns.equals(ApiToken.ALL_NAMESPACES)) {
                 Namespace.requireValidName(ns);

@@ -9,14 +9,20 @@ import dev.cairn.memory.proposal.NewProposal;
 import dev.cairn.memory.proposal.ProposalType;
 import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.server.api.body.NewProposalBody;
+import dev.cairn.server.api.body.RecallBody;
+import dev.cairn.server.api.body.RetrieveBody;
+import dev.cairn.server.api.body.TranscriptSearchBody;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Page;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -35,7 +41,7 @@ import java.util.Optional;
  * {@code _} for {@code .} ({@code memory_read}), as some function-calling APIs forbid dots.
  * Thread-safe.
  */
-public final class ToolRoutes {
+public final class ToolRoutes implements HttpService {
 
     /** Runs a tool in a namespace with its arguments. */
     @FunctionalInterface
@@ -60,6 +66,19 @@ public final class ToolRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
+    /**
+     * Every tool, over what the governance module wires: key/value, proposals, transcripts,
+     * retrieval and durable memory.
+     */
+    public static ToolRoutes all(GovernanceModule governance, long maxBodyBytes) {
+        return new ToolRoutes(governance.store(), maxBodyBytes)
+                .keyValueTools(governance.keyValues())
+                .proposalTools(governance.proposals())
+                .transcriptTools(governance.transcripts())
+                .retrievalTools(governance.knowledge())
+                .memoryTools(governance.memory());
+    }
+
     /** Adds a tool; names are unique. */
     ToolRoutes add(Tool tool) {
         if (tools.putIfAbsent(tool.name(), tool) != null) {
@@ -68,9 +87,10 @@ public final class ToolRoutes {
         return this;
     }
 
-    public void register(HttpRouting.Builder routing) {
-        routing.get("/v1/tools", this::list).post("/v1/namespaces/{ns}/tools/{name}", this::run);
-        Routes.methodNotAllowed(routing, "/v1/tools", "/v1/namespaces/{ns}/tools/{name}");
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/v1/tools", this::list).post("/v1/namespaces/{ns}/tools/{name}", this::run);
+        Routes.methodNotAllowed(rules, "/v1/tools", "/v1/namespaces/{ns}/tools/{name}");
     }
 
     private void list(ServerRequest req, ServerResponse res) {
@@ -106,7 +126,8 @@ public final class ToolRoutes {
                                 () -> new NoSuchElementException("no tool named '" + name + "'"));
         String ns = NamespaceRoutes.requireNamespace(req, store, tool.role());
         byte[] raw = Json.readBody(req, maxBodyBytes);
-        ObjectNode args = raw.length == 0 ? Json.MAPPER.createObjectNode() : Json.parseObject(raw);
+        ObjectNode args =
+                raw.length == 0 ? Json.MAPPER.createObjectNode() : RequestBodies.parseObject(raw);
         Json.send(res, 200, tool.handler().run(ns, args));
     }
 
@@ -366,7 +387,11 @@ public final class ToolRoutes {
                         Role.WRITE,
                         (ns, a) ->
                                 ProposalRoutes.view(
-                                        proposals.file(ns, ProposalRoutes.newProposal(a)))));
+                                        proposals.file(
+                                                ns,
+                                                ProposalRoutes.newProposal(
+                                                        RequestBodies.bind(
+                                                                a, NewProposalBody.class))))));
         return this;
     }
 
@@ -391,7 +416,12 @@ public final class ToolRoutes {
                         (ns, a) ->
                                 Map.of(
                                         "items",
-                                        TranscriptRoutes.search(transcripts, ns, a).stream()
+                                        TranscriptRoutes.search(
+                                                        transcripts,
+                                                        ns,
+                                                        RequestBodies.bind(
+                                                                a, TranscriptSearchBody.class))
+                                                .stream()
                                                 .map(TranscriptRoutes::view)
                                                 .toList())));
         return this;
@@ -414,7 +444,10 @@ public final class ToolRoutes {
                         Role.READ,
                         (ns, a) ->
                                 KnowledgeRoutes.answer(
-                                        knowledge.retrieve(ns, KnowledgeRoutes.request(a)),
+                                        knowledge.retrieve(
+                                                ns,
+                                                RequestBodies.bind(a, RetrieveBody.class)
+                                                        .toRequest()),
                                         false)));
         return this;
     }
@@ -443,7 +476,7 @@ public final class ToolRoutes {
                                         100_000,
                                         3500)),
                         Role.READ,
-                        memory::recall));
+                        (ns, a) -> memory.recall(ns, RequestBodies.bind(a, RecallBody.class))));
         return this;
     }
 }

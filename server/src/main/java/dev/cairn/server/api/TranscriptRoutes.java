@@ -1,16 +1,18 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.agents.conversation.TranscriptHit;
 import dev.cairn.agents.conversation.Transcripts;
+import dev.cairn.server.api.body.TranscriptSearchBody;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Page;
 import dev.cairn.store.Store;
-import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
@@ -22,10 +24,7 @@ import java.util.Map;
  * messages, compact snippets in the list shape. {@code sessionName} names an ARK conversation (ARK
  * sessions are conversations) and is used when {@code conversationId} is absent. Thread-safe.
  */
-public final class TranscriptRoutes {
-
-    /** Default number of hits. */
-    public static final int DEFAULT_LIMIT = 10;
+public final class TranscriptRoutes implements HttpService {
 
     private final Store store;
     private final Transcripts transcripts;
@@ -37,15 +36,17 @@ public final class TranscriptRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public void register(HttpRouting.Builder routing) {
+    @Override
+    public void routing(HttpRules rules) {
         String path = "/v1/namespaces/{ns}/transcripts/search";
-        routing.post(path, this::search);
-        Routes.methodNotAllowed(routing, path);
+        rules.post(path, this::search);
+        Routes.methodNotAllowed(rules, path);
     }
 
     private void search(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        ObjectNode body = Json.readObject(req, maxBodyBytes);
+        TranscriptSearchBody body =
+                RequestBodies.read(req, maxBodyBytes, TranscriptSearchBody.class);
         List<TranscriptHit> hits = search(transcripts, ns, body);
         Json.send(
                 res,
@@ -53,16 +54,11 @@ public final class TranscriptRoutes {
                 Paging.listAnswer(new Page<>(hits, hits.size(), ""), TranscriptRoutes::view));
     }
 
-    /** Runs a search from a request body (also the {@code search_transcript} tool's arguments). */
-    static List<TranscriptHit> search(Transcripts transcripts, String ns, ObjectNode body) {
-        String query = Fields.requiredText(body, "query");
-        String conversation =
-                Fields.optionalText(body, "conversationId")
-                        .or(() -> Fields.optionalText(body, "sessionName"))
-                        .orElse("")
-                        .strip();
-        int limit = OrlojRoutes.intField(body, "limit", DEFAULT_LIMIT);
-        return transcripts.search(ns, query, conversation, limit);
+    /** Runs a search (also the {@code search_transcript} tool's). */
+    static List<TranscriptHit> search(
+            Transcripts transcripts, String ns, TranscriptSearchBody body) {
+        return transcripts.search(
+                ns, Fields.required(body.query(), "query"), body.conversation(), body.limit());
     }
 
     static Map<String, Object> view(TranscriptHit h) {

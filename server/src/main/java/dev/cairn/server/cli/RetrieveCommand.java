@@ -6,6 +6,7 @@ import dev.cairn.retrieval.RetrieveRequest;
 import dev.cairn.retrieval.RetrieveResult;
 import dev.cairn.server.Cairn;
 import dev.cairn.server.api.KnowledgeRoutes;
+import dev.cairn.server.api.body.RetrieveBody;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.util.Locale;
@@ -51,7 +52,7 @@ final class RetrieveCommand implements Callable<Integer> {
                     Json.MAPPER.readTree(
                             remote.post("/v1/namespaces/" + namespace + "/retrieve", body));
         } else {
-            RetrieveRequest request = KnowledgeRoutes.request(body);
+            RetrieveRequest request = RetrieveBody.of(query, topK).toRequest();
             try (Cairn cairn = local.open()) {
                 RetrieveResult result = cairn.knowledge().retrieve(namespace, request);
                 answer = Json.MAPPER.valueToTree(KnowledgeRoutes.answer(result, false));

@@ -6,10 +6,30 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Typed access to JSON request fields with errors that name the field. */
+/**
+ * Required-field checks on bound bodies, and typed access to the fields of free-form JSON objects
+ * (the compatibility mounts and tool arguments), with errors that name the field.
+ */
 public final class Fields {
 
     private Fields() {}
+
+    /** A required, non-blank string field of a bound body; 400 naming it when absent or blank. */
+    public static String required(String value, String field) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("field '" + field + "' is required");
+        }
+        return value;
+    }
+
+    /** A required, non-empty array field of a bound body. */
+    public static List<String> requiredList(List<String> values, String field) {
+        if (values == null || values.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "field '" + field + "' is required: a non-empty array of strings");
+        }
+        return values;
+    }
 
     /** A required, non-blank string field. */
     public static String requiredText(ObjectNode body, String field) {

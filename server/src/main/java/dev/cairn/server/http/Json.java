@@ -2,11 +2,9 @@ package dev.cairn.server.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -14,9 +12,11 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.Locale;
 
-/** Bounded JSON request bodies and JSON responses. Thread-safe. */
+/**
+ * JSON responses and bounded raw request bodies; {@link RequestBodies} parses and binds them.
+ * Thread-safe.
+ */
 public final class Json {
 
     public static final ObjectMapper MAPPER =
@@ -41,45 +41,6 @@ public final class Json {
         res.status(Status.create(status));
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
         res.send(bytes(value));
-    }
-
-    /**
-     * Reads the request body as a JSON object, at most {@code limit} bytes: 413 past the limit, 415
-     * for a non-JSON content type, 400 naming line and column for malformed JSON.
-     */
-    public static ObjectNode readObject(ServerRequest req, long limit) {
-        byte[] body = readBody(req, limit);
-        if (body.length == 0) {
-            throw new IllegalArgumentException("request body is empty, expected a JSON object");
-        }
-        return parseObject(body);
-    }
-
-    /** Parses a JSON object: 400 naming line and column for malformed JSON or another value. */
-    public static ObjectNode parseObject(byte[] body) {
-        JsonNode node;
-        try {
-            node = MAPPER.readTree(body);
-        } catch (JsonProcessingException e) {
-            var where = e.getLocation();
-            throw new IllegalArgumentException(
-                    "malformed JSON at line "
-                            + (where == null ? "?" : where.getLineNr())
-                            + ", column "
-                            + (where == null ? "?" : where.getColumnNr())
-                            + ": "
-                            + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        if (node == null || !node.isObject()) {
-            throw new IllegalArgumentException(
-                    "expected a JSON object, got "
-                            + (node == null
-                                    ? "nothing"
-                                    : node.getNodeType().name().toLowerCase(Locale.ROOT)));
-        }
-        return (ObjectNode) node;
     }
 
     /** Reads the raw body, at most {@code limit} bytes, checking the content type is JSON. */

@@ -1,6 +1,7 @@
 package dev.cairn.server.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.safety.WriteBlockedException;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
@@ -27,6 +28,11 @@ public final class Problems {
                         (req, res, e) ->
                                 ErrorEnvelope.forPath(req.path().path())
                                         .send(req, res, e.status(), e.getMessage(), e.code()))
+                .error(
+                        WriteBlockedException.class,
+                        (req, res, e) ->
+                                ErrorEnvelope.forPath(req.path().path())
+                                        .send(req, res, 422, e.getMessage(), ""))
                 .error(
                         dev.cairn.retrieval.PayloadTooLargeException.class,
                         (req, res, e) -> send(res, 413, e.getMessage()))

@@ -1,0 +1,68 @@
+package dev.cairn.server;
+
+import dev.cairn.server.api.ArkRoutes;
+import dev.cairn.server.api.ExtractRoutes;
+import dev.cairn.server.api.GovernanceModule;
+import dev.cairn.server.api.GraphRoutes;
+import dev.cairn.server.api.JudgeRoutes;
+import dev.cairn.server.api.KnowledgeRoutes;
+import dev.cairn.server.api.MemoryRoutes;
+import dev.cairn.server.api.NamespaceRoutes;
+import dev.cairn.server.api.OrlojRoutes;
+import dev.cairn.server.api.ProposalRoutes;
+import dev.cairn.server.api.SystemRoutes;
+import dev.cairn.server.api.TokenRoutes;
+import dev.cairn.server.api.ToolRoutes;
+import dev.cairn.server.api.TranscriptRoutes;
+import dev.cairn.server.auth.AuthFilter;
+import dev.cairn.server.http.MetricsFilter;
+import dev.cairn.server.http.Problems;
+import dev.cairn.server.http.Routes;
+import dev.cairn.store.Store;
+import io.helidon.webserver.http.HttpRouting;
+
+/**
+ * Cairn's HTTP routing, the one place every resource is registered: the web server and the routing
+ * tests both build it here, so tests run against the production routes, filters and error answers.
+ */
+public final class CairnRouting {
+
+    private CairnRouting() {}
+
+    /**
+     * Registers onto {@code routing}: the metrics and auth filters, the error answers, every
+     * resource as an {@link io.helidon.webserver.http.HttpService}, and last the 404 for every path
+     * no resource answers. Helidon matches in registration order, which is why the order here is
+     * fixed.
+     */
+    public static HttpRouting.Builder register(
+            HttpRouting.Builder routing, ServerComponents components) {
+        Store store = components.store();
+        long maxBody = components.settings().maxBodyBytes();
+        GovernanceModule governance = components.governance();
+        routing.addFilter(new MetricsFilter(components.metrics()));
+        routing.addFilter(new AuthFilter(components.tokens()));
+        Problems.register(routing);
+        routing.register(
+                new SystemRoutes(store, components.metrics()),
+                new NamespaceRoutes(store, maxBody),
+                new TokenRoutes(components.tokens(), maxBody),
+                new KnowledgeRoutes(components.knowledge(), maxBody),
+                new MemoryRoutes(components.memory(), store, maxBody),
+                new ArkRoutes(store, governance.transcripts(), maxBody),
+                new OrlojRoutes(store, governance.keyValues(), maxBody),
+                new ProposalRoutes(store, governance.proposals(), governance.memory(), maxBody),
+                new ExtractRoutes(
+                        store,
+                        governance.extraction(),
+                        governance.proposals(),
+                        governance.memory(),
+                        maxBody),
+                new TranscriptRoutes(store, governance.transcripts(), maxBody),
+                ToolRoutes.all(governance, maxBody),
+                new JudgeRoutes(components.judge(), store, maxBody),
+                new GraphRoutes(components.cairn().graph(), components.knowledge(), maxBody));
+        Routes.notFound(routing);
+        return routing;
+    }
+}
