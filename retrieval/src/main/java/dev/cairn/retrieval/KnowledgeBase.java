@@ -5,17 +5,18 @@ import dev.cairn.retrieval.dense.DenseIndex;
 import dev.cairn.retrieval.fusion.FusedCandidate;
 import dev.cairn.retrieval.fusion.ScoredId;
 import dev.cairn.retrieval.fusion.Signal;
-import dev.cairn.retrieval.ingest.Chunker;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.retrieval.lexical.LexicalHit;
 import dev.cairn.retrieval.lexical.LexicalIndex;
-import dev.cairn.store.ChunkDraft;
-import dev.cairn.store.DocumentDraft;
+import dev.cairn.retrieval.search.HybridSearch;
+import dev.cairn.retrieval.search.Ranking;
+import dev.cairn.retrieval.search.SignalRun;
+import dev.cairn.retrieval.search.SignalTask;
+import dev.cairn.store.DenseHit;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoredChunk;
 import dev.cairn.store.StoredDocument;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,13 +29,9 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -49,23 +46,21 @@ public final class KnowledgeBase implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KnowledgeBase.class.getName());
 
-    /** Documents embedded together during a bulk ingest, so batches fill up across documents. */
-    static final int INGEST_GROUP = 16;
-
     private final Store store;
     private final EmbeddingModel model;
     private final LexicalIndex lexical;
     private final DenseIndex dense;
     private final GraphRanker graph;
-    private final Chunker chunker;
+    private final KnowledgeIngest ingest;
     private final RetrievalConfig config;
     private final DocumentCatalog catalog;
     private final TraceLog traces;
-    private final EntityRepository entities;
     private final KnowledgeIndexes indexes;
     private final ExecutorService signals =
             Executors.newThreadPerTaskExecutor(
                     Thread.ofVirtual().name("cairn-signal-", 0).factory());
+    private final HybridSearch search = HybridSearch.on(signals);
+    private final Map<Signal, Duration> deadlines;
 
     private KnowledgeBase(
             Store store,
@@ -83,11 +78,15 @@ public final class KnowledgeBase implements AutoCloseable {
                         ? DenseIndex.ofStore(store, config.dense())
                         : DenseIndex.inMemory(
                                 store, config.dense(), store.config().exactSearchThreshold());
-        this.chunker = Chunker.headingAware(model.tokenCounter(), config.chunking());
         this.catalog = new DocumentCatalog(store);
         this.traces = new TraceLog(store.sql(), config.traceRetention());
-        this.entities = new EntityRepository(store.sql());
+        this.ingest = new KnowledgeIngest(store, model, config, new EntityRepository(store.sql()));
         this.indexes = new KnowledgeIndexes(store, lexical, dense, catalog);
+        this.deadlines =
+                Map.of(
+                        Signal.LEXICAL, config.lexicalTimeout(),
+                        Signal.DENSE, config.denseTimeout(),
+                        Signal.GRAPH, config.graphTimeout());
     }
 
     /**
@@ -141,7 +140,7 @@ public final class KnowledgeBase implements AutoCloseable {
      * @throws IllegalArgumentException when the document is over the size limit or empty
      */
     public IngestResult ingest(String namespace, ParsedDocument document) {
-        return ingestAll(namespace, List.of(document), r -> {}).getFirst();
+        return ingest.ingest(namespace, document);
     }
 
     /**
@@ -150,127 +149,12 @@ public final class KnowledgeBase implements AutoCloseable {
      */
     public List<IngestResult> ingestAll(
             String namespace, Iterable<ParsedDocument> documents, Consumer<IngestResult> progress) {
-        requireNamespace(namespace);
-        List<IngestResult> results = new ArrayList<>();
-        List<ParsedDocument> group = new ArrayList<>();
-        for (ParsedDocument document : documents) {
-            checkSize(document);
-            group.add(document);
-            if (group.size() == INGEST_GROUP) {
-                results.addAll(ingestGroup(namespace, group, progress));
-                group.clear();
-            }
-        }
-        if (!group.isEmpty()) {
-            results.addAll(ingestGroup(namespace, group, progress));
-        }
-        return results;
-    }
-
-    private List<IngestResult> ingestGroup(
-            String namespace, List<ParsedDocument> group, Consumer<IngestResult> progress) {
-        List<List<ChunkDraft>> chunksPerDocument = new ArrayList<>();
-        List<String> texts = new ArrayList<>();
-        List<EntityRepository.Declarations> declarations = new ArrayList<>();
-        for (ParsedDocument document : group) {
-            declarations.add(declarations(document));
-            List<ChunkDraft> chunks = chunker.chunk(document);
-            chunksPerDocument.add(chunks);
-            for (ChunkDraft chunk : chunks) {
-                texts.add(embeddingText(document.title(), chunk));
-            }
-        }
-        List<float[]> vectors = texts.isEmpty() ? List.of() : model.embedDocuments(texts);
-        List<IngestResult> results = new ArrayList<>();
-        int next = 0;
-        for (int d = 0; d < group.size(); d++) {
-            ParsedDocument document = group.get(d);
-            List<ChunkDraft> embedded = new ArrayList<>();
-            for (ChunkDraft chunk : chunksPerDocument.get(d)) {
-                embedded.add(chunk.withEmbedding(vectors.get(next++), model.id()));
-            }
-            // Declarations first: the catch-up that applies the document's change reads them.
-            entities.replaceDeclarations(namespace, document.id(), declarations.get(d));
-            StoredDocument stored = store.replaceDocument(namespace, draft(document), embedded);
-            IngestResult result = new IngestResult(stored.id(), stored.version(), embedded.size());
-            results.add(result);
-            progress.accept(result);
-        }
-        catchUp();
-        return results;
-    }
-
-    /** Front matter entities and relations as the graph takes them; validates entity kinds. */
-    static EntityRepository.Declarations declarations(ParsedDocument document) {
-        List<dev.cairn.graph.EntityDeclaration> declared = new ArrayList<>();
-        for (dev.cairn.retrieval.ingest.DeclaredEntity e : document.entities()) {
-            declared.add(
-                    new dev.cairn.graph.EntityDeclaration(
-                            e.name(),
-                            e.kind().isBlank()
-                                    ? dev.cairn.graph.EntityKind.OTHER
-                                    : dev.cairn.graph.EntityKind.parse(e.kind()),
-                            e.aliases()));
-        }
-        return new EntityRepository.Declarations(declared, document.relations());
-    }
-
-    /** Title and headings give a chunk the context its own words may lack. */
-    static String embeddingText(String title, ChunkDraft chunk) {
-        StringBuilder text = new StringBuilder();
-        if (!title.isBlank()) {
-            text.append(title).append('\n');
-        }
-        for (String heading : chunk.headingPath()) {
-            if (!heading.equals(title)) {
-                text.append(heading).append('\n');
-            }
-        }
-        return text.append(chunk.text()).toString();
-    }
-
-    private void checkSize(ParsedDocument document) {
-        long bytes = document.body().getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > config.maxDocumentBytes()) {
-            throw new PayloadTooLargeException(
-                    "document '"
-                            + document.id()
-                            + "' has "
-                            + bytes
-                            + " bytes, over the limit of "
-                            + config.maxDocumentBytes(),
-                    config.maxDocumentBytes());
-        }
-        if (document.body().isBlank()) {
-            throw new IllegalArgumentException("document '" + document.id() + "' has no content");
-        }
-    }
-
-    private static DocumentDraft draft(ParsedDocument d) {
-        Map<String, String> metadata = new LinkedHashMap<>(d.metadata());
-        return new DocumentDraft(
-                d.id(),
-                d.title(),
-                d.format(),
-                d.source(),
-                d.authority(),
-                d.tags(),
-                metadata,
-                d.body());
+        return ingest.ingestAll(namespace, documents, progress);
     }
 
     /** Deletes a document from the store and every index; false when there was none. */
     public boolean delete(String namespace, String documentId) {
-        requireNamespace(namespace);
-        boolean deleted = store.deleteDocument(namespace, documentId);
-        catchUp();
-        return deleted;
-    }
-
-    private void requireNamespace(String namespace) {
-        if (store.namespace(namespace).isEmpty()) {
-            throw new NoSuchElementException("namespace '" + namespace + "' does not exist");
-        }
+        return ingest.delete(namespace, documentId);
     }
 
     // ---- derived indexes ---------------------------------------------------------------
@@ -292,118 +176,55 @@ public final class KnowledgeBase implements AutoCloseable {
      */
     public RetrieveResult retrieve(String namespace, RetrieveRequest request) {
         long start = System.nanoTime();
-        requireNamespace(namespace);
+        ingest.requireNamespace(namespace);
         store.changeLog().catchUpIfBehind(); // another server may have written since
-        Map<Signal, CompletableFuture<Timed>> running = new EnumMap<>(Signal.class);
         Map<String, String> explanations = new HashMap<>();
         CompletableFuture<GraphRanker.Ranking> graphRanking = new CompletableFuture<>();
         int n = request.candidates();
+        Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
         if (request.weights().weight(Signal.LEXICAL) > 0) {
-            running.put(
-                    Signal.LEXICAL,
-                    CompletableFuture.supplyAsync(
-                            () -> Timed.of(lexicalSignal(namespace, request, n, explanations)),
-                            signals));
+            tasks.put(Signal.LEXICAL, () -> lexicalSignal(namespace, request, n, explanations));
         }
         if (request.weights().weight(Signal.DENSE) > 0) {
-            running.put(
+            tasks.put(
                     Signal.DENSE,
-                    CompletableFuture.supplyAsync(
-                            () ->
-                                    Timed.of(
-                                            dense
-                                                    .search(
-                                                            namespace,
-                                                            model.embedQuery(request.query()),
-                                                            n)
-                                                    .stream()
-                                                    .map(
-                                                            h ->
-                                                                    new ScoredId(
-                                                                            h.chunkId(),
-                                                                            h.similarity()))
-                                                    .toList()),
-                            signals));
+                    () -> {
+                        List<ScoredId> ranking = new ArrayList<>();
+                        for (DenseHit h :
+                                dense.search(namespace, model.embedQuery(request.query()), n)) {
+                            ranking.add(new ScoredId(h.chunkId(), h.similarity()));
+                        }
+                        return Ranking.of(ranking);
+                    });
         }
         if (request.weights().weight(Signal.GRAPH) > 0 && graph != GraphRanker.NONE) {
-            running.put(
+            tasks.put(
                     Signal.GRAPH,
-                    CompletableFuture.supplyAsync(
-                            () -> {
-                                GraphRanker.Ranking ranking =
-                                        graph.rank(namespace, request.query(), n);
-                                graphRanking.complete(ranking);
-                                return Timed.of(ranking.chunks());
-                            },
-                            signals));
+                    () -> {
+                        GraphRanker.Ranking ranking = graph.rank(namespace, request.query(), n);
+                        graphRanking.complete(ranking);
+                        return Ranking.of(ranking.chunks());
+                    });
         }
-
-        Map<Signal, List<ScoredId>> rankings = new EnumMap<>(Signal.class);
-        List<SignalOutcome> outcomes = new ArrayList<>();
-        Map<Signal, Double> millis = new EnumMap<>(Signal.class);
-        for (Signal signal : Signal.values()) {
-            CompletableFuture<Timed> future = running.get(signal);
-            if (future == null) {
-                String why =
-                        request.weights().weight(signal) > 0
-                                ? "no "
-                                        + signal.name().toLowerCase(java.util.Locale.ROOT)
-                                        + " signal is configured"
-                                : "weight 0";
-                outcomes.add(new SignalOutcome(signal, SignalOutcome.Status.SKIPPED, 0, 0, why));
-                continue;
-            }
-            Duration deadline = deadline(signal);
-            long remaining = deadline.toNanos() - (System.nanoTime() - start);
-            try {
-                Timed answer = future.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
-                if (answer.finishedAt() - start > deadline.toNanos()) {
-                    throw new TimeoutException(); // answered, but after its deadline
-                }
-                List<ScoredId> ranking = answer.ranking();
-                rankings.put(signal, ranking);
-                double ms = (answer.finishedAt() - start) / 1e6;
-                millis.put(signal, ms);
-                outcomes.add(
-                        new SignalOutcome(signal, SignalOutcome.Status.OK, ms, ranking.size(), ""));
-            } catch (TimeoutException e) {
-                // Never interrupt a late signal: an interrupt closes Lucene's file channels.
-                future.cancel(false);
-                millis.put(signal, (double) deadline.toMillis());
-                outcomes.add(
-                        new SignalOutcome(
-                                signal,
-                                SignalOutcome.Status.TIMEOUT,
-                                deadline.toMillis(),
-                                0,
-                                "no answer within " + deadline.toMillis() + " ms"));
-            } catch (ExecutionException | CancellationException e) {
-                Throwable cause = e.getCause() == null ? e : e.getCause();
-                LOG.log(Level.WARNING, signal + " signal failed in namespace " + namespace, cause);
-                double ms = elapsedMs(start);
-                millis.put(signal, ms);
-                outcomes.add(
-                        new SignalOutcome(
-                                signal,
-                                SignalOutcome.Status.FAILED,
-                                ms,
-                                0,
-                                cause.getClass().getSimpleName()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while retrieving", e);
-            }
-        }
+        SignalRun run = search.run(tasks, request.weights(), deadlines, start);
+        run.failures()
+                .forEach(
+                        (signal, cause) ->
+                                LOG.log(
+                                        Level.WARNING,
+                                        signal + " signal failed in namespace " + namespace,
+                                        cause));
+        List<SignalOutcome> outcomes = run.outcomes();
 
         long fusionStart = System.nanoTime();
         List<FusedCandidate> fused =
                 applySupersession(
                         namespace,
-                        request.fusion().fusion(request.k()).fuse(rankings, request.weights()),
+                        run.fuse(request.fusion().fusion(request.k()), request.weights()),
                         explanations);
         // The graph's context and paths count only when its signal answered in time.
         GraphRanker.Ranking graphAnswer =
-                rankings.containsKey(Signal.GRAPH)
+                run.answered().containsKey(Signal.GRAPH)
                         ? graphRanking.getNow(
                                 new GraphRanker.Ranking(List.of(), GraphContext.EMPTY))
                         : new GraphRanker.Ranking(List.of(), GraphContext.EMPTY);
@@ -439,9 +260,9 @@ public final class KnowledgeBase implements AutoCloseable {
         Plan plan = config.grounding().plan(grounding);
         Timings timings =
                 new Timings(
-                        millis.getOrDefault(Signal.LEXICAL, 0.0),
-                        millis.getOrDefault(Signal.DENSE, 0.0),
-                        millis.getOrDefault(Signal.GRAPH, 0.0),
+                        run.outcome(Signal.LEXICAL).millis(),
+                        run.outcome(Signal.DENSE).millis(),
+                        run.outcome(Signal.GRAPH).millis(),
                         fusionMs,
                         elapsedMs(start));
         GraphContext context = graphAnswer.context();
@@ -533,19 +354,10 @@ public final class KnowledgeBase implements AutoCloseable {
         }
     }
 
-    /** A signal's ranking and when it was ready, to hold it to its deadline. */
-    private record Timed(List<ScoredId> ranking, long finishedAt) {
-        static Timed of(List<ScoredId> ranking) {
-            return new Timed(ranking, System.nanoTime());
-        }
-    }
-
-    private List<ScoredId> lexicalSignal(
+    private Ranking lexicalSignal(
             String namespace, RetrieveRequest request, int n, Map<String, String> explanations) {
         List<LexicalHit> hits = lexical.search(namespace, request.query(), n, request.explain());
-        List<ScoredId> ranking = new ArrayList<>(hits.size());
         for (LexicalHit hit : hits) {
-            ranking.add(new ScoredId(hit.chunkId(), hit.score()));
             hit.explanation()
                     .ifPresent(
                             text -> {
@@ -554,15 +366,7 @@ public final class KnowledgeBase implements AutoCloseable {
                                 }
                             });
         }
-        return ranking;
-    }
-
-    private Duration deadline(Signal signal) {
-        return switch (signal) {
-            case LEXICAL -> config.lexicalTimeout();
-            case DENSE -> config.denseTimeout();
-            case GRAPH -> config.graphTimeout();
-        };
+        return Ranking.lexical(hits);
     }
 
     private List<RetrievedHit> hydrate(String namespace, List<FusedCandidate> selected) {

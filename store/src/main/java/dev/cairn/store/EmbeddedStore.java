@@ -1,5 +1,7 @@
 package dev.cairn.store;
 
+import dev.cairn.store.vector.TopK;
+import dev.cairn.store.vector.VectorHit;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,7 +18,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -271,26 +272,19 @@ final class EmbeddedStore extends JdbcStore {
         }
     }
 
+    /** The one exact scan's top-k (see {@link dev.cairn.store.vector}) over every stored vector. */
     @Override
     public List<DenseHit> denseSearch(
             String namespace, float[] query, int k, DenseOptions options) {
         Namespace.requireValidName(namespace);
         float[] q = query.clone();
         double queryNorm = requireQuery(q, k);
-        PriorityQueue<DenseHit> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
-        forEachEmbedding(
-                namespace,
-                (id, vector) -> {
-                    DenseHit hit = new DenseHit(id, cosine(q, queryNorm, vector));
-                    if (worstFirst.size() < k) {
-                        worstFirst.add(hit);
-                    } else if (BEST_FIRST.compare(hit, worstFirst.peek()) < 0) {
-                        worstFirst.poll();
-                        worstFirst.add(hit);
-                    }
-                });
-        List<DenseHit> out = new ArrayList<>(worstFirst);
-        out.sort(BEST_FIRST);
+        TopK top = new TopK(k);
+        forEachEmbedding(namespace, (id, vector) -> top.offer(id, cosine(q, queryNorm, vector)));
+        List<DenseHit> out = new ArrayList<>(k);
+        for (VectorHit hit : top.best()) {
+            out.add(new DenseHit(hit.id(), hit.score()));
+        }
         return out;
     }
 

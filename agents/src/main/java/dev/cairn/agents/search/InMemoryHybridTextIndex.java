@@ -1,31 +1,36 @@
 package dev.cairn.agents.search;
 
 import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.retrieval.dense.UnitVectors;
 import dev.cairn.retrieval.fusion.FusedCandidate;
 import dev.cairn.retrieval.fusion.Fusion;
-import dev.cairn.retrieval.fusion.ScoredId;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.lexical.IndexedChunk;
 import dev.cairn.retrieval.lexical.LexicalConfig;
-import dev.cairn.retrieval.lexical.LexicalHit;
 import dev.cairn.retrieval.lexical.LexicalIndex;
+import dev.cairn.retrieval.search.HybridSearch;
+import dev.cairn.retrieval.search.Ranking;
+import dev.cairn.retrieval.search.SignalRun;
+import dev.cairn.retrieval.search.SignalTask;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
  * {@link HybridTextIndex} with one shared in-memory Lucene index (a namespace per Lucene namespace)
- * and exact cosine over a per-namespace map of vectors. Candidates per signal: {@code max(limit *
- * 4, 50)}. Thread-safe: each namespace's load and updates hold that namespace's lock; searches
- * after loading run concurrently.
+ * and the one exact cosine scan ({@link UnitVectors#scan()}) over a per-namespace map of vectors,
+ * both run and fused by the hybrid search core ({@link HybridSearch}). Candidates per signal:
+ * {@code max(limit * 4, 50)}. Thread-safe: each namespace's load and updates hold that namespace's
+ * lock; searches after loading run concurrently.
  */
 final class InMemoryHybridTextIndex implements HybridTextIndex {
 
@@ -38,6 +43,10 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
     private final LexicalIndex lexical = LexicalIndex.inMemory(LexicalConfig.DEFAULTS);
     private final Fusion fusion = Fusion.weightedRrf();
     private final Map<String, NamespaceState> namespaces = new ConcurrentHashMap<>();
+    private final ExecutorService signals =
+            Executors.newThreadPerTaskExecutor(
+                    Thread.ofVirtual().name("cairn-text-search-", 0).factory());
+    private final HybridSearch search = HybridSearch.on(signals);
 
     InMemoryHybridTextIndex(EmbeddingModel model) {
         this.model = model;
@@ -82,16 +91,24 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
             return List.of();
         }
         int candidates = Math.max(limit * 4, MIN_CANDIDATES);
-        Map<Signal, List<ScoredId>> rankings = new EnumMap<>(Signal.class);
-        List<ScoredId> lexicalRanking = new ArrayList<>();
-        for (LexicalHit hit : lexical.search(namespace, query, candidates, false)) {
-            lexicalRanking.add(new ScoredId(hit.documentId(), hit.score()));
-        }
-        rankings.put(Signal.LEXICAL, lexicalRanking);
+        Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
+        tasks.put(
+                Signal.LEXICAL,
+                () -> Ranking.lexical(lexical.search(namespace, query, candidates, false)));
         if (model != null && !state.vectors.isEmpty()) {
-            rankings.put(Signal.DENSE, dense(state, model.embedQuery(query), candidates));
+            tasks.put(Signal.DENSE, () -> dense(state, model.embedQuery(query), candidates));
         }
-        List<FusedCandidate> fused = fusion.fuse(rankings, WEIGHTS);
+        SignalRun run = search.run(tasks, WEIGHTS);
+        run.failures()
+                .values()
+                .forEach(
+                        cause -> {
+                            if (cause instanceof RuntimeException r) {
+                                throw r;
+                            }
+                            throw new IllegalStateException("text search failed", cause);
+                        });
+        List<FusedCandidate> fused = run.fuse(fusion, WEIGHTS);
         List<TextHit> out = new ArrayList<>();
         for (FusedCandidate c : fused.subList(0, Math.min(limit, fused.size()))) {
             out.add(
@@ -104,19 +121,18 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
         return List.copyOf(out);
     }
 
-    private static List<ScoredId> dense(NamespaceState state, float[] query, int k) {
-        List<ScoredId> all = new ArrayList<>();
-        for (Map.Entry<String, float[]> e : state.vectors.entrySet()) {
-            float[] v = e.getValue();
-            double dot = 0;
-            for (int i = 0; i < Math.min(v.length, query.length); i++) {
-                dot += v[i] * query[i];
-            }
-            all.add(new ScoredId(e.getKey(), dot));
-        }
-        all.sort(
-                Comparator.comparingDouble(ScoredId::score).reversed().thenComparing(ScoredId::id));
-        return List.copyOf(all.subList(0, Math.min(k, all.size())));
+    private static Ranking dense(NamespaceState state, float[] query, int k) {
+        return Ranking.dense(
+                UnitVectors.scan()
+                        .nearest(
+                                state.vectors.entrySet(),
+                                Map.Entry::getKey,
+                                Map.Entry::getValue,
+                                query,
+                                k),
+                query,
+                UnitVectors.COSINE,
+                state.vectors::get);
     }
 
     @Override
@@ -181,6 +197,7 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
 
     @Override
     public void close() {
+        signals.shutdown(); // no interrupts: an interrupt closes Lucene's file channels
         lexical.close();
     }
 }

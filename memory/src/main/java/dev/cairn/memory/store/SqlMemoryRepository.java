@@ -1,14 +1,7 @@
 package dev.cairn.memory.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cairn.memory.Layer;
 import dev.cairn.memory.Memory;
-import dev.cairn.memory.MemorySource;
 import dev.cairn.memory.MemoryStatus;
-import dev.cairn.memory.MemoryType;
-import dev.cairn.memory.Scope;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.store.Change;
 import dev.cairn.store.Page;
@@ -26,45 +19,22 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
-/** {@link MemoryRepository} over {@link SqlAccess}, SQLite and PostgreSQL. Thread-safe. */
+/**
+ * {@link MemoryRepository} over {@link SqlAccess}, SQLite and PostgreSQL: the statements; a row's
+ * columns are {@link MemoryColumns}', a filter's WHERE clause {@link MemoryWhere}'s. Thread-safe.
+ */
 final class SqlMemoryRepository implements MemoryRepository {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() {};
     private static final int IN_BATCH = 500;
-
-    private static final String COLUMNS =
-            "namespace, id, user_id, agent_id, session_name, task_name, parent_task, type, layer,"
-                    + " status, content, content_hash, tags, confidence, importance, conflict_key,"
-                    + " source_kind, source_ref, created_at, updated_at, expires_at,"
-                    + " last_recalled_at, recalled_count, disabled, deleted, embedding_model";
-
-    private static final String UPSERT =
-            "INSERT INTO memories ("
-                    + COLUMNS
-                    + ", embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                    + " ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (namespace, id) DO UPDATE SET"
-                    + " user_id = excluded.user_id, agent_id = excluded.agent_id,"
-                    + " session_name = excluded.session_name, task_name = excluded.task_name,"
-                    + " parent_task = excluded.parent_task, type = excluded.type,"
-                    + " layer = excluded.layer, status = excluded.status,"
-                    + " content = excluded.content, content_hash = excluded.content_hash,"
-                    + " tags = excluded.tags, confidence = excluded.confidence,"
-                    + " importance = excluded.importance, conflict_key = excluded.conflict_key,"
-                    + " source_kind = excluded.source_kind, source_ref = excluded.source_ref,"
-                    + " created_at = excluded.created_at, updated_at = excluded.updated_at,"
-                    + " expires_at = excluded.expires_at,"
-                    + " last_recalled_at = excluded.last_recalled_at,"
-                    + " recalled_count = excluded.recalled_count, disabled = excluded.disabled,"
-                    + " deleted = excluded.deleted, embedding_model = excluded.embedding_model,"
-                    + " embedding = COALESCE(excluded.embedding, memories.embedding)";
 
     private final SqlAccess sql;
     private final int dimensions;
+    private final MemoryColumns columns;
 
     SqlMemoryRepository(SqlAccess sql, int dimensions) {
         this.sql = Objects.requireNonNull(sql, "sql");
         this.dimensions = dimensions;
+        this.columns = new MemoryColumns(sql);
     }
 
     @Override
@@ -84,7 +54,7 @@ final class SqlMemoryRepository implements MemoryRepository {
         sql.write(
                 namespace,
                 c -> {
-                    try (PreparedStatement ps = c.prepareStatement(UPSERT)) {
+                    try (PreparedStatement ps = c.prepareStatement(MemoryColumns.UPSERT)) {
                         for (MemoryRow row : rows) {
                             float[] v = row.embedding();
                             if (v.length != 0 && v.length != dimensions) {
@@ -96,8 +66,8 @@ final class SqlMemoryRepository implements MemoryRepository {
                                                 + " dimensions, must be "
                                                 + dimensions);
                             }
-                            bindMemory(ps, row.memory());
-                            sql.bindVector(ps, 27, row.embedding());
+                            columns.bind(ps, row.memory());
+                            sql.bindVector(ps, MemoryColumns.EMBEDDING, row.embedding());
                             ps.executeUpdate();
                         }
                     }
@@ -125,74 +95,13 @@ final class SqlMemoryRepository implements MemoryRepository {
                 });
     }
 
-    private void bindMemory(PreparedStatement ps, Memory m) throws SQLException {
-        Scope s = m.scope();
-        int i = 1;
-        ps.setString(i++, s.namespace());
-        ps.setString(i++, m.id());
-        ps.setString(i++, s.userId());
-        ps.setString(i++, s.agentId());
-        ps.setString(i++, s.sessionName());
-        ps.setString(i++, s.taskName());
-        ps.setString(i++, s.parentTask());
-        ps.setString(i++, m.type().name());
-        ps.setString(i++, m.layer().name());
-        ps.setString(i++, m.status().name());
-        ps.setString(i++, m.content());
-        ps.setString(i++, m.contentHash());
-        sql.bindJson(ps, i++, toJson(m.tags()));
-        ps.setDouble(i++, m.confidence());
-        ps.setDouble(i++, m.importance());
-        ps.setString(i++, m.conflictKey());
-        ps.setString(i++, m.source().kind().name());
-        ps.setString(i++, m.source().reference());
-        sql.bindInstant(ps, i++, m.createdAt());
-        sql.bindInstant(ps, i++, m.updatedAt());
-        sql.bindInstant(ps, i++, m.expiresAt());
-        sql.bindInstant(ps, i++, m.lastRecalledAt());
-        ps.setLong(i++, m.recalledCount());
-        ps.setBoolean(i++, m.disabled());
-        ps.setBoolean(i++, m.deleted());
-        ps.setString(i, m.embeddingModel());
-    }
-
-    private Memory row(ResultSet rs) throws SQLException {
-        return new Memory(
-                rs.getString("id"),
-                new Scope(
-                        rs.getString("namespace"),
-                        rs.getString("user_id"),
-                        rs.getString("agent_id"),
-                        rs.getString("session_name"),
-                        rs.getString("task_name"),
-                        rs.getString("parent_task")),
-                MemoryType.valueOf(rs.getString("type")),
-                Layer.valueOf(rs.getString("layer")),
-                MemoryStatus.valueOf(rs.getString("status")),
-                rs.getString("content"),
-                rs.getString("content_hash"),
-                fromJson(rs.getString("tags")),
-                rs.getDouble("confidence"),
-                rs.getDouble("importance"),
-                rs.getString("conflict_key"),
-                new MemorySource(
-                        MemorySource.Kind.valueOf(rs.getString("source_kind")),
-                        rs.getString("source_ref")),
-                sql.readInstant(rs, "created_at"),
-                sql.readInstant(rs, "updated_at"),
-                sql.readInstant(rs, "expires_at"),
-                sql.readInstant(rs, "last_recalled_at"),
-                rs.getLong("recalled_count"),
-                rs.getBoolean("disabled"),
-                rs.getBoolean("deleted"),
-                rs.getString("embedding_model"));
-    }
-
     @Override
     public Optional<Memory> find(String namespace, String id) {
         List<Memory> found =
                 query(
-                        "SELECT " + COLUMNS + " FROM memories WHERE namespace = ? AND id = ?",
+                        "SELECT "
+                                + MemoryColumns.COLUMNS
+                                + " FROM memories WHERE namespace = ? AND id = ?",
                         namespace,
                         id);
         return found.stream().findFirst();
@@ -212,9 +121,9 @@ final class SqlMemoryRepository implements MemoryRepository {
             out.addAll(
                     query(
                             "SELECT "
-                                    + COLUMNS
+                                    + MemoryColumns.COLUMNS
                                     + " FROM memories WHERE namespace = ? AND id IN ("
-                                    + placeholders(batch.size())
+                                    + MemoryWhere.placeholders(batch.size())
                                     + ") ORDER BY id",
                             args));
         }
@@ -239,39 +148,9 @@ final class SqlMemoryRepository implements MemoryRepository {
 
     @Override
     public Page<Memory> list(String namespace, MemoryFilter filter, PageRequest page) {
-        StringBuilder where = new StringBuilder("namespace = ?");
-        List<Object> args = new ArrayList<>();
-        args.add(namespace);
-        if (!filter.text().isEmpty()) {
-            where.append(" AND lower(content) LIKE ? ESCAPE '\\'");
-            args.add("%" + escapeLike(filter.text().toLowerCase(java.util.Locale.ROOT)) + "%");
-        }
-        inList(where, args, "type", filter.types().stream().map(Enum::name).sorted().toList());
-        inList(where, args, "status", filter.statuses().stream().map(Enum::name).sorted().toList());
-        inList(
-                where,
-                args,
-                "source_kind",
-                filter.sources().stream().map(Enum::name).sorted().toList());
-        inList(where, args, "id", filter.ids());
-        for (String tag : filter.tags()) {
-            where.append(" AND CAST(tags AS TEXT) LIKE ? ESCAPE '\\'");
-            args.add(
-                    "%" + escapeLike(toJson(List.of(tag)).substring(1).replaceAll("]$", "")) + "%");
-        }
-        equal(where, args, "user_id", filter.userId());
-        equal(where, args, "agent_id", filter.agentId());
-        equal(where, args, "session_name", filter.sessionName());
-        equal(where, args, "task_name", filter.taskName());
-        equal(where, args, "parent_task", filter.parentTask());
-        if (!filter.includeDisabled()) {
-            where.append(" AND disabled = ?");
-            args.add(Boolean.FALSE);
-        }
-        if (!filter.includeDeleted()) {
-            where.append(" AND deleted = ?");
-            args.add(Boolean.FALSE);
-        }
+        MemoryWhere filtered = MemoryWhere.of(namespace, filter);
+        String where = filtered.sql();
+        List<Object> args = filtered.args();
         return sql.read(
                 c -> {
                     long total;
@@ -290,14 +169,14 @@ final class SqlMemoryRepository implements MemoryRepository {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
-                                            + COLUMNS
+                                            + MemoryColumns.COLUMNS
                                             + " FROM memories WHERE "
                                             + where
                                             + " AND id > ? ORDER BY id LIMIT ?")) {
                         bind(ps, pageArgs.toArray());
                         try (ResultSet rs = ps.executeQuery()) {
                             while (rs.next()) {
-                                items.add(row(rs));
+                                items.add(columns.read(rs));
                             }
                         }
                     }
@@ -342,7 +221,7 @@ final class SqlMemoryRepository implements MemoryRepository {
     public List<Memory> withContentHash(String namespace, String contentHash) {
         return query(
                 "SELECT "
-                        + COLUMNS
+                        + MemoryColumns.COLUMNS
                         + " FROM memories WHERE namespace = ? AND content_hash = ? AND deleted = ?"
                         + " ORDER BY id",
                 namespace,
@@ -357,7 +236,7 @@ final class SqlMemoryRepository implements MemoryRepository {
         }
         return query(
                 "SELECT "
-                        + COLUMNS
+                        + MemoryColumns.COLUMNS
                         + " FROM memories WHERE namespace = ? AND conflict_key = ? AND deleted = ?"
                         + " ORDER BY id",
                 namespace,
@@ -372,14 +251,14 @@ final class SqlMemoryRepository implements MemoryRepository {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
-                                            + COLUMNS
+                                            + MemoryColumns.COLUMNS
                                             + ", embedding FROM memories WHERE namespace = ? AND"
                                             + " deleted = ? ORDER BY id")) {
                         ps.setString(1, namespace);
                         ps.setBoolean(2, false);
                         try (ResultSet rs = ps.executeQuery()) {
                             while (rs.next()) {
-                                consumer.accept(row(rs), sql.readVector(rs, "embedding"));
+                                consumer.accept(columns.read(rs), sql.readVector(rs, "embedding"));
                             }
                         }
                     }
@@ -394,7 +273,7 @@ final class SqlMemoryRepository implements MemoryRepository {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
-                                            + COLUMNS
+                                            + MemoryColumns.COLUMNS
                                             + " FROM memories WHERE namespace = ? AND status = ?"
                                             + " AND expires_at <= ? AND deleted = ? ORDER BY id"
                                             + " LIMIT ?")) {
@@ -415,7 +294,7 @@ final class SqlMemoryRepository implements MemoryRepository {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
-                                            + COLUMNS
+                                            + MemoryColumns.COLUMNS
                                             + " FROM memories WHERE namespace = ? AND deleted = ?"
                                             + " AND (embedding IS NULL OR embedding_model <> ?)"
                                             + " ORDER BY id LIMIT ?")) {
@@ -435,7 +314,7 @@ final class SqlMemoryRepository implements MemoryRepository {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
-                                            + COLUMNS
+                                            + MemoryColumns.COLUMNS
                                             + " FROM memories WHERE namespace = ? AND user_id = ?"
                                             + " AND status = ? AND disabled = ? AND deleted = ?"
                                             + " ORDER BY importance DESC, updated_at DESC, id"
@@ -541,7 +420,7 @@ final class SqlMemoryRepository implements MemoryRepository {
         List<Memory> out = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.add(row(rs));
+                out.add(columns.read(rs));
             }
         }
         return out;
@@ -558,47 +437,6 @@ final class SqlMemoryRepository implements MemoryRepository {
                         throw new IllegalArgumentException(
                                 "illegal argument type: " + a.getClass());
             }
-        }
-    }
-
-    private static void inList(
-            StringBuilder where, List<Object> args, String column, List<String> values) {
-        if (values.isEmpty()) {
-            return;
-        }
-        where.append(" AND ").append(column).append(" IN (").append(placeholders(values.size()));
-        where.append(')');
-        args.addAll(values);
-    }
-
-    private static void equal(StringBuilder where, List<Object> args, String column, String value) {
-        if (!value.isEmpty()) {
-            where.append(" AND ").append(column).append(" = ?");
-            args.add(value);
-        }
-    }
-
-    private static String placeholders(int n) {
-        return String.join(", ", java.util.Collections.nCopies(n, "?"));
-    }
-
-    static String escapeLike(String s) {
-        return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
-    }
-
-    private static String toJson(List<String> values) {
-        try {
-            return JSON.writeValueAsString(values);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write tags as JSON", e);
-        }
-    }
-
-    private static List<String> fromJson(String json) {
-        try {
-            return JSON.readValue(json, STRING_LIST);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored tags are not a JSON list", e);
         }
     }
 }

@@ -325,7 +325,7 @@ class MemoryServiceTest {
     void denseRecallOverALargeTableFindsTheNearestMemories() {
         // above PARALLEL_SCAN_MIN_ENTRIES the scan is split across threads; the answer must be
         // the exact nearest neighbours, ties included, as one sequential pass finds them
-        int n = DefaultMemoryService.PARALLEL_SCAN_MIN_ENTRIES + 500;
+        int n = MemoryRecall.PARALLEL_SCAN_MIN_ENTRIES + 500;
         TrigramEmbeddingModel model = new TrigramEmbeddingModel(DIMS);
         String[] words = {"deploy", "kafka", "billing", "vpn", "index", "rota", "review", "cache"};
         java.util.Random random = new java.util.Random(11);
@@ -353,7 +353,8 @@ class MemoryServiceTest {
                         .sorted(
                                 java.util.Comparator.comparingDouble(
                                                 (java.util.Map.Entry<String, float[]> e) ->
-                                                        -DefaultMemoryService.dot(q, e.getValue()))
+                                                        -dev.cairn.retrieval.dense.UnitVectors
+                                                                .cosine(q, e.getValue()))
                                         .thenComparing(java.util.Map.Entry::getKey))
                         .limit(10)
                         .map(java.util.Map.Entry::getKey)

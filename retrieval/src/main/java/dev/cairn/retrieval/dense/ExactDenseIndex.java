@@ -3,20 +3,18 @@ package dev.cairn.retrieval.dense;
 import dev.cairn.store.DenseHit;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoredChunk;
+import dev.cairn.store.vector.VectorHit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.lucene.util.VectorUtil;
 
 /**
- * Exact cosine search over vectors held in memory, one array of rows per namespace. Updates go to a
- * per-document map and mark the namespace dirty; the next search rebuilds an immutable snapshot, so
- * a bulk ingest costs one rebuild, not one per document. Thread-safe: searches read a snapshot,
- * updates and rebuilds lock the namespace.
+ * Exact cosine search over vectors held in memory, one list of rows per namespace, by the one exact
+ * scan ({@link UnitVectors#scan()}). Updates go to a per-document map and mark the namespace dirty;
+ * the next search rebuilds an immutable snapshot, so a bulk ingest costs one rebuild, not one per
+ * document. Thread-safe: searches read a snapshot, updates and rebuilds lock the namespace.
  */
 final class ExactDenseIndex implements DenseIndex {
 
@@ -107,53 +105,34 @@ final class ExactDenseIndex implements DenseIndex {
     }
 
     /** Immutable rows of vectors and their chunk ids. */
-    private record Snapshot(String[] ids, float[][] rows, int dimensions) {
+    private record Snapshot(List<Row> rows, int dimensions) {
 
         static Snapshot of(Map<String, Map<String, float[]>> byDocument) {
-            List<String> ids = new ArrayList<>();
-            List<float[]> rows = new ArrayList<>();
+            List<Row> rows = new ArrayList<>();
             byDocument
                     .values()
-                    .forEach(
-                            chunks ->
-                                    chunks.forEach(
-                                            (id, v) -> {
-                                                ids.add(id);
-                                                rows.add(v);
-                                            }));
-            int dims = rows.isEmpty() ? 0 : rows.getFirst().length;
-            return new Snapshot(ids.toArray(String[]::new), rows.toArray(float[][]::new), dims);
+                    .forEach(chunks -> chunks.forEach((id, v) -> rows.add(new Row(id, v))));
+            int dims = rows.isEmpty() ? 0 : rows.getFirst().vector().length;
+            return new Snapshot(List.copyOf(rows), dims);
         }
 
         List<DenseHit> search(float[] query, int k) {
-            if (ids.length == 0) {
+            if (rows.isEmpty()) {
                 return List.of();
             }
             if (query.length != dimensions) {
                 throw new IllegalArgumentException(
                         "illegal query dimensions: " + query.length + ", must be " + dimensions);
             }
-            Comparator<Scored> worstFirst =
-                    Comparator.comparingDouble(Scored::score)
-                            .thenComparing(Scored::id, Comparator.reverseOrder());
-            PriorityQueue<Scored> top = new PriorityQueue<>(k + 1, worstFirst);
-            for (int r = 0; r < ids.length; r++) {
-                // Lucene's dot product: SIMD through the Vector API when the JVM has it.
-                float dot = VectorUtil.dotProduct(rows[r], query);
-                if (top.size() < k) {
-                    top.add(new Scored(ids[r], dot));
-                } else if (worstFirst.compare(new Scored(ids[r], dot), top.peek()) > 0) {
-                    top.poll();
-                    top.add(new Scored(ids[r], dot));
-                }
+            List<DenseHit> hits = new ArrayList<>(k);
+            for (VectorHit hit : UnitVectors.scan().nearest(rows, Row::id, Row::vector, query, k)) {
+                hits.add(new DenseHit(hit.id(), hit.score()));
             }
-            List<Scored> best = new ArrayList<>(top);
-            best.sort(worstFirst.reversed());
-            return best.stream().map(s -> new DenseHit(s.id(), s.score())).toList();
+            return hits;
         }
     }
 
-    private record Scored(String id, double score) {}
+    private record Row(String id, float[] vector) {}
 
     @Override
     public void removeAll() {

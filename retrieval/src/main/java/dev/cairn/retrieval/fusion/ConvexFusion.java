@@ -23,32 +23,49 @@ final class ConvexFusion implements Fusion {
         double weightSum = 0;
         for (Signal s : Signal.values()) {
             List<ScoredId> list = rankings.get(s);
-            if (list == null || list.isEmpty() || weights.weight(s) == 0) {
+            if (list == null || weights.weight(s) == 0) {
                 continue;
             }
+            // A signal that answered with nothing still counts: it gave every candidate 0.
             weightSum += weights.weight(s);
-            double min = Double.POSITIVE_INFINITY;
-            double max = Double.NEGATIVE_INFINITY;
-            for (ScoredId e : list) {
-                min = Math.min(min, e.score());
-                max = Math.max(max, e.score());
-            }
-            double low =
-                    normalization == Normalization.MIN_MAX
-                            ? min
-                            : Math.min(min, s.theoreticalMin());
-            bounds.put(s, new double[] {low, max});
+            bounds.put(s, bounds(s, list));
         }
         for (Candidates.Acc a : c.all()) {
             double sum = 0;
             for (Map.Entry<Signal, Double> e : a.scores.entrySet()) { // Signal order
-                double[] b = bounds.get(e.getKey());
-                double norm = b[1] > b[0] ? (e.getValue() - b[0]) / (b[1] - b[0]) : 1.0;
-                sum += weights.weight(e.getKey()) * norm;
+                sum += weights.weight(e.getKey()) * normalise(e.getValue(), bounds.get(e.getKey()));
             }
             a.fused = weightSum == 0 ? 0 : sum / weightSum;
         }
         return c.sorted();
+    }
+
+    /** The {low, high} a signal's scores are mapped from. */
+    private double[] bounds(Signal s, List<ScoredId> list) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (ScoredId e : list) {
+            min = Math.min(min, e.score());
+            max = Math.max(max, e.score());
+        }
+        return switch (normalization) {
+            case MIN_MAX -> new double[] {min, max};
+            case THEORETICAL_MIN_MAX -> new double[] {Math.min(min, s.theoreticalMin()), max};
+            case MAX_SCALED ->
+                    new double[] {
+                        0,
+                        Double.isFinite(s.theoreticalMax())
+                                ? s.theoreticalMax()
+                                : (max > 0 ? max : 1.0)
+                    };
+        };
+    }
+
+    private double normalise(double score, double[] bounds) {
+        if (normalization == Normalization.MAX_SCALED) {
+            return Math.max(0.0, score) / bounds[1];
+        }
+        return bounds[1] > bounds[0] ? (score - bounds[0]) / (bounds[1] - bounds[0]) : 1.0;
     }
 
     @Override

@@ -38,7 +38,9 @@ public interface Fusion {
     /**
      * Convex combination of normalised scores: {@code score(d) = sum_s w_s * norm_s(d) / sum_s
      * w_s}, with {@code norm_s(d) = 0} where signal {@code s} did not return {@code d} (Bruch et
-     * al., TOIS 2023).
+     * al., TOIS 2023). The sum of weights runs over the weighted signals in {@code rankings}, an
+     * empty ranking included (it answered, and gave every candidate 0); a signal absent from {@code
+     * rankings} (not asked, or no answer in time) is left out.
      */
     static Fusion convex(Normalization normalization) {
         return new ConvexFusion(normalization);

@@ -14,7 +14,15 @@ public enum Normalization {
      * 42(1), 2023) found this "TM2C2" more robust than plain min-max: it does not stretch a list of
      * near-equal scores to the full range, and a list of one is well defined. The default.
      */
-    THEORETICAL_MIN_MAX;
+    THEORETICAL_MIN_MAX,
+    /**
+     * {@code max(0, s) / M} with {@code M} the signal's highest possible score when it has one
+     * ({@link Signal#theoreticalMax()}: 1 for cosine, which is kept as it is, clipped at 0) and
+     * else the list's best score (BM25 divided by the best BM25; 1 when the best is not above 0).
+     * Memory recall's mix: a cosine keeps its absolute meaning (a weak best match stays weak),
+     * while BM25, which has no scale of its own, is read relative to the query's best.
+     */
+    MAX_SCALED;
 
     /** The default normalisation. */
     public static final Normalization DEFAULT = THEORETICAL_MIN_MAX;

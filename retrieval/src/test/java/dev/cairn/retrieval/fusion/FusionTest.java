@@ -26,7 +26,45 @@ class FusionTest {
                 Fusion.weightedRrf(),
                 Fusion.weightedRrf(1),
                 Fusion.convex(Normalization.MIN_MAX),
-                Fusion.convex(Normalization.THEORETICAL_MIN_MAX));
+                Fusion.convex(Normalization.THEORETICAL_MIN_MAX),
+                Fusion.convex(Normalization.MAX_SCALED));
+    }
+
+    @Test
+    void maxScaledKeepsCosineAndDividesBm25ByItsBest() {
+        Map<Signal, List<ScoredId>> in = new EnumMap<>(Signal.class);
+        in.put(Signal.LEXICAL, List.of(new ScoredId("a", 8), new ScoredId("b", 2)));
+        in.put(
+                Signal.DENSE,
+                List.of(new ScoredId("b", 0.7), new ScoredId("c", 0.4), new ScoredId("d", -0.2)));
+
+        List<FusedCandidate> out =
+                Fusion.convex(Normalization.MAX_SCALED).fuse(in, SignalWeights.of(0.1, 0.9, 0));
+
+        // exactly memory recall's relevance: (w_d * max(0, cos) + w_l * bm25 / max bm25) / sum w
+        Map<String, Double> byId = new LinkedHashMap<>();
+        out.forEach(c -> byId.put(c.id(), c.score()));
+        assertThat(byId)
+                .containsEntry("a", (0.9 * 0.0 + 0.1 * (8 / 8.0)) / (0.9 + 0.1))
+                .containsEntry("b", (0.9 * 0.7 + 0.1 * (2 / 8.0)) / (0.9 + 0.1))
+                .containsEntry("c", (0.9 * 0.4 + 0.1 * 0.0) / (0.9 + 0.1))
+                .containsEntry("d", 0.0);
+        assertThat(out).extracting(FusedCandidate::id).containsExactly("b", "c", "a", "d");
+        assertThat(out.get(3).score(Signal.DENSE)).hasValue(-0.2);
+    }
+
+    @Test
+    void aSignalThatAnsweredNothingStillCountsInTheWeightSum() {
+        Map<Signal, List<ScoredId>> answered = new EnumMap<>(Signal.class);
+        answered.put(Signal.LEXICAL, List.of());
+        answered.put(Signal.DENSE, List.of(new ScoredId("a", 0.5)));
+        Map<Signal, List<ScoredId>> notAsked = new EnumMap<>(Signal.class);
+        notAsked.put(Signal.DENSE, List.of(new ScoredId("a", 0.5)));
+        Fusion convex = Fusion.convex(Normalization.MAX_SCALED);
+        SignalWeights weights = SignalWeights.of(1, 3, 0);
+
+        assertThat(convex.fuse(answered, weights).getFirst().score()).isEqualTo(3 * 0.5 / 4);
+        assertThat(convex.fuse(notAsked, weights).getFirst().score()).isEqualTo(0.5);
     }
 
     @Test

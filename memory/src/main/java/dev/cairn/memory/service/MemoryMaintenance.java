@@ -1,0 +1,300 @@
+package dev.cairn.memory.service;
+
+import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.memory.Memory;
+import dev.cairn.memory.MemoryLifecycle;
+import dev.cairn.memory.MemoryStatus;
+import dev.cairn.memory.StatusTransition;
+import dev.cairn.memory.Transitioned;
+import dev.cairn.memory.store.MemoryRepository;
+import dev.cairn.memory.store.MemoryRow;
+import dev.cairn.retrieval.dense.UnitVectors;
+import dev.cairn.store.Namespace;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Store;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.IntStream;
+import org.jgrapht.alg.util.UnionFind;
+
+/**
+ * The maintenance side of {@link DefaultMemoryService}, run on a schedule and on demand: expires
+ * memories past their time to live, marks memories over the per-user cap stale, re-embeds those of
+ * another model, and reports clusters of near-duplicates (same scope and type, cosine at or above
+ * the merge similarity) that de-duplication at write time let through.
+ *
+ * <p>Thread-safe: each batch of changes holds its namespace's lock; the scheduled runs are on one
+ * thread of this class's own.
+ */
+final class MemoryMaintenance implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(MemoryMaintenance.class.getName());
+    private static final int MAINTENANCE_BATCH = 500;
+
+    /** Groups larger than this are not clustered: the pairwise comparison is quadratic. */
+    private static final int MAX_CLUSTER_GROUP = 2000;
+
+    private final Store store;
+    private final MemoryRepository repository;
+    private final EmbeddingModel model;
+    private final MemoryServiceConfig config;
+    private final Clock clock;
+    private final MemoryLifecycle lifecycle;
+    private final MemoryIndexes indexes;
+    private final MemoryStats stats;
+    private final NamespaceLocks locks;
+    private final MemoryWriter writer;
+    private final ScheduledExecutorService maintenance =
+            Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().name("cairn-memory-maintenance").daemon().factory());
+
+    MemoryMaintenance(
+            Store store,
+            MemoryRepository repository,
+            EmbeddingModel model,
+            MemoryServiceConfig config,
+            Clock clock,
+            MemoryLifecycle lifecycle,
+            MemoryIndexes indexes,
+            MemoryStats stats,
+            NamespaceLocks locks,
+            MemoryWriter writer) {
+        this.store = store;
+        this.repository = repository;
+        this.model = model;
+        this.config = config;
+        this.clock = clock;
+        this.lifecycle = lifecycle;
+        this.indexes = indexes;
+        this.stats = stats;
+        this.locks = locks;
+        this.writer = writer;
+    }
+
+    /** Starts the scheduled runs, every {@link MemoryServiceConfig#maintenanceInterval()}. */
+    void schedule() {
+        if (!config.maintenanceInterval().isZero()) {
+            long period = config.maintenanceInterval().toMillis();
+            maintenance.scheduleWithFixedDelay(
+                    this::scheduledMaintenance, period, period, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void scheduledMaintenance() {
+        try {
+            maintain();
+        } catch (RuntimeException e) {
+            stats.maintenanceFailures.incrementAndGet();
+            LOG.log(Level.WARNING, "memory maintenance failed", e);
+        }
+    }
+
+    MaintenanceReport maintain() {
+        store.changeLog().catchUp();
+        int expired = 0;
+        int pruned = 0;
+        int reembedded = 0;
+        List<List<String>> clusters = new ArrayList<>();
+        for (String ns : namespaces()) {
+            expired += expire(ns);
+            pruned += prune(ns);
+            reembedded += repairEmbeddings(ns);
+            clusters.addAll(duplicateClusters(ns));
+        }
+        stats.expired.addAndGet(expired);
+        stats.pruned.addAndGet(pruned);
+        stats.reembedded.addAndGet(reembedded);
+        stats.duplicateClusters.set(clusters.size());
+        stats.maintenanceRuns.incrementAndGet();
+        return new MaintenanceReport(expired, pruned, reembedded, clusters);
+    }
+
+    private List<String> namespaces() {
+        List<String> out = new ArrayList<>();
+        PageRequest page = PageRequest.first(PageRequest.MAX_LIMIT);
+        while (true) {
+            Page<Namespace> p = store.namespaces(page);
+            p.items().forEach(n -> out.add(n.name()));
+            if (!p.hasMore()) {
+                return out;
+            }
+            page = new PageRequest(PageRequest.MAX_LIMIT, p.nextCursor());
+        }
+    }
+
+    private int expire(String ns) {
+        int n = 0;
+        while (true) {
+            Instant now = clock.instant();
+            List<Memory> due = repository.expired(ns, now, MAINTENANCE_BATCH);
+            if (due.isEmpty()) {
+                return n;
+            }
+            ReentrantLock lock = locks.of(ns);
+            lock.lock();
+            try {
+                List<MemoryRow> rows = new ArrayList<>();
+                List<StatusTransition> transitions = new ArrayList<>();
+                for (Memory m : due) {
+                    lifecycle
+                            .expireIfDue(m, now)
+                            .ifPresent(
+                                    t -> {
+                                        rows.add(MemoryRow.keepEmbedding(t.memory()));
+                                        transitions.addAll(t.transitions());
+                                    });
+                }
+                writer.persist(ns, rows, transitions);
+                n += rows.size();
+                if (due.size() < MAINTENANCE_BATCH) {
+                    return n;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private int prune(String ns) {
+        int n = 0;
+        for (String user : repository.usersOverCap(ns, config.userCap())) {
+            ReentrantLock lock = locks.of(ns);
+            lock.lock();
+            try {
+                Instant now = clock.instant();
+                List<MemoryRow> rows = new ArrayList<>();
+                List<StatusTransition> transitions = new ArrayList<>();
+                for (Memory m : repository.overCap(ns, user, config.userCap())) {
+                    Transitioned t =
+                            lifecycle.transition(
+                                    m,
+                                    MemoryStatus.STALE,
+                                    now,
+                                    StatusTransition.SYSTEM_ACTOR,
+                                    "per-user cap " + config.userCap());
+                    rows.add(MemoryRow.keepEmbedding(t.memory()));
+                    transitions.addAll(t.transitions());
+                }
+                writer.persist(ns, rows, transitions);
+                n += rows.size();
+            } finally {
+                lock.unlock();
+            }
+        }
+        return n;
+    }
+
+    private int repairEmbeddings(String ns) {
+        int n = 0;
+        while (true) {
+            List<Memory> stale = repository.needingEmbedding(ns, model.id(), 64);
+            if (stale.isEmpty()) {
+                return n;
+            }
+            List<float[]> vectors =
+                    model.embedDocuments(stale.stream().map(Memory::content).toList());
+            ReentrantLock lock = locks.of(ns);
+            lock.lock();
+            try {
+                List<MemoryRow> rows = new ArrayList<>();
+                for (int i = 0; i < stale.size(); i++) {
+                    Memory current = repository.find(ns, stale.get(i).id()).orElse(null);
+                    if (current == null || !current.content().equals(stale.get(i).content())) {
+                        continue;
+                    }
+                    rows.add(new MemoryRow(withModel(current, model.id()), vectors.get(i)));
+                }
+                writer.persist(ns, rows, List.of());
+                n += rows.size();
+                if (rows.isEmpty()) {
+                    return n;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Groups of same-scope same-type recallable memories with cosine >= merge similarity. */
+    private List<List<String>> duplicateClusters(String ns) {
+        Map<String, List<MemoryIndexes.Entry>> groups = new TreeMap<>();
+        for (MemoryIndexes.Entry e : indexes.table(ns).values()) {
+            if (e.memory().recallable() && e.vector().length > 0) {
+                groups.computeIfAbsent(
+                                e.memory().scope() + "|" + e.memory().type(),
+                                k -> new ArrayList<>())
+                        .add(e);
+            }
+        }
+        double min = config.lifecycle().mergeSimilarity();
+        List<List<String>> out = new ArrayList<>();
+        for (List<MemoryIndexes.Entry> group : groups.values()) {
+            if (group.size() < 2 || group.size() > MAX_CLUSTER_GROUP) {
+                continue;
+            }
+            group.sort(Comparator.comparing(e -> e.memory().id()));
+            UnionFind<Integer> sets =
+                    new UnionFind<>(
+                            new TreeSet<>(IntStream.range(0, group.size()).boxed().toList()));
+            for (int i = 0; i < group.size(); i++) {
+                for (int j = i + 1; j < group.size(); j++) {
+                    if (group.get(i).vector().length == group.get(j).vector().length
+                            && UnitVectors.cosine(group.get(i).vector(), group.get(j).vector())
+                                    >= min) {
+                        sets.union(i, j);
+                    }
+                }
+            }
+            // in the order of each cluster's smallest id, whichever member the union made root
+            Map<Integer, List<String>> byRoot = new LinkedHashMap<>();
+            for (int i = 0; i < group.size(); i++) {
+                byRoot.computeIfAbsent(sets.find(i), k -> new ArrayList<>())
+                        .add(group.get(i).memory().id());
+            }
+            byRoot.values().stream().filter(c -> c.size() > 1).forEach(out::add);
+        }
+        return out;
+    }
+
+    private static Memory withModel(Memory m, String modelId) {
+        return new Memory(
+                m.id(),
+                m.scope(),
+                m.type(),
+                m.layer(),
+                m.status(),
+                m.content(),
+                m.contentHash(),
+                m.tags(),
+                m.confidence(),
+                m.importance(),
+                m.conflictKey(),
+                m.source(),
+                m.createdAt(),
+                m.updatedAt(),
+                m.expiresAt(),
+                m.lastRecalledAt(),
+                m.recalledCount(),
+                m.disabled(),
+                m.deleted(),
+                modelId);
+    }
+
+    @Override
+    public void close() {
+        maintenance.shutdownNow();
+    }
+}

@@ -1,0 +1,271 @@
+package dev.cairn.memory.service;
+
+import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.memory.AssembledContext;
+import dev.cairn.memory.ContextAssembler;
+import dev.cairn.memory.Memory;
+import dev.cairn.memory.RecallScorer;
+import dev.cairn.memory.ScoredMemory;
+import dev.cairn.memory.TextNormalizer;
+import dev.cairn.memory.store.MemoryRepository;
+import dev.cairn.retrieval.dense.UnitVectors;
+import dev.cairn.retrieval.fusion.FusedCandidate;
+import dev.cairn.retrieval.fusion.Fusion;
+import dev.cairn.retrieval.fusion.Normalization;
+import dev.cairn.retrieval.fusion.ScoredId;
+import dev.cairn.retrieval.fusion.Signal;
+import dev.cairn.retrieval.fusion.SignalWeights;
+import dev.cairn.retrieval.lexical.LexicalHit;
+import dev.cairn.retrieval.search.HybridSearch;
+import dev.cairn.retrieval.search.Ranking;
+import dev.cairn.retrieval.search.SignalRun;
+import dev.cairn.retrieval.search.SignalTask;
+import dev.cairn.store.vector.NearestVectors;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * The recall side of {@link DefaultMemoryService}, on the one hybrid search core ({@link
+ * HybridSearch}): BM25 candidates and the exact cosine scan's candidates, within the request's
+ * scope, run concurrently under the request's deadline; the dense signal also scores the BM25
+ * candidates it did not keep. Relevance is their convex mix ({@link Normalization#MAX_SCALED}):
+ * {@code (w_d * max(0, cos) + w_l * bm25 / max bm25) / (w_d + w_l)}, the lexical or dense part
+ * alone in those modes, BM25 alone when the query could not be embedded in time. With a query
+ * vector, a candidate below the cosine threshold is dropped unless its content holds the query
+ * verbatim. {@link RecallScorer} adds recency, type and confidence on top.
+ *
+ * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
+ */
+final class MemoryRecall implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(MemoryRecall.class.getName());
+
+    /**
+     * Memories from which recall's exact dense scan is split across the common pool's workers:
+     * below this a split costs more than it saves.
+     */
+    static final int PARALLEL_SCAN_MIN_ENTRIES = 2_000;
+
+    /** Recall's exact dense scan: on both cores for large tables (the model is done by then). */
+    private static final NearestVectors SCAN =
+            UnitVectors.scan().parallelFrom(PARALLEL_SCAN_MIN_ENTRIES);
+
+    private static final Fusion MIX = Fusion.convex(Normalization.MAX_SCALED);
+
+    /** One signal alone: weight 1, so its normalised score is the relevance exactly. */
+    private static final SignalWeights LEXICAL_ONLY = SignalWeights.of(1, 0, 0);
+
+    private static final SignalWeights DENSE_ONLY = SignalWeights.of(0, 1, 0);
+
+    private final MemoryRepository repository;
+    private final EmbeddingModel model;
+    private final MemoryServiceConfig config;
+    private final Clock clock;
+    private final RecallScorer scorer;
+    private final ContextAssembler assembler;
+    private final MemoryIndexes indexes;
+    private final MemoryStats stats;
+    private final SignalWeights hybrid;
+    private final ExecutorService searchers =
+            Executors.newThreadPerTaskExecutor(
+                    Thread.ofVirtual().name("cairn-memory-recall-", 0).factory());
+    private final HybridSearch search = HybridSearch.on(searchers);
+    private final ExecutorService recorder =
+            Executors.newSingleThreadExecutor(
+                    Thread.ofPlatform().name("cairn-memory-recall-recorder").daemon().factory());
+
+    MemoryRecall(
+            MemoryRepository repository,
+            EmbeddingModel model,
+            MemoryServiceConfig config,
+            Clock clock,
+            RecallScorer scorer,
+            ContextAssembler assembler,
+            MemoryIndexes indexes,
+            MemoryStats stats) {
+        this.repository = repository;
+        this.model = model;
+        this.config = config;
+        this.clock = clock;
+        this.scorer = scorer;
+        this.assembler = assembler;
+        this.indexes = indexes;
+        this.stats = stats;
+        this.hybrid = SignalWeights.of(config.lexicalWeight(), config.denseWeight(), 0);
+    }
+
+    /** Recalls from a namespace that exists. */
+    RecallResult recall(RecallRequest request) {
+        long started = System.nanoTime();
+        String ns = request.namespace();
+        stats.recalls.incrementAndGet();
+        Map<String, MemoryIndexes.Entry> table = indexes.table(ns);
+        Predicate<Memory> eligible = eligibility(request);
+        Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
+        if (request.mode() != RecallMode.DENSE) {
+            tasks.put(Signal.LEXICAL, () -> lexical(request, table, eligible));
+        }
+        if (request.mode() != RecallMode.LEXICAL) {
+            tasks.put(Signal.DENSE, () -> dense(request, table, eligible));
+        }
+        SignalWeights weights =
+                switch (request.mode()) {
+                    case LEXICAL -> LEXICAL_ONLY;
+                    case DENSE -> DENSE_ONLY;
+                    case HYBRID -> hybrid;
+                };
+        SignalRun run =
+                search.run(
+                                tasks,
+                                weights,
+                                Map.of(
+                                        Signal.LEXICAL, request.timeout(),
+                                        Signal.DENSE, request.timeout()),
+                                started)
+                        .completed();
+        run.failures()
+                .values()
+                .forEach(
+                        cause -> {
+                            if (cause instanceof RuntimeException r) {
+                                throw r;
+                            }
+                            throw new IllegalStateException("recall search failed", cause);
+                        });
+        boolean partial = run.timedOut(Signal.LEXICAL) || run.timedOut(Signal.DENSE);
+        Map<Signal, List<ScoredId>> rankings = run.rankings();
+        if (tasks.containsKey(Signal.LEXICAL)) {
+            // a late BM25 answered nothing: the dense part keeps its share of the mix
+            rankings.putIfAbsent(Signal.LEXICAL, List.of());
+        }
+        boolean embedded = rankings.containsKey(Signal.DENSE);
+        if (!embedded) {
+            weights = LEXICAL_ONLY;
+        }
+        // raw cosines from the completed dense ranking: the threshold holds whatever the weights
+        Map<String, Double> cosine = new HashMap<>();
+        rankings.getOrDefault(Signal.DENSE, List.of()).forEach(x -> cosine.put(x.id(), x.score()));
+        String normalizedQuery = TextNormalizer.normalize(request.query());
+        Instant now = clock.instant();
+        List<ScoredMemory> scored = new ArrayList<>();
+        for (FusedCandidate c : MIX.fuse(rankings, weights)) {
+            MemoryIndexes.Entry e = table.get(c.id());
+            if (e == null) {
+                continue; // deleted since the search
+            }
+            if (embedded) {
+                boolean exact =
+                        !normalizedQuery.isEmpty()
+                                && e.normalizedContent().contains(normalizedQuery);
+                Double cos = cosine.get(c.id());
+                if ((cos == null || cos < request.threshold()) && !exact) {
+                    continue;
+                }
+            }
+            scored.add(scorer.score(e.memory(), c.score(), now));
+        }
+        List<ScoredMemory> ranked =
+                scored.stream().sorted(ScoredMemory.ORDER).limit(request.limit()).toList();
+        AssembledContext context = assembler.assemble(ranked, request.maxTokens());
+        if (partial) {
+            stats.partialRecalls.incrementAndGet();
+        }
+        if (config.recordRecalls() && !ranked.isEmpty()) {
+            List<String> recalled = ranked.stream().map(ScoredMemory::id).toList();
+            recorder.execute(() -> recordRecalls(ns, recalled, now));
+        }
+        return new RecallResult(
+                ranked, context, partial, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** BM25 candidates within scope, at most {@code candidates}. */
+    private Ranking lexical(
+            RecallRequest request,
+            Map<String, MemoryIndexes.Entry> table,
+            Predicate<Memory> eligible) {
+        boolean scoped =
+                !request.userId().isEmpty()
+                        || !request.agentId().isEmpty()
+                        || !request.types().isEmpty()
+                        || !request.layers().isEmpty();
+        // out-of-scope hits are dropped after the search: fetch more when a scope is asked
+        int fetch = scoped ? config.candidates() * 4 : config.candidates();
+        List<ScoredId> entries = new ArrayList<>();
+        for (LexicalHit hit :
+                indexes.lexical().search(request.namespace(), request.query(), fetch, false)) {
+            MemoryIndexes.Entry e = table.get(hit.documentId());
+            if (e != null && eligible.test(e.memory()) && entries.size() < config.candidates()) {
+                entries.add(new ScoredId(hit.documentId(), hit.score()));
+            }
+        }
+        return Ranking.of(entries);
+    }
+
+    /** The query's nearest memories within scope, by the exact scan; scores any other too. */
+    private Ranking dense(
+            RecallRequest request,
+            Map<String, MemoryIndexes.Entry> table,
+            Predicate<Memory> eligible) {
+        float[] query = model.embedQuery(request.query());
+        return Ranking.dense(
+                SCAN.nearest(
+                        table.values(),
+                        e -> e.memory().id(),
+                        MemoryIndexes.Entry::vector,
+                        e -> eligible.test(e.memory()),
+                        query,
+                        config.candidates()),
+                query,
+                UnitVectors.COSINE,
+                id -> {
+                    MemoryIndexes.Entry e = table.get(id);
+                    return e == null ? null : e.vector();
+                });
+    }
+
+    private void recordRecalls(String ns, List<String> ids, Instant at) {
+        try {
+            repository.recordRecalls(ns, ids, at);
+            indexes.recalled(ns, ids, at);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not record recalls in namespace " + ns, e);
+        }
+    }
+
+    private static Predicate<Memory> eligibility(RecallRequest r) {
+        return m ->
+                m.recallable()
+                        && (r.userId().isEmpty()
+                                || m.scope().userId().isEmpty()
+                                || m.scope().userId().equals(r.userId()))
+                        && (r.agentId().isEmpty()
+                                || m.scope().agentId().isEmpty()
+                                || m.scope().agentId().equals(r.agentId()))
+                        && (r.types().isEmpty() || r.types().contains(m.type()))
+                        && (r.layers().isEmpty() || r.layers().contains(m.layer()));
+    }
+
+    /** Lets recorded recalls finish, then stops the executors. */
+    @Override
+    public void close() {
+        recorder.shutdown();
+        try {
+            if (!recorder.awaitTermination(5, TimeUnit.SECONDS)) {
+                recorder.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        searchers.shutdownNow();
+    }
+}
