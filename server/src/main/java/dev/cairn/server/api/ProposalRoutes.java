@@ -10,6 +10,7 @@ import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.server.api.body.ApplyBody;
 import dev.cairn.server.api.body.NewProposalBody;
 import dev.cairn.server.api.body.ReviewBody;
+import dev.cairn.server.api.view.MemoryView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
@@ -156,9 +157,11 @@ public final class ProposalRoutes implements HttpService {
                         req.path().pathParameters().get("id"),
                         appliedBy,
                         draft -> memory.write(draft, appliedBy).id());
-        Map<String, Object> view = new LinkedHashMap<>(memory.view(ns, applied.memoryId()));
-        view.put("sourceProposalId", applied.proposal().id());
-        Json.send(res, 200, view);
+        Json.send(
+                res,
+                200,
+                new MemoryView.Applied(
+                        memory.view(ns, applied.memoryId()), applied.proposal().id()));
     }
 
     private void archive(ServerRequest req, ServerResponse res) {

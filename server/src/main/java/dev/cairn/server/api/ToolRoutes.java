@@ -13,6 +13,7 @@ import dev.cairn.server.api.body.NewProposalBody;
 import dev.cairn.server.api.body.RecallBody;
 import dev.cairn.server.api.body.RetrieveBody;
 import dev.cairn.server.api.body.TranscriptSearchBody;
+import dev.cairn.server.api.view.RetrieveAnswer;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
@@ -443,7 +444,7 @@ public final class ToolRoutes implements HttpService {
                                 intProp("How many passages.", 1, 100, 10)),
                         Role.READ,
                         (ns, a) ->
-                                KnowledgeRoutes.answer(
+                                RetrieveAnswer.of(
                                         knowledge.retrieve(
                                                 ns,
                                                 RequestBodies.bind(a, RetrieveBody.class)

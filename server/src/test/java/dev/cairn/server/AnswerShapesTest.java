@@ -1,0 +1,309 @@
+package dev.cairn.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.server.http.Json;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The field names, and their order, of the answers built from records: documents, retrieve, traces,
+ * memories, recall and applied proposals, exactly as the API has always sent them.
+ */
+@RoutingTest
+class AnswerShapesTest {
+
+    static final String A = CairnCalls.ADMIN;
+    static final String NS = "/v1/namespaces/shapes";
+    static final List<String> MEMORY =
+            List.of(
+                    "id",
+                    "namespace",
+                    "type",
+                    "layer",
+                    "status",
+                    "content",
+                    "tags",
+                    "confidence",
+                    "importance",
+                    "conflictKey",
+                    "userId",
+                    "agentId",
+                    "sessionName",
+                    "taskName",
+                    "parentTask",
+                    "source",
+                    "createdAt",
+                    "updatedAt",
+                    "expiresAt",
+                    "recalledCount",
+                    "disabled",
+                    "deleted",
+                    "contentHash",
+                    "embeddingModel");
+    static final List<String> DOCUMENT =
+            List.of(
+                    "id",
+                    "version",
+                    "title",
+                    "format",
+                    "source",
+                    "authority",
+                    "tags",
+                    "metadata",
+                    "contentHash",
+                    "createdAt",
+                    "updatedAt");
+
+    @TempDir static Path dataDir;
+    static RoutedCairn cairn;
+    static JsonNode uploaded;
+
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
+        Duration patient = Duration.ofSeconds(30);
+        cairn =
+                RoutedCairn.open(
+                        ServerSettings.defaults(dataDir)
+                                .withPort(0)
+                                .withAdminToken(A)
+                                .withRetrieval(
+                                        dev.cairn.retrieval.RetrievalConfig.defaults()
+                                                .withTimeouts(patient, patient, patient)),
+                        routing);
+    }
+
+    @BeforeAll
+    static void start(DirectClient client) {
+        cairn.connect(client);
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"shapes\"}");
+        ObjectNode doc = Json.MAPPER.createObjectNode();
+        doc.put("content", "# Rotate the keys\n\nRotate the signing keys every ninety days.");
+        doc.put("id", "rotate-keys");
+        var r = cairn.call("POST", NS + "/documents", A, doc.toString());
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        uploaded = r.json();
+    }
+
+    @AfterAll
+    static void stop() {
+        cairn.close();
+    }
+
+    static List<String> fields(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    static List<String> plus(List<String> base, String... more) {
+        List<String> all = new ArrayList<>(base);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    @Test
+    void documentAnswers() {
+        assertThat(fields(uploaded)).containsExactly("id", "version", "chunks");
+        JsonNode listed = cairn.call("GET", NS + "/documents", A, null).json();
+        assertThat(fields(listed)).containsExactly("items", "total");
+        assertThat(fields(listed.at("/items/0"))).containsExactlyElementsOf(DOCUMENT);
+        JsonNode detail = cairn.call("GET", NS + "/documents/rotate-keys", A, null).json();
+        assertThat(fields(detail)).containsExactlyElementsOf(plus(DOCUMENT, "content", "chunks"));
+        assertThat(fields(detail.at("/chunks/0")))
+                .containsExactly(
+                        "chunkId",
+                        "ordinal",
+                        "heading",
+                        "headingPath",
+                        "text",
+                        "tokens",
+                        "embeddingModel");
+    }
+
+    @Test
+    void retrieveAnswerAndItsTrace() {
+        JsonNode plain =
+                cairn.call("POST", NS + "/retrieve", A, "{\"query\":\"signing keys\"}").json();
+        List<String> answer =
+                List.of(
+                        "traceId",
+                        "hits",
+                        "evidence",
+                        "entities",
+                        "relations",
+                        "grounding",
+                        "plan",
+                        "timings",
+                        "signals",
+                        "partial");
+        assertThat(fields(plain)).containsExactlyElementsOf(answer);
+        assertThat(fields(plain.at("/hits/0")))
+                .containsExactly(
+                        "chunkId",
+                        "documentId",
+                        "title",
+                        "text",
+                        "heading",
+                        "score",
+                        "authority",
+                        "ranks",
+                        "scores");
+        assertThat(fields(plain.path("timings")))
+                .containsExactly("lexicalMs", "denseMs", "graphMs", "fusionMs", "totalMs");
+        assertThat(fields(plain.at("/signals/lexical")))
+                .startsWith("status", "ms", "returned")
+                .isSubsetOf("status", "ms", "returned", "detail");
+
+        JsonNode traced =
+                cairn.call(
+                                "POST",
+                                NS + "/retrieve",
+                                A,
+                                "{\"query\":\"signing keys\",\"trace\":true}")
+                        .json();
+        assertThat(fields(traced))
+                .containsExactlyElementsOf(
+                        List.of(
+                                "traceId",
+                                "hits",
+                                "trace",
+                                "evidence",
+                                "entities",
+                                "relations",
+                                "grounding",
+                                "plan",
+                                "timings",
+                                "signals",
+                                "partial"));
+        assertThat(fields(traced.at("/trace/0")))
+                .startsWith("chunkId", "documentId", "ranks", "scores", "fused", "selected")
+                .isSubsetOf(
+                        "chunkId",
+                        "documentId",
+                        "ranks",
+                        "scores",
+                        "fused",
+                        "selected",
+                        "filteredOut",
+                        "explanation",
+                        "graphPath");
+
+        JsonNode stored =
+                cairn.call("GET", NS + "/traces/" + traced.path("traceId").asText(), A, null)
+                        .json();
+        assertThat(fields(stored))
+                .containsExactly(
+                        "traceId",
+                        "query",
+                        "request",
+                        "grounding",
+                        "plan",
+                        "timings",
+                        "signals",
+                        "createdAt",
+                        "trace");
+        assertThat(fields(stored.at("/trace/0")))
+                .containsExactly(
+                        "chunkId",
+                        "documentId",
+                        "fused",
+                        "ranks",
+                        "scores",
+                        "selected",
+                        "title",
+                        "heading",
+                        "text",
+                        "authority");
+    }
+
+    @Test
+    void memoryAnswers() {
+        var created =
+                cairn.call(
+                        "POST",
+                        NS + "/memories",
+                        A,
+                        "{\"type\":\"fact\",\"content\":\"The signing keys rotate every ninety"
+                                + " days\"}");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(fields(created.json())).containsExactlyElementsOf(plus(MEMORY, "redacted"));
+        assertThat(fields(created.json().path("redacted"))).containsExactly("total", "kinds");
+        assertThat(fields(created.json().path("source"))).containsExactly("kind", "reference");
+        String id = created.json().path("id").asText();
+
+        var again =
+                cairn.call(
+                        "POST",
+                        NS + "/memories",
+                        A,
+                        "{\"type\":\"fact\",\"content\":\"The signing keys rotate every ninety"
+                                + " days\"}");
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        assertThat(fields(again.json()))
+                .containsExactlyElementsOf(
+                        plus(MEMORY, "deduplicatedInto", "similarity", "redacted"));
+
+        JsonNode got = cairn.call("GET", NS + "/memories/" + id, A, null).json();
+        assertThat(fields(got)).containsExactlyElementsOf(plus(MEMORY, "transitions"));
+
+        JsonNode recalled =
+                cairn.call("POST", NS + "/recall", A, "{\"query\":\"signing keys\"}").json();
+        assertThat(fields(recalled))
+                .containsExactly("memories", "context", "tokens", "layers", "partial", "tookMs");
+        assertThat(fields(recalled.at("/memories/0")))
+                .containsExactly("memory", "score", "components");
+        assertThat(fields(recalled.at("/memories/0/components")))
+                .containsExactly("relevance", "recency", "typeBonus", "confidence", "importance");
+
+        // Recall bookkeeping is written behind the answer: lastRecalledAt may not be there yet,
+        // and when it is, it comes right before recalledCount.
+        List<String> after = fields(cairn.call("GET", NS + "/memories/" + id, A, null).json());
+        if (after.contains("lastRecalledAt")) {
+            assertThat(after.indexOf("lastRecalledAt"))
+                    .isEqualTo(after.indexOf("recalledCount") - 1);
+            after.remove("lastRecalledAt");
+        }
+        assertThat(after).containsExactlyElementsOf(plus(MEMORY, "transitions"));
+    }
+
+    @Test
+    void appliedProposalIsTheMemoryNamingTheProposal() {
+        String proposal =
+                cairn.call(
+                                "POST",
+                                NS + "/proposals",
+                                A,
+                                "{\"type\":\"memory\",\"title\":\"Backups\",\"content\":\"Backups"
+                                        + " run at midnight\"}")
+                        .json()
+                        .path("id")
+                        .asText();
+        cairn.call(
+                "POST",
+                NS + "/proposals/" + proposal + "/review",
+                A,
+                "{\"status\":\"accepted\",\"reviewer\":\"rita\"}");
+        var applied =
+                cairn.call(
+                        "POST",
+                        NS + "/proposals/" + proposal + "/apply",
+                        A,
+                        "{\"appliedBy\":\"ann\"}");
+        assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+        assertThat(fields(applied.json()))
+                .containsExactlyElementsOf(plus(MEMORY, "sourceProposalId"));
+    }
+}
