@@ -9,6 +9,9 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
 import io.helidon.webserver.testing.junit5.RoutingTest;
 import io.helidon.webserver.testing.junit5.SetUpRoute;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,6 +70,8 @@ class AnswerShapesTest {
                     "createdAt",
                     "updatedAt");
 
+    static final Path RUNBOOKS = Path.of("..", "graph", "src", "test", "resources", "runbooks");
+
     @TempDir static Path dataDir;
     static RoutedCairn cairn;
     static JsonNode uploaded;
@@ -95,6 +100,14 @@ class AnswerShapesTest {
         var r = cairn.call("POST", NS + "/documents", A, doc.toString());
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         uploaded = r.json();
+        ObjectNode runbook = Json.MAPPER.createObjectNode();
+        try {
+            runbook.put("content", Files.readString(RUNBOOKS.resolve("search-reindex.md")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        var indexed = cairn.call("POST", NS + "/documents", A, runbook.toString());
+        assertThat(indexed.status()).as(indexed.body()).isEqualTo(201);
     }
 
     @AfterAll
@@ -305,5 +318,139 @@ class AnswerShapesTest {
         assertThat(applied.status()).as(applied.body()).isEqualTo(200);
         assertThat(fields(applied.json()))
                 .containsExactlyElementsOf(plus(MEMORY, "sourceProposalId"));
+    }
+
+    @Test
+    void namespaceAndTokenAnswers() {
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"shapes-two\"}");
+        JsonNode namespaces = cairn.call("GET", "/v1/namespaces?limit=1", A, null).json();
+        assertThat(fields(namespaces)).containsExactly("items", "total", "nextCursor");
+        assertThat(fields(namespaces.at("/items/0")))
+                .containsExactly("name", "description", "createdAt");
+        var token =
+                cairn.call(
+                        "POST",
+                        "/v1/tokens",
+                        A,
+                        "{\"name\":\"shaped\",\"roles\":[\"read\"],\"namespaces\":[\"shapes\"]}");
+        assertThat(fields(token.json()))
+                .containsExactly("name", "roles", "namespaces", "createdAt", "token");
+        JsonNode tokens = cairn.call("GET", "/v1/tokens", A, null).json();
+        assertThat(fields(tokens)).containsExactly("items", "total");
+        assertThat(fields(tokens.at("/items/0")))
+                .containsExactly("name", "roles", "namespaces", "createdAt");
+    }
+
+    @Test
+    void proposalAnswersGrowWithReviewAndApply() {
+        List<String> base =
+                List.of("id", "type", "title", "description", "content", "taskName", "agentName");
+        JsonNode policy =
+                cairn.call(
+                                "POST",
+                                NS + "/proposals",
+                                A,
+                                "{\"type\":\"policy\",\"title\":\"T\",\"content\":\"Freeze on"
+                                        + " Fridays\"}")
+                        .json();
+        assertThat(fields(policy))
+                .containsExactlyElementsOf(
+                        plus(base, "status", "flagged", "createdAt", "updatedAt"));
+        JsonNode memory =
+                cairn.call(
+                                "POST",
+                                NS + "/proposals",
+                                A,
+                                "{\"type\":\"memory\",\"title\":\"T\",\"content\":\"Releases"
+                                        + " ship on Tuesdays\"}")
+                        .json();
+        List<String> memoryBase = plus(base, "memoryType", "suggestedTags", "status", "flagged");
+        assertThat(fields(memory))
+                .containsExactlyElementsOf(plus(memoryBase, "createdAt", "updatedAt"));
+        String id = memory.path("id").asText();
+        cairn.call(
+                "POST",
+                NS + "/proposals/" + id + "/review",
+                A,
+                "{\"status\":\"accepted\",\"reviewer\":\"rita\"}");
+        cairn.call("POST", NS + "/proposals/" + id + "/apply", A, "{\"appliedBy\":\"ann\"}");
+        JsonNode applied = cairn.call("GET", NS + "/proposals/" + id, A, null).json();
+        assertThat(fields(applied))
+                .containsExactlyElementsOf(
+                        plus(
+                                memoryBase,
+                                "reviewer",
+                                "reviewNote",
+                                "reviewedAt",
+                                "appliedMemoryId",
+                                "appliedBy",
+                                "appliedAt",
+                                "createdAt",
+                                "updatedAt"));
+        JsonNode listed = cairn.call("GET", NS + "/proposals", A, null).json();
+        assertThat(fields(listed)).containsExactly("items", "total");
+    }
+
+    @Test
+    void transcriptAndExtractAnswers() {
+        String conversation =
+                cairn.call("POST", "/ark/shapes/conversations", A, null)
+                        .json()
+                        .path("conversation_id")
+                        .asText();
+        cairn.call(
+                "POST",
+                "/ark/shapes/messages",
+                A,
+                "{\"conversation_id\":\""
+                        + conversation
+                        + "\",\"query_id\":\"q\",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"The deploy pipeline needs a green build\"}]}");
+        JsonNode hits =
+                cairn.call("POST", NS + "/transcripts/search", A, "{\"query\":\"deploy pipeline\"}")
+                        .json();
+        assertThat(fields(hits)).containsExactly("items", "total");
+        assertThat(fields(hits.at("/items/0")))
+                .containsExactly(
+                        "conversationId", "messageId", "queryId", "role", "snippet", "score");
+
+        JsonNode extracted =
+                cairn.call(
+                                "POST",
+                                NS + "/extract",
+                                A,
+                                "{\"query\":\"what do I prefer?\",\"response\":\"I prefer dark"
+                                        + " mode in every editor.\",\"userId\":\"u1\"}")
+                        .json();
+        assertThat(fields(extracted)).containsExactly("candidates");
+        for (JsonNode c : extracted.path("candidates")) {
+            List<String> names = fields(c);
+            assertThat(names.subList(0, 5))
+                    .containsExactly("type", "content", "confidence", "status", "reason");
+            assertThat(names.subList(5, names.size())).isSubsetOf("memoryId", "proposalId");
+        }
+    }
+
+    @Test
+    void entityAnswers() {
+        JsonNode listed = cairn.call("GET", NS + "/entities?q=search", A, null).json();
+        assertThat(fields(listed)).containsExactly("items", "total");
+        List<String> entity = List.of("id", "name", "kind", "aliases", "degree");
+        assertThat(fields(listed.at("/items/0"))).containsExactlyElementsOf(entity);
+        JsonNode detail = cairn.call("GET", NS + "/entities/search-cluster", A, null).json();
+        assertThat(fields(detail))
+                .containsExactlyElementsOf(plus(entity, "mentionedBy", "relations"));
+        assertThat(fields(detail.at("/relations/0")))
+                .containsExactly("from", "to", "type", "weight");
+        var created =
+                cairn.call(
+                        "POST",
+                        NS + "/relations",
+                        A,
+                        "{\"from\":\"search-cluster\",\"to\":\"object-storage\",\"type\":"
+                                + "\"depends_on\"}");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(fields(created.json()))
+                .containsExactly("from", "to", "type", "weight", "confidence");
     }
 }

@@ -15,6 +15,7 @@ import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
@@ -135,8 +136,7 @@ public final class KnowledgeRoutes implements HttpService {
         Json.send(
                 res,
                 200,
-                Paging.listAnswer(
-                        store.documents(ns, Paging.pageRequest(req), q), DocumentView::of));
+                ListAnswer.of(store.documents(ns, Paging.pageRequest(req), q), DocumentView::of));
     }
 
     private void getDocument(ServerRequest req, ServerResponse res) {

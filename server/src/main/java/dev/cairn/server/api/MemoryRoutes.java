@@ -24,6 +24,7 @@ import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
@@ -132,8 +133,7 @@ public final class MemoryRoutes implements HttpService {
         Json.send(
                 res,
                 200,
-                Paging.listAnswer(
-                        memory.list(ns, filter, Paging.pageRequest(req)), MemoryView::of));
+                ListAnswer.of(memory.list(ns, filter, Paging.pageRequest(req)), MemoryView::of));
     }
 
     private void get(ServerRequest req, ServerResponse res) {

@@ -13,14 +13,15 @@ import dev.cairn.server.api.body.NewProposalBody;
 import dev.cairn.server.api.body.RecallBody;
 import dev.cairn.server.api.body.RetrieveBody;
 import dev.cairn.server.api.body.TranscriptSearchBody;
+import dev.cairn.server.api.view.ProposalView;
 import dev.cairn.server.api.view.RetrieveAnswer;
+import dev.cairn.server.api.view.TranscriptHitView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
-import dev.cairn.store.Page;
 import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -107,7 +108,7 @@ public final class ToolRoutes implements HttpService {
             def.put("function", function);
             defs.add(def);
         }
-        Json.send(res, 200, Paging.listAnswer(new Page<>(defs, defs.size(), ""), d -> d));
+        Json.send(res, 200, ListAnswer.all(defs));
     }
 
     private void run(ServerRequest req, ServerResponse res) {
@@ -358,7 +359,7 @@ public final class ToolRoutes implements HttpService {
                                                             .orElse(
                                                                     dev.cairn.memory.MemoryType
                                                                             .FACT)));
-                            return ProposalRoutes.view(p);
+                            return ProposalView.of(p);
                         }));
         add(
                 new Tool(
@@ -387,7 +388,7 @@ public final class ToolRoutes implements HttpService {
                                 prop("string", "The agent proposing.")),
                         Role.WRITE,
                         (ns, a) ->
-                                ProposalRoutes.view(
+                                ProposalView.of(
                                         proposals.file(
                                                 ns,
                                                 ProposalRoutes.newProposal(
@@ -423,7 +424,7 @@ public final class ToolRoutes implements HttpService {
                                                         RequestBodies.bind(
                                                                 a, TranscriptSearchBody.class))
                                                 .stream()
-                                                .map(TranscriptRoutes::view)
+                                                .map(TranscriptHitView::of)
                                                 .toList())));
         return this;
     }
