@@ -453,4 +453,66 @@ class AnswerShapesTest {
         assertThat(fields(created.json()))
                 .containsExactly("from", "to", "type", "weight", "confidence");
     }
+
+    @Test
+    void healthArkAndOrlojAnswers() {
+        JsonNode health = cairn.call("GET", "/health", null, null).json();
+        assertThat(fields(health)).containsExactly("status", "checks");
+        assertThat(fields(health.at("/checks/store"))).containsExactly("kind", "status");
+
+        JsonNode created = cairn.call("POST", "/ark/shapes/conversations", A, null).json();
+        assertThat(fields(created)).containsExactly("conversation_id");
+        String conversation = created.path("conversation_id").asText();
+        cairn.call(
+                "POST",
+                "/ark/shapes/messages",
+                A,
+                "{\"conversation_id\":\""
+                        + conversation
+                        + "\",\"query_id\":\"q\",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"one\"},{\"role\":\"user\",\"content\":\"two\"}]}");
+        JsonNode page =
+                cairn.call(
+                                "GET",
+                                "/ark/shapes/messages?limit=1&conversation_id=" + conversation,
+                                A,
+                                null)
+                        .json();
+        assertThat(fields(page)).containsExactly("items", "total", "hasMore", "nextCursor");
+        assertThat(fields(page.at("/items/0")))
+                .containsExactly("timestamp", "conversation_id", "query_id", "message", "sequence");
+        JsonNode whole =
+                cairn.call("GET", "/ark/shapes/conversations/" + conversation, A, null).json();
+        assertThat(fields(whole)).containsExactly("conversation_id", "messages");
+        assertThat(fields(cairn.call("GET", "/ark/shapes/conversations", A, null).json()))
+                .containsExactly("conversations");
+        JsonNode deleted =
+                cairn.call("DELETE", "/ark/shapes/conversations/" + conversation, A, null).json();
+        assertThat(fields(deleted)).containsExactly("status", "message");
+
+        assertThat(
+                        fields(
+                                cairn.call(
+                                                "POST",
+                                                "/orloj/shapes/put",
+                                                A,
+                                                "{\"key\":\"colour\",\"value\":\"blue\"}")
+                                        .json()))
+                .containsExactly("status");
+        assertThat(
+                        fields(
+                                cairn.call("POST", "/orloj/shapes/get", A, "{\"key\":\"colour\"}")
+                                        .json()))
+                .containsExactly("found", "key", "value");
+        JsonNode found =
+                cairn.call("POST", "/orloj/shapes/search", A, "{\"query\":\"blue\"}").json();
+        assertThat(fields(found)).containsExactly("results");
+        assertThat(fields(found.at("/results/0"))).containsExactly("key", "value", "score");
+        JsonNode listed = cairn.call("POST", "/orloj/shapes/list", A, "{}").json();
+        assertThat(fields(listed)).containsExactly("entries");
+        assertThat(fields(listed.at("/entries/0"))).containsExactly("key", "value");
+        JsonNode tool =
+                cairn.call("POST", NS + "/tools/memory.search", A, "{\"query\":\"blue\"}").json();
+        assertThat(fields(tool.at("/results/0"))).containsExactly("key", "value", "score");
+    }
 }

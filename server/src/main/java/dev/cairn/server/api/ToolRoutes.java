@@ -13,6 +13,7 @@ import dev.cairn.server.api.body.NewProposalBody;
 import dev.cairn.server.api.body.RecallBody;
 import dev.cairn.server.api.body.RetrieveBody;
 import dev.cairn.server.api.body.TranscriptSearchBody;
+import dev.cairn.server.api.view.KeyValueAnswers;
 import dev.cairn.server.api.view.ProposalView;
 import dev.cairn.server.api.view.RetrieveAnswer;
 import dev.cairn.server.api.view.TranscriptHitView;
@@ -221,17 +222,8 @@ public final class ToolRoutes implements HttpService {
                         Role.READ,
                         (ns, a) -> {
                             int k = OrlojRoutes.intField(a, "top_k", 10);
-                            List<Map<String, Object>> results = new ArrayList<>();
-                            kv.search(ns, Fields.requiredText(a, "query"), k)
-                                    .forEach(
-                                            h -> {
-                                                Map<String, Object> r = new LinkedHashMap<>();
-                                                r.put("key", h.key());
-                                                r.put("value", h.value());
-                                                r.put("score", h.score());
-                                                results.add(r);
-                                            });
-                            return Map.of("results", results);
+                            return KeyValueAnswers.Results.of(
+                                    kv.search(ns, Fields.requiredText(a, "query"), k));
                         }));
         add(
                 new Tool(
@@ -239,20 +231,12 @@ public final class ToolRoutes implements HttpService {
                         "List the entries of the shared key/value memory whose keys start with a prefix.",
                         schema(List.of(), "prefix", prop("string", "Key prefix; empty for all.")),
                         Role.READ,
-                        (ns, a) -> {
-                            List<Map<String, Object>> entries = new ArrayList<>();
-                            kv.list(
-                                            ns,
-                                            Fields.optionalText(a, "prefix").orElse(""),
-                                            KeyValueMemory.MAX_LIMIT)
-                                    .forEach(
-                                            e ->
-                                                    entries.add(
-                                                            Map.of(
-                                                                    "key", e.key(), "value",
-                                                                    e.value())));
-                            return Map.of("entries", entries);
-                        }));
+                        (ns, a) ->
+                                KeyValueAnswers.Entries.of(
+                                        kv.list(
+                                                ns,
+                                                Fields.optionalText(a, "prefix").orElse(""),
+                                                KeyValueMemory.MAX_LIMIT))));
         add(
                 new Tool(
                         "memory.ingest",
