@@ -8,6 +8,7 @@ import dev.cairn.agents.conversation.MessageFilter;
 import dev.cairn.agents.conversation.MessagePage;
 import dev.cairn.agents.conversation.StoredMessage;
 import dev.cairn.agents.conversation.Transcripts;
+import dev.cairn.server.api.view.ArkAnswers;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.server.http.HttpProblem;
@@ -20,13 +21,9 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -88,12 +85,12 @@ public final class ArkRoutes implements HttpService {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         // ARK sends Content-Type: application/json with no body; any body is ignored.
         String id = repository().createConversation(ns);
-        Json.send(res, 201, Map.of("conversation_id", id));
+        Json.send(res, 201, new ArkAnswers.Created(id));
     }
 
     private void listConversations(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        Json.send(res, 200, Map.of("conversations", repository().conversations(ns)));
+        Json.send(res, 200, new ArkAnswers.Conversations(repository().conversations(ns)));
     }
 
     private void getConversation(ServerRequest req, ServerResponse res) {
@@ -110,10 +107,10 @@ public final class ArkRoutes implements HttpService {
         if (all.isEmpty()) {
             throw new NoSuchElementException("conversation '" + id + "' has no messages");
         }
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("conversation_id", id);
-        answer.put("messages", all.stream().map(ArkRoutes::item).toList());
-        Json.send(res, 200, answer);
+        Json.send(
+                res,
+                200,
+                new ArkAnswers.Conversation(id, all.stream().map(ArkAnswers.Message::of).toList()));
     }
 
     private void deleteConversation(ServerRequest req, ServerResponse res) {
@@ -139,10 +136,7 @@ public final class ArkRoutes implements HttpService {
     }
 
     private static void success(ServerResponse res, String message) {
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("status", "success");
-        answer.put("message", message);
-        Json.send(res, 200, answer);
+        Json.send(res, 200, ArkAnswers.Success.of(message));
     }
 
     private void addMessages(ServerRequest req, ServerResponse res) {
@@ -182,14 +176,14 @@ public final class ArkRoutes implements HttpService {
                         req.query().first("conversation_id").orElse(""),
                         req.query().first("query_id").orElse(""));
         MessagePage page = repository().messages(ns, filter, cursor, limit);
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("items", page.items().stream().map(ArkRoutes::item).toList());
-        answer.put("total", page.total());
-        answer.put("hasMore", page.hasMore());
-        if (page.hasMore()) {
-            answer.put("nextCursor", Integer.toString(page.nextOffset()));
-        }
-        Json.send(res, 200, answer);
+        Json.send(
+                res,
+                200,
+                new ArkAnswers.Messages(
+                        page.items().stream().map(ArkAnswers.Message::of).toList(),
+                        page.total(),
+                        page.hasMore(),
+                        page.hasMore() ? Integer.toString(page.nextOffset()) : null));
     }
 
     private static int pagingParam(
@@ -219,20 +213,6 @@ public final class ArkRoutes implements HttpService {
                             + "'");
         }
         return (int) value;
-    }
-
-    static Map<String, Object> item(StoredMessage m) {
-        Map<String, Object> item = new LinkedHashMap<>();
-        item.put("timestamp", m.createdAt().toString());
-        item.put("conversation_id", m.conversationId());
-        item.put("query_id", m.queryId());
-        try {
-            item.put("message", Json.MAPPER.readTree(m.json()));
-        } catch (IOException e) {
-            throw new UncheckedIOException("stored message " + m.sequence() + " is not JSON", e);
-        }
-        item.put("sequence", m.sequence());
-        return item;
     }
 
     private ObjectNode readObject(ServerRequest req) {

@@ -3,6 +3,7 @@ package dev.cairn.server.api;
 import dev.cairn.memory.MemorySource;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
+import dev.cairn.memory.extract.Candidate;
 import dev.cairn.memory.extract.ExtractionInput;
 import dev.cairn.memory.extract.ExtractionPipeline;
 import dev.cairn.memory.proposal.NewProposal;
@@ -11,6 +12,7 @@ import dev.cairn.memory.proposal.ProposalType;
 import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.safety.WriteBlockedException;
 import dev.cairn.server.api.body.ExtractBody;
+import dev.cairn.server.api.view.ExtractAnswer;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
@@ -22,9 +24,7 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code POST /v1/namespaces/{ns}/extract}: runs the {@link ExtractionPipeline} on a query and its
@@ -70,66 +70,61 @@ public final class ExtractRoutes implements HttpService {
         String response = body.response();
         String agentId = body.agentId();
         Scope scope = Scope.of(ns, body.userId(), agentId).withSession(body.sessionName());
-        String actor = agentId.isEmpty() ? "extract" : agentId;
-        List<Map<String, Object>> candidates = new ArrayList<>();
+        List<ExtractAnswer.Candidate> candidates = new ArrayList<>();
         for (ExtractionPipeline.Gated g :
                 pipeline.run(
                         new ExtractionInput(query, response, scope),
                         c -> memory.exists(scope, c.type(), c.content()))) {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("type", g.candidate().type().name());
-            v.put("content", g.candidate().content());
-            v.put("confidence", g.candidate().confidence());
-            switch (g.decision().outcome()) {
-                case STORE -> {
-                    try {
-                        MemoryPort.Written written =
-                                memory.write(
-                                        NewMemory.of(
-                                                        scope,
-                                                        g.candidate().type(),
-                                                        g.candidate().content())
-                                                .withConfidence(g.candidate().confidence())
-                                                .withSource(
-                                                        MemorySource.of(
-                                                                MemorySource.Kind.EXTRACTION,
-                                                                g.candidate().rule())),
-                                        actor);
-                        v.put("status", "stored");
-                        v.put("reason", g.decision().reason());
-                        v.put("memoryId", written.id());
-                    } catch (WriteBlockedException e) {
-                        v.put("status", "rejected");
-                        v.put("reason", "blocked: " + e.rule().ruleName());
-                    }
-                }
-                case PROPOSE -> {
-                    Proposal p =
-                            proposals.file(
-                                    ns,
-                                    new NewProposal(
-                                            ProposalType.MEMORY,
-                                            title(g.candidate().content()),
-                                            "Extracted ("
-                                                    + g.candidate().rule()
-                                                    + "): "
-                                                    + g.decision().reason(),
-                                            g.candidate().content(),
-                                            scope.taskName(),
-                                            agentId,
-                                            g.candidate().type()));
-                    v.put("status", "proposed");
-                    v.put("reason", g.decision().reason());
-                    v.put("proposalId", p.id());
-                }
-                case REJECT -> {
-                    v.put("status", "rejected");
-                    v.put("reason", g.decision().reason());
+            candidates.add(outcome(ns, scope, agentId, g));
+        }
+        Json.send(res, 200, new ExtractAnswer(candidates));
+    }
+
+    /** Stores, proposes or rejects one gated candidate, as the quality gate decided. */
+    private ExtractAnswer.Candidate outcome(
+            String ns, Scope scope, String agentId, ExtractionPipeline.Gated g) {
+        String actor = agentId.isEmpty() ? "extract" : agentId;
+        Candidate c = g.candidate();
+        String reason = g.decision().reason();
+        return switch (g.decision().outcome()) {
+            case STORE -> {
+                try {
+                    MemoryPort.Written written =
+                            memory.write(
+                                    NewMemory.of(scope, c.type(), c.content())
+                                            .withConfidence(c.confidence())
+                                            .withSource(
+                                                    MemorySource.of(
+                                                            MemorySource.Kind.EXTRACTION,
+                                                            c.rule())),
+                                    actor);
+                    yield answer(c, "stored", reason, written.id(), null);
+                } catch (WriteBlockedException e) {
+                    yield answer(c, "rejected", "blocked: " + e.rule().ruleName(), null, null);
                 }
             }
-            candidates.add(v);
-        }
-        Json.send(res, 200, Map.of("candidates", candidates));
+            case PROPOSE -> {
+                Proposal p =
+                        proposals.file(
+                                ns,
+                                new NewProposal(
+                                        ProposalType.MEMORY,
+                                        title(c.content()),
+                                        "Extracted (" + c.rule() + "): " + reason,
+                                        c.content(),
+                                        scope.taskName(),
+                                        agentId,
+                                        c.type()));
+                yield answer(c, "proposed", reason, null, p.id());
+            }
+            case REJECT -> answer(c, "rejected", reason, null, null);
+        };
+    }
+
+    private static ExtractAnswer.Candidate answer(
+            Candidate c, String status, String reason, String memoryId, String proposalId) {
+        return new ExtractAnswer.Candidate(
+                c.type().name(), c.content(), c.confidence(), status, reason, memoryId, proposalId);
     }
 
     static String title(String content) {

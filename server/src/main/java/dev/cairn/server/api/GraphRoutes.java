@@ -7,9 +7,11 @@ import dev.cairn.graph.RelationType;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.KnowledgeGraph;
 import dev.cairn.server.api.body.RelationBody;
+import dev.cairn.server.api.view.EntityView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
@@ -19,9 +21,7 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -62,14 +62,15 @@ public final class GraphRoutes implements HttpService {
         knowledge.catchUp();
         String q = req.query().first("q").orElse("");
         List<EntitySummary> all = graph.searchEntities(ns, q, Integer.MAX_VALUE);
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put(
-                "items",
-                all.subList(0, Math.min(limit, all.size())).stream()
-                        .map(GraphRoutes::summaryView)
-                        .toList());
-        answer.put("total", all.size());
-        Json.send(res, 200, answer);
+        Json.send(
+                res,
+                200,
+                new ListAnswer<>(
+                        all.subList(0, Math.min(limit, all.size())).stream()
+                                .map(EntityView::of)
+                                .toList(),
+                        all.size(),
+                        null));
     }
 
     private void getEntity(ServerRequest req, ServerResponse res) {
@@ -82,10 +83,7 @@ public final class GraphRoutes implements HttpService {
                                 () ->
                                         new NoSuchElementException(
                                                 "entity '" + id + "' not found in " + ns));
-        Map<String, Object> view = summaryView(detail.entity());
-        view.put("mentionedBy", detail.mentionedBy());
-        view.put("relations", detail.relations().stream().map(GraphRoutes::relationView).toList());
-        Json.send(res, 200, view);
+        Json.send(res, 200, EntityView.Detail.of(detail));
     }
 
     private void createRelation(ServerRequest req, ServerResponse res) {
@@ -97,27 +95,6 @@ public final class GraphRoutes implements HttpService {
         double confidence = body.confidence();
         GraphRelation relation = graph.addRelation(ns, from, to, type, confidence);
         knowledge.catchUp(); // applies the RELATION change to the graph
-        Map<String, Object> view = relationView(relation);
-        view.put("confidence", confidence);
-        Json.send(res, 201, view);
-    }
-
-    private static Map<String, Object> summaryView(EntitySummary e) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("id", e.id());
-        view.put("name", e.name());
-        view.put("kind", e.kind().wireName());
-        view.put("aliases", e.aliases());
-        view.put("degree", e.degree());
-        return view;
-    }
-
-    private static Map<String, Object> relationView(GraphRelation r) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("from", r.from().toString());
-        view.put("to", r.to().toString());
-        view.put("type", r.type().wireName());
-        view.put("weight", r.weight());
-        return view;
+        Json.send(res, 201, EntityView.Relation.of(relation, confidence));
     }
 }

@@ -1,38 +1,34 @@
 package dev.cairn.server.api;
 
-import dev.cairn.retrieval.GraphContext;
 import dev.cairn.retrieval.IngestResult;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.RetrieveResult;
-import dev.cairn.retrieval.RetrievedHit;
-import dev.cairn.retrieval.SignalOutcome;
 import dev.cairn.retrieval.StoredTrace;
-import dev.cairn.retrieval.TraceCandidate;
-import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.server.api.body.DocumentBody;
 import dev.cairn.server.api.body.RetrieveBody;
+import dev.cairn.server.api.view.DocumentView;
+import dev.cairn.server.api.view.RetrieveAnswer;
+import dev.cairn.server.api.view.TraceView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Authority;
 import dev.cairn.store.DocumentFormat;
 import dev.cairn.store.Store;
-import dev.cairn.store.StoredChunk;
 import dev.cairn.store.StoredDocument;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -92,11 +88,11 @@ public final class KnowledgeRoutes implements HttpService {
                         ? DocumentParser.parseMarkdown(content, fileName)
                         : DocumentParser.parseText(content, fileName);
         IngestResult result = knowledge.ingest(ns, overrides(parsed, body));
-        Json.send(res, 201, new Ingested(result.id(), result.version(), result.chunks()));
+        Json.send(
+                res,
+                201,
+                new DocumentView.Ingested(result.id(), result.version(), result.chunks()));
     }
-
-    /** The answer of a document upload. */
-    record Ingested(String id, long version, int chunks) {}
 
     /** Fields of the request body win over the front matter. */
     private static ParsedDocument overrides(ParsedDocument parsed, DocumentBody body) {
@@ -140,9 +136,7 @@ public final class KnowledgeRoutes implements HttpService {
         Json.send(
                 res,
                 200,
-                Paging.listAnswer(
-                        store.documents(ns, Paging.pageRequest(req), q),
-                        KnowledgeRoutes::documentView));
+                ListAnswer.of(store.documents(ns, Paging.pageRequest(req), q), DocumentView::of));
     }
 
     private void getDocument(ServerRequest req, ServerResponse res) {
@@ -154,22 +148,7 @@ public final class KnowledgeRoutes implements HttpService {
                                 () ->
                                         new NoSuchElementException(
                                                 "document '" + id + "' does not exist"));
-        Map<String, Object> view = documentView(document);
-        view.put("content", document.content());
-        List<Map<String, Object>> chunks = new ArrayList<>();
-        for (StoredChunk chunk : store.chunks(ns, id)) {
-            Map<String, Object> c = new LinkedHashMap<>();
-            c.put("chunkId", chunk.id());
-            c.put("ordinal", chunk.ordinal());
-            c.put("heading", chunk.heading());
-            c.put("headingPath", chunk.headingPath());
-            c.put("text", chunk.text());
-            c.put("tokens", chunk.tokenCount());
-            c.put("embeddingModel", chunk.embeddingModel());
-            chunks.add(c);
-        }
-        view.put("chunks", chunks);
-        Json.send(res, 200, view);
+        Json.send(res, 200, DocumentView.Detail.of(document, store.chunks(ns, id)));
     }
 
     private void deleteDocument(ServerRequest req, ServerResponse res) {
@@ -181,22 +160,6 @@ public final class KnowledgeRoutes implements HttpService {
         res.status(204).send();
     }
 
-    static Map<String, Object> documentView(StoredDocument d) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("id", d.id());
-        view.put("version", d.version());
-        view.put("title", d.title());
-        view.put("format", d.format().name().toLowerCase(Locale.ROOT));
-        view.put("source", d.source());
-        view.put("authority", d.authority().key());
-        view.put("tags", d.tags());
-        view.put("metadata", d.metadata());
-        view.put("contentHash", d.contentHash());
-        view.put("createdAt", d.createdAt().toString());
-        view.put("updatedAt", d.updatedAt().toString());
-        return view;
-    }
-
     // ---- retrieve ----------------------------------------------------------------------
 
     private void retrieve(ServerRequest req, ServerResponse res) {
@@ -205,102 +168,7 @@ public final class KnowledgeRoutes implements HttpService {
         boolean withTrace =
                 req.query().first("trace").map(Boolean::parseBoolean).orElse(false) || body.trace();
         RetrieveResult result = knowledge.retrieve(ns, body.toRequest());
-        Json.send(res, 200, answer(result, withTrace));
-    }
-
-    /** The API answer of a retrieve call; the CLI shares it. */
-    public static Map<String, Object> answer(RetrieveResult result, boolean withTrace) {
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("traceId", result.traceId());
-        List<Map<String, Object>> hits = new ArrayList<>();
-        for (RetrievedHit hit : result.hits()) {
-            Map<String, Object> h = new LinkedHashMap<>();
-            h.put("chunkId", hit.chunkId());
-            h.put("documentId", hit.documentId());
-            h.put("title", hit.title());
-            h.put("text", hit.text());
-            h.put("heading", hit.heading());
-            h.put("score", hit.score());
-            h.put("authority", hit.authority().key());
-            h.put("ranks", bySignal(hit.ranks()));
-            h.put("scores", bySignal(hit.scores()));
-            hits.add(h);
-        }
-        answer.put("hits", hits);
-        if (withTrace) {
-            List<Map<String, Object>> trace = new ArrayList<>();
-            for (TraceCandidate c : result.candidates()) {
-                Map<String, Object> t = new LinkedHashMap<>();
-                t.put("chunkId", c.chunkId());
-                t.put("documentId", c.documentId());
-                t.put("ranks", bySignal(c.ranks()));
-                t.put("scores", bySignal(c.scores()));
-                t.put("fused", c.fused());
-                t.put("selected", c.selected());
-                if (c.filteredOut()) {
-                    t.put("filteredOut", true);
-                }
-                if (!c.explanation().isEmpty()) {
-                    t.put("explanation", c.explanation());
-                }
-                if (!c.graphPath().isEmpty()) {
-                    t.put(
-                            "graphPath",
-                            c.graphPath().stream().map(KnowledgeRoutes::relationView).toList());
-                }
-                trace.add(t);
-            }
-            answer.put("trace", trace);
-        }
-        Map<String, List<String>> evidence = new LinkedHashMap<>();
-        for (Authority a : Authority.values()) {
-            evidence.put(
-                    a.key(),
-                    result.hits().stream()
-                            .filter(h -> h.authority() == a)
-                            .map(RetrievedHit::chunkId)
-                            .toList());
-        }
-        answer.put("evidence", evidence);
-        answer.put(
-                "entities",
-                result.graph().entities().stream()
-                        .map(e -> Map.of("id", e.id(), "name", e.name()))
-                        .toList());
-        answer.put(
-                "relations",
-                result.graph().relations().stream().map(KnowledgeRoutes::relationView).toList());
-        answer.put("grounding", result.grounding());
-        answer.put("plan", result.plan().wireName());
-        Map<String, Object> timings = new LinkedHashMap<>();
-        timings.put("lexicalMs", result.timings().lexicalMs());
-        timings.put("denseMs", result.timings().denseMs());
-        timings.put("graphMs", result.timings().graphMs());
-        timings.put("fusionMs", result.timings().fusionMs());
-        timings.put("totalMs", result.timings().totalMs());
-        answer.put("timings", timings);
-        answer.put("signals", signals(result.signals()));
-        answer.put("partial", result.partial());
-        return answer;
-    }
-
-    private static Map<String, Object> relationView(GraphContext.TraversedRelation r) {
-        return Map.of("from", r.from(), "to", r.to(), "type", r.type(), "weight", r.weight());
-    }
-
-    private static Map<String, Object> signals(List<SignalOutcome> outcomes) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        for (SignalOutcome o : outcomes) {
-            Map<String, Object> s = new LinkedHashMap<>();
-            s.put("status", o.status().name().toLowerCase(Locale.ROOT));
-            s.put("ms", o.millis());
-            s.put("returned", o.returned());
-            if (!o.detail().isEmpty()) {
-                s.put("detail", o.detail());
-            }
-            view.put(o.signal().name().toLowerCase(Locale.ROOT), s);
-        }
-        return view;
+        Json.send(res, 200, RetrieveAnswer.of(result, withTrace));
     }
 
     private void trace(ServerRequest req, ServerResponse res) {
@@ -313,43 +181,6 @@ public final class KnowledgeRoutes implements HttpService {
                                 () ->
                                         new NoSuchElementException(
                                                 "trace '" + id + "' does not exist"));
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("traceId", trace.traceId());
-        view.put("query", trace.query());
-        view.put("request", trace.request());
-        view.put("grounding", trace.grounding());
-        view.put("plan", trace.plan().wireName());
-        view.put("timings", trace.timings());
-        view.put("signals", signals(trace.signals()));
-        view.put("createdAt", trace.createdAt().toString());
-        List<Map<String, Object>> entries = new ArrayList<>();
-        for (StoredTrace.Entry e : trace.entries()) {
-            Map<String, Object> t = new LinkedHashMap<>();
-            t.put("chunkId", e.chunkId());
-            t.put("documentId", e.documentId());
-            t.put("fused", e.fused());
-            t.put("ranks", bySignal(e.ranks()));
-            t.put("scores", bySignal(e.scores()));
-            t.put("selected", e.selected());
-            if (e.selected()) {
-                t.put("title", e.title());
-                t.put("heading", e.heading());
-                t.put("text", e.text());
-                t.put("authority", e.authority().key());
-            }
-            entries.add(t);
-        }
-        view.put("trace", entries);
-        Json.send(res, 200, view);
-    }
-
-    private static Map<String, Object> bySignal(Map<Signal, ? extends Number> values) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Signal s : Signal.values()) {
-            if (values.containsKey(s)) {
-                out.put(s.name().toLowerCase(Locale.ROOT), values.get(s));
-            }
-        }
-        return out;
+        Json.send(res, 200, TraceView.of(trace));
     }
 }

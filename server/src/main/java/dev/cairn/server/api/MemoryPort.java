@@ -4,7 +4,8 @@ import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
 import dev.cairn.server.api.body.RecallBody;
-import java.util.Map;
+import dev.cairn.server.api.view.MemoryView;
+import dev.cairn.server.api.view.RecallAnswer;
 
 /**
  * What the governance routes need from durable memory: write one (proposal apply, extract), read
@@ -14,8 +15,8 @@ import java.util.Map;
  */
 public interface MemoryPort {
 
-    /** What a write stored: the memory's id and its JSON view. */
-    record Written(String id, Map<String, Object> view) {}
+    /** What a write stored: the memory's id and its view. */
+    record Written(String id, MemoryView view) {}
 
     /**
      * Writes a memory through the memory service's write path.
@@ -24,12 +25,12 @@ public interface MemoryPort {
      */
     Written write(NewMemory memory, String actor);
 
-    /** The JSON view of a memory ({@link java.util.NoSuchElementException} when unknown). */
-    Map<String, Object> view(String namespace, String id);
+    /** The view of a memory ({@link java.util.NoSuchElementException} when unknown). */
+    MemoryView view(String namespace, String id);
 
     /** Whether a memory with the same normalised content exists in the scope with that type. */
     boolean exists(Scope scope, MemoryType type, String content);
 
-    /** Runs a recall and answers its JSON view. */
-    Map<String, Object> recall(String namespace, RecallBody request);
+    /** Runs a recall and answers its view. */
+    RecallAnswer recall(String namespace, RecallBody request);
 }

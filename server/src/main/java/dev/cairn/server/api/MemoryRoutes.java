@@ -2,19 +2,14 @@ package dev.cairn.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cairn.memory.AssembledContext;
 import dev.cairn.memory.Layer;
-import dev.cairn.memory.Memory;
 import dev.cairn.memory.MemorySource;
 import dev.cairn.memory.MemoryStatus;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
-import dev.cairn.memory.ScoredMemory;
-import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.service.MemoryEdit;
 import dev.cairn.memory.service.MemoryService;
-import dev.cairn.memory.service.RecallResult;
 import dev.cairn.memory.service.WriteResult;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.safety.WriteBlockedException;
@@ -22,11 +17,14 @@ import dev.cairn.server.api.body.MemoryEditBody;
 import dev.cairn.server.api.body.NewMemoryBody;
 import dev.cairn.server.api.body.ReasonBody;
 import dev.cairn.server.api.body.RecallBody;
+import dev.cairn.server.api.view.MemoryView;
+import dev.cairn.server.api.view.RecallAnswer;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
@@ -37,10 +35,8 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -115,7 +111,7 @@ public final class MemoryRoutes implements HttpService {
                         .withSource(source(body.source()))
                         .withTtlDays(body.ttlDays());
         WriteResult result = guarded(() -> memory.write(draft, actor(req)));
-        Json.send(res, result.deduplicated() ? 200 : 201, writeView(result));
+        Json.send(res, result.deduplicated() ? 200 : 201, MemoryView.Written.of(result));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
@@ -137,18 +133,13 @@ public final class MemoryRoutes implements HttpService {
         Json.send(
                 res,
                 200,
-                Paging.listAnswer(
-                        memory.list(ns, filter, Paging.pageRequest(req)), MemoryRoutes::view));
+                ListAnswer.of(memory.list(ns, filter, Paging.pageRequest(req)), MemoryView::of));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
         String id = id(req);
-        Map<String, Object> view = view(memory.get(ns, id));
-        view.put(
-                "transitions",
-                memory.history(ns, id).stream().map(MemoryRoutes::transitionView).toList());
-        Json.send(res, 200, view);
+        Json.send(res, 200, MemoryView.Detail.of(memory.get(ns, id), memory.history(ns, id)));
     }
 
     private void update(ServerRequest req, ServerResponse res) {
@@ -185,7 +176,7 @@ public final class MemoryRoutes implements HttpService {
             edits.add(new MemoryEdit.ConflictKey(body.conflictKey()));
         }
         WriteResult result = guarded(() -> memory.update(ns, id(req), edits, actor(req)));
-        Json.send(res, 200, writeView(result));
+        Json.send(res, 200, MemoryView.Written.of(result));
     }
 
     private void delete(ServerRequest req, ServerResponse res) {
@@ -196,118 +187,23 @@ public final class MemoryRoutes implements HttpService {
 
     private void disable(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        Json.send(res, 200, view(memory.disable(ns, id(req), actor(req), reason(req))));
+        Json.send(res, 200, MemoryView.of(memory.disable(ns, id(req), actor(req), reason(req))));
     }
 
     private void enable(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        Json.send(res, 200, view(memory.enable(ns, id(req), actor(req), reason(req))));
+        Json.send(res, 200, MemoryView.of(memory.enable(ns, id(req), actor(req), reason(req))));
     }
 
     private void invalidate(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        Json.send(res, 200, view(memory.invalidate(ns, id(req), actor(req), reason(req))));
+        Json.send(res, 200, MemoryView.of(memory.invalidate(ns, id(req), actor(req), reason(req))));
     }
 
     private void recall(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
         RecallBody body = RequestBodies.read(req, maxBodyBytes, RecallBody.class);
-        Json.send(res, 200, recallView(memory.recall(body.toRequest(ns))));
-    }
-
-    // ---- views --------------------------------------------------------------------------
-
-    /** The JSON form of a memory (also used by the command line). */
-    public static Map<String, Object> view(Memory m) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", m.id());
-        v.put("namespace", m.scope().namespace());
-        v.put("type", m.type().name());
-        v.put("layer", m.layer().name());
-        v.put("status", m.status().name());
-        v.put("content", m.content());
-        v.put("tags", m.tags());
-        v.put("confidence", m.confidence());
-        v.put("importance", m.importance());
-        v.put("conflictKey", m.conflictKey());
-        v.put("userId", m.scope().userId());
-        v.put("agentId", m.scope().agentId());
-        v.put("sessionName", m.scope().sessionName());
-        v.put("taskName", m.scope().taskName());
-        v.put("parentTask", m.scope().parentTask());
-        v.put(
-                "source",
-                Map.of("kind", m.source().kind().wireName(), "reference", m.source().reference()));
-        v.put("createdAt", m.createdAt().toString());
-        v.put("updatedAt", m.updatedAt().toString());
-        v.put("expiresAt", m.expiresAt().toString());
-        m.lastRecalled().ifPresent(at -> v.put("lastRecalledAt", at.toString()));
-        v.put("recalledCount", m.recalledCount());
-        v.put("disabled", m.disabled());
-        v.put("deleted", m.deleted());
-        v.put("contentHash", m.contentHash());
-        v.put("embeddingModel", m.embeddingModel());
-        return v;
-    }
-
-    private static Map<String, Object> transitionView(StatusTransition t) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("from", t.from().name());
-        v.put("to", t.to().name());
-        v.put("at", t.at().toString());
-        v.put("actor", t.actor());
-        v.put("reason", t.reason());
-        return v;
-    }
-
-    private static Map<String, Object> writeView(WriteResult r) {
-        Map<String, Object> v = view(r.memory());
-        if (r.deduplicated()) {
-            v.put("deduplicatedInto", r.memory().id());
-            v.put("similarity", r.similarity());
-        }
-        if (!r.superseded().isEmpty()) {
-            v.put("superseded", r.superseded());
-        }
-        Map<String, Integer> kinds = new LinkedHashMap<>();
-        r.redactions().forEach((k, n) -> kinds.put(k.label(), n));
-        Map<String, Object> redacted = new LinkedHashMap<>();
-        redacted.put("total", kinds.values().stream().mapToInt(Integer::intValue).sum());
-        redacted.put("kinds", kinds);
-        v.put("redacted", redacted);
-        if (!r.flagged().isEmpty()) {
-            v.put("flagged", r.flagged().stream().map(f -> f.ruleName()).toList());
-        }
-        return v;
-    }
-
-    /** The JSON form of a recall answer (API.md; also used by the command line). */
-    public static Map<String, Object> recallView(RecallResult r) {
-        List<Map<String, Object>> memories = new ArrayList<>();
-        for (ScoredMemory s : r.memories()) {
-            Map<String, Object> item = new LinkedHashMap<>();
-            item.put("memory", view(s.memory()));
-            item.put("score", s.score());
-            Map<String, Object> c = new LinkedHashMap<>();
-            c.put("relevance", s.components().relevance());
-            c.put("recency", s.components().recency());
-            c.put("typeBonus", s.components().typeBonus());
-            c.put("confidence", s.components().confidence());
-            c.put("importance", s.components().importance());
-            item.put("components", c);
-            memories.add(item);
-        }
-        AssembledContext context = r.context();
-        Map<String, Object> layers = new LinkedHashMap<>();
-        context.layers().forEach((layer, ids) -> layers.put(layer.name(), ids));
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("memories", memories);
-        v.put("context", context.text());
-        v.put("tokens", context.tokens());
-        v.put("layers", layers);
-        v.put("partial", r.partial());
-        v.put("tookMs", r.tookMillis());
-        return v;
+        Json.send(res, 200, RecallAnswer.of(memory.recall(body.toRequest(ns))));
     }
 
     // ---- parsing ------------------------------------------------------------------------

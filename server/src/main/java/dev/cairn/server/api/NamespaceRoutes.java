@@ -1,11 +1,13 @@
 package dev.cairn.server.api;
 
 import dev.cairn.server.api.body.NamespaceBody;
+import dev.cairn.server.api.view.NamespaceView;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
@@ -17,9 +19,7 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 
 /** {@code /v1/namespaces}: create (admin), list (what the token may see), get, delete (admin). */
@@ -47,14 +47,14 @@ public final class NamespaceRoutes implements HttpService {
         caller.requireEverywhere(Role.ADMIN);
         NamespaceBody body = RequestBodies.read(req, maxBodyBytes, NamespaceBody.class);
         String name = Namespace.requireValidName(Fields.required(body.name(), "name"));
-        Json.send(res, 201, view(store.createNamespace(name, body.description())));
+        Json.send(res, 201, NamespaceView.of(store.createNamespace(name, body.description())));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
         Principal caller = AuthFilter.principal(req);
         PageRequest page = Paging.pageRequest(req);
         if (caller.token().namespaces().contains("*")) {
-            Json.send(res, 200, Paging.listAnswer(store.namespaces(page), NamespaceRoutes::view));
+            Json.send(res, 200, ListAnswer.of(store.namespaces(page), NamespaceView::of));
             return;
         }
         List<Namespace> visible =
@@ -69,12 +69,12 @@ public final class NamespaceRoutes implements HttpService {
         Json.send(
                 res,
                 200,
-                Paging.listAnswer(new Page<>(items, visible.size(), next), NamespaceRoutes::view));
+                ListAnswer.of(new Page<>(items, visible.size(), next), NamespaceView::of));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
         String ns = requireReadable(req, store);
-        Json.send(res, 200, view(store.namespace(ns).orElseThrow()));
+        Json.send(res, 200, NamespaceView.of(store.namespace(ns).orElseThrow()));
     }
 
     private void delete(ServerRequest req, ServerResponse res) {
@@ -102,13 +102,5 @@ public final class NamespaceRoutes implements HttpService {
             throw new NoSuchElementException("namespace '" + ns + "' does not exist");
         }
         return ns;
-    }
-
-    static Map<String, Object> view(Namespace ns) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("name", ns.name());
-        view.put("description", ns.description());
-        view.put("createdAt", ns.createdAt().toString());
-        return view;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.agents.kv.KeyValueEntry;
 import dev.cairn.agents.kv.KeyValueMemory;
+import dev.cairn.server.api.view.KeyValueAnswers;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.server.http.Fields;
@@ -15,9 +16,6 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -69,7 +67,7 @@ public final class OrlojRoutes implements HttpService {
             throw new IllegalArgumentException("field 'value' is required");
         }
         memory.put(ns, key, value.isTextual() ? value.asText() : value.toString());
-        Json.send(res, 200, Map.of("status", "ok"));
+        Json.send(res, 200, KeyValueAnswers.Status.OK);
     }
 
     private void get(ServerRequest req, ServerResponse res) {
@@ -77,11 +75,11 @@ public final class OrlojRoutes implements HttpService {
         ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String key = Fields.requiredText(body, "key");
         Optional<KeyValueEntry> entry = memory.get(ns, key);
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("found", entry.isPresent());
-        answer.put("key", key);
-        answer.put("value", entry.map(KeyValueEntry::value).orElse(""));
-        Json.send(res, 200, answer);
+        Json.send(
+                res,
+                200,
+                new KeyValueAnswers.Found(
+                        entry.isPresent(), key, entry.map(KeyValueEntry::value).orElse("")));
     }
 
     private void search(ServerRequest req, ServerResponse res) {
@@ -93,40 +91,19 @@ public final class OrlojRoutes implements HttpService {
             throw new IllegalArgumentException(
                     "field 'top_k' must be in [1, " + KeyValueMemory.MAX_LIMIT + "], got " + topK);
         }
-        List<Map<String, Object>> results =
-                memory.search(ns, query, topK).stream()
-                        .map(
-                                h -> {
-                                    Map<String, Object> r = new LinkedHashMap<>();
-                                    r.put("key", h.key());
-                                    r.put("value", h.value());
-                                    r.put("score", h.score());
-                                    return r;
-                                })
-                        .toList();
-        Json.send(res, 200, Map.of("results", results));
+        Json.send(res, 200, KeyValueAnswers.Results.of(memory.search(ns, query, topK)));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
         ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String prefix = Fields.optionalText(body, "prefix").orElse("");
-        List<Map<String, Object>> entries =
-                memory.list(ns, prefix, LIST_LIMIT).stream()
-                        .map(
-                                e -> {
-                                    Map<String, Object> r = new LinkedHashMap<>();
-                                    r.put("key", e.key());
-                                    r.put("value", e.value());
-                                    return r;
-                                })
-                        .toList();
-        Json.send(res, 200, Map.of("entries", entries));
+        Json.send(res, 200, KeyValueAnswers.Entries.of(memory.list(ns, prefix, LIST_LIMIT)));
     }
 
     private void ping(ServerRequest req, ServerResponse res) {
         NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        Json.send(res, 200, Map.of("status", "ok"));
+        Json.send(res, 200, KeyValueAnswers.Status.OK);
     }
 
     static int intField(ObjectNode body, String field, int defaultValue) {

@@ -10,9 +10,12 @@ import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.server.api.body.ApplyBody;
 import dev.cairn.server.api.body.NewProposalBody;
 import dev.cairn.server.api.body.ReviewBody;
+import dev.cairn.server.api.view.MemoryView;
+import dev.cairn.server.api.view.ProposalView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
@@ -23,8 +26,6 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -69,7 +70,7 @@ public final class ProposalRoutes implements HttpService {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         NewProposalBody body = RequestBodies.read(req, maxBodyBytes, NewProposalBody.class);
         Proposal p = proposals.file(ns, newProposal(body));
-        Json.send(res, 201, view(p));
+        Json.send(res, 201, ProposalView.of(p));
     }
 
     /** A proposal from a request body (also the arguments of the proposal tools). */
@@ -116,15 +117,15 @@ public final class ProposalRoutes implements HttpService {
                         req.query().first("taskName").orElse(""),
                         req.query().first("agentName").orElse(""),
                         req.query().first("q").orElse(""));
-        Json.send(
-                res,
-                200,
-                Paging.listAnswer(proposals.list(ns, filter, page), ProposalRoutes::view));
+        Json.send(res, 200, ListAnswer.of(proposals.list(ns, filter, page), ProposalView::of));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        Json.send(res, 200, view(proposals.get(ns, req.path().pathParameters().get("id"))));
+        Json.send(
+                res,
+                200,
+                ProposalView.of(proposals.get(ns, req.path().pathParameters().get("id"))));
     }
 
     private void review(ServerRequest req, ServerResponse res) {
@@ -156,44 +157,16 @@ public final class ProposalRoutes implements HttpService {
                         req.path().pathParameters().get("id"),
                         appliedBy,
                         draft -> memory.write(draft, appliedBy).id());
-        Map<String, Object> view = new LinkedHashMap<>(memory.view(ns, applied.memoryId()));
-        view.put("sourceProposalId", applied.proposal().id());
-        Json.send(res, 200, view);
+        Json.send(
+                res,
+                200,
+                new MemoryView.Applied(
+                        memory.view(ns, applied.memoryId()), applied.proposal().id()));
     }
 
     private void archive(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.REVIEW);
         proposals.archive(ns, req.path().pathParameters().get("id"));
         res.status(204).send();
-    }
-
-    static Map<String, Object> view(Proposal p) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", p.id());
-        v.put("type", p.type().wireName());
-        v.put("title", p.title());
-        v.put("description", p.description());
-        v.put("content", p.content());
-        v.put("taskName", p.taskName());
-        v.put("agentName", p.agentName());
-        if (p.type() == ProposalType.MEMORY) {
-            v.put("memoryType", p.memoryType().name());
-            v.put("suggestedTags", p.suggestedTags());
-        }
-        v.put("status", p.status().wireName());
-        v.put("flagged", p.flagged());
-        if (p.reviewTime().isPresent()) {
-            v.put("reviewer", p.reviewer());
-            v.put("reviewNote", p.reviewNote());
-            v.put("reviewedAt", p.reviewedAt().toString());
-        }
-        if (p.applyTime().isPresent()) {
-            v.put("appliedMemoryId", p.appliedMemoryId());
-            v.put("appliedBy", p.appliedBy());
-            v.put("appliedAt", p.appliedAt().toString());
-        }
-        v.put("createdAt", p.createdAt().toString());
-        v.put("updatedAt", p.updatedAt().toString());
-        return v;
     }
 }

@@ -9,9 +9,10 @@ import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.WriteResult;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.server.api.body.RecallBody;
+import dev.cairn.server.api.view.MemoryView;
+import dev.cairn.server.api.view.RecallAnswer;
 import dev.cairn.store.PageRequest;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /** {@link MemoryPort} over the {@link MemoryService}. Thread-safe. */
@@ -29,12 +30,12 @@ public final class ServiceMemoryPort implements MemoryPort {
     @Override
     public Written write(NewMemory draft, String actor) {
         WriteResult r = memory.write(draft, actor);
-        return new Written(r.memory().id(), MemoryRoutes.view(r.memory()));
+        return new Written(r.memory().id(), MemoryView.of(r.memory()));
     }
 
     @Override
-    public Map<String, Object> view(String namespace, String id) {
-        return MemoryRoutes.view(memory.get(namespace, id));
+    public MemoryView view(String namespace, String id) {
+        return MemoryView.of(memory.get(namespace, id));
     }
 
     @Override
@@ -60,7 +61,7 @@ public final class ServiceMemoryPort implements MemoryPort {
     }
 
     @Override
-    public Map<String, Object> recall(String namespace, RecallBody request) {
-        return MemoryRoutes.recallView(memory.recall(request.toRequest(namespace)));
+    public RecallAnswer recall(String namespace, RecallBody request) {
+        return RecallAnswer.of(memory.recall(request.toRequest(namespace)));
     }
 }

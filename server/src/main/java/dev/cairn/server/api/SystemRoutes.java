@@ -1,5 +1,6 @@
 package dev.cairn.server.api;
 
+import dev.cairn.server.api.view.HealthAnswer;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.Store;
 import io.helidon.http.HeaderNames;
@@ -12,9 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 
 /** The open endpoints: {@code /health}, {@code /metrics} (Prometheus text), {@code /openapi}. */
 public final class SystemRoutes implements HttpService {
@@ -38,22 +37,19 @@ public final class SystemRoutes implements HttpService {
     }
 
     private void health(ServerRequest req, ServerResponse res) {
-        Map<String, Object> storeCheck = new LinkedHashMap<>();
-        storeCheck.put("kind", store.kind().name().toLowerCase(Locale.ROOT));
-        boolean up;
+        String reason = null;
         try {
             store.ping();
-            up = true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "health check: store is down", e);
-            storeCheck.put("reason", "store does not answer");
-            up = false;
+            reason = "store does not answer";
         }
-        storeCheck.put("status", up ? "UP" : "DOWN");
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("status", up ? "UP" : "DOWN");
-        answer.put("checks", Map.of("store", storeCheck));
-        Json.send(res, up ? 200 : 503, answer);
+        String status = reason == null ? "UP" : "DOWN";
+        HealthAnswer answer =
+                HealthAnswer.of(
+                        new HealthAnswer.StoreCheck(
+                                store.kind().name().toLowerCase(Locale.ROOT), reason, status));
+        Json.send(res, reason == null ? 200 : 503, answer);
     }
 
     private void metrics(ServerRequest req, ServerResponse res) {

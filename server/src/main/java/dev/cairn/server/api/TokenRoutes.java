@@ -1,25 +1,23 @@
 package dev.cairn.server.api;
 
 import dev.cairn.server.api.body.TokenBody;
+import dev.cairn.server.api.view.TokenView;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.auth.TokenRegistry;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Namespace;
-import dev.cairn.store.Page;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 
@@ -57,15 +55,13 @@ public final class TokenRoutes implements HttpService {
             }
         }
         String secret = tokens.create(name, roles, namespaces);
-        Map<String, Object> answer = view(tokens.authenticate(secret).orElseThrow());
-        answer.put("token", secret);
-        Json.send(res, 201, answer);
+        Json.send(res, 201, TokenView.created(tokens.authenticate(secret).orElseThrow(), secret));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
         AuthFilter.principal(req).requireEverywhere(Role.ADMIN);
         List<ApiToken> all = tokens.list();
-        Json.send(res, 200, Paging.listAnswer(new Page<>(all, all.size(), ""), TokenRoutes::view));
+        Json.send(res, 200, ListAnswer.all(all.stream().map(TokenView::of).toList()));
     }
 
     private void delete(ServerRequest req, ServerResponse res) {
@@ -75,14 +71,5 @@ public final class TokenRoutes implements HttpService {
             throw new NoSuchElementException("token '" + name + "' does not exist");
         }
         res.status(204).send();
-    }
-
-    private static Map<String, Object> view(ApiToken token) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("name", token.name());
-        view.put("roles", token.roles().stream().sorted().map(Role::wireName).toList());
-        view.put("namespaces", token.namespaces());
-        view.put("createdAt", token.createdAt().toString());
-        return view;
     }
 }

@@ -13,13 +13,16 @@ import dev.cairn.server.api.body.NewProposalBody;
 import dev.cairn.server.api.body.RecallBody;
 import dev.cairn.server.api.body.RetrieveBody;
 import dev.cairn.server.api.body.TranscriptSearchBody;
+import dev.cairn.server.api.view.KeyValueAnswers;
+import dev.cairn.server.api.view.ProposalView;
+import dev.cairn.server.api.view.RetrieveAnswer;
+import dev.cairn.server.api.view.TranscriptHitView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
-import dev.cairn.store.Page;
 import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -106,7 +109,7 @@ public final class ToolRoutes implements HttpService {
             def.put("function", function);
             defs.add(def);
         }
-        Json.send(res, 200, Paging.listAnswer(new Page<>(defs, defs.size(), ""), d -> d));
+        Json.send(res, 200, ListAnswer.all(defs));
     }
 
     private void run(ServerRequest req, ServerResponse res) {
@@ -219,17 +222,8 @@ public final class ToolRoutes implements HttpService {
                         Role.READ,
                         (ns, a) -> {
                             int k = OrlojRoutes.intField(a, "top_k", 10);
-                            List<Map<String, Object>> results = new ArrayList<>();
-                            kv.search(ns, Fields.requiredText(a, "query"), k)
-                                    .forEach(
-                                            h -> {
-                                                Map<String, Object> r = new LinkedHashMap<>();
-                                                r.put("key", h.key());
-                                                r.put("value", h.value());
-                                                r.put("score", h.score());
-                                                results.add(r);
-                                            });
-                            return Map.of("results", results);
+                            return KeyValueAnswers.Results.of(
+                                    kv.search(ns, Fields.requiredText(a, "query"), k));
                         }));
         add(
                 new Tool(
@@ -237,20 +231,12 @@ public final class ToolRoutes implements HttpService {
                         "List the entries of the shared key/value memory whose keys start with a prefix.",
                         schema(List.of(), "prefix", prop("string", "Key prefix; empty for all.")),
                         Role.READ,
-                        (ns, a) -> {
-                            List<Map<String, Object>> entries = new ArrayList<>();
-                            kv.list(
-                                            ns,
-                                            Fields.optionalText(a, "prefix").orElse(""),
-                                            KeyValueMemory.MAX_LIMIT)
-                                    .forEach(
-                                            e ->
-                                                    entries.add(
-                                                            Map.of(
-                                                                    "key", e.key(), "value",
-                                                                    e.value())));
-                            return Map.of("entries", entries);
-                        }));
+                        (ns, a) ->
+                                KeyValueAnswers.Entries.of(
+                                        kv.list(
+                                                ns,
+                                                Fields.optionalText(a, "prefix").orElse(""),
+                                                KeyValueMemory.MAX_LIMIT))));
         add(
                 new Tool(
                         "memory.ingest",
@@ -357,7 +343,7 @@ public final class ToolRoutes implements HttpService {
                                                             .orElse(
                                                                     dev.cairn.memory.MemoryType
                                                                             .FACT)));
-                            return ProposalRoutes.view(p);
+                            return ProposalView.of(p);
                         }));
         add(
                 new Tool(
@@ -386,7 +372,7 @@ public final class ToolRoutes implements HttpService {
                                 prop("string", "The agent proposing.")),
                         Role.WRITE,
                         (ns, a) ->
-                                ProposalRoutes.view(
+                                ProposalView.of(
                                         proposals.file(
                                                 ns,
                                                 ProposalRoutes.newProposal(
@@ -422,7 +408,7 @@ public final class ToolRoutes implements HttpService {
                                                         RequestBodies.bind(
                                                                 a, TranscriptSearchBody.class))
                                                 .stream()
-                                                .map(TranscriptRoutes::view)
+                                                .map(TranscriptHitView::of)
                                                 .toList())));
         return this;
     }
@@ -443,7 +429,7 @@ public final class ToolRoutes implements HttpService {
                                 intProp("How many passages.", 1, 100, 10)),
                         Role.READ,
                         (ns, a) ->
-                                KnowledgeRoutes.answer(
+                                RetrieveAnswer.of(
                                         knowledge.retrieve(
                                                 ns,
                                                 RequestBodies.bind(a, RetrieveBody.class)

@@ -3,21 +3,19 @@ package dev.cairn.server.api;
 import dev.cairn.agents.conversation.TranscriptHit;
 import dev.cairn.agents.conversation.Transcripts;
 import dev.cairn.server.api.body.TranscriptSearchBody;
+import dev.cairn.server.api.view.TranscriptHitView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
-import dev.cairn.store.Page;
 import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code POST /v1/namespaces/{ns}/transcripts/search}: hybrid search over stored conversation
@@ -48,10 +46,7 @@ public final class TranscriptRoutes implements HttpService {
         TranscriptSearchBody body =
                 RequestBodies.read(req, maxBodyBytes, TranscriptSearchBody.class);
         List<TranscriptHit> hits = search(transcripts, ns, body);
-        Json.send(
-                res,
-                200,
-                Paging.listAnswer(new Page<>(hits, hits.size(), ""), TranscriptRoutes::view));
+        Json.send(res, 200, ListAnswer.all(hits.stream().map(TranscriptHitView::of).toList()));
     }
 
     /** Runs a search (also the {@code search_transcript} tool's). */
@@ -59,16 +54,5 @@ public final class TranscriptRoutes implements HttpService {
             Transcripts transcripts, String ns, TranscriptSearchBody body) {
         return transcripts.search(
                 ns, Fields.required(body.query(), "query"), body.conversation(), body.limit());
-    }
-
-    static Map<String, Object> view(TranscriptHit h) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("conversationId", h.conversationId());
-        v.put("messageId", h.messageId());
-        v.put("queryId", h.queryId());
-        v.put("role", h.role());
-        v.put("snippet", h.snippet());
-        v.put("score", h.score());
-        return v;
     }
 }

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.retrieval.RetrieveRequest;
 import dev.cairn.retrieval.RetrieveResult;
 import dev.cairn.server.Cairn;
-import dev.cairn.server.api.KnowledgeRoutes;
 import dev.cairn.server.api.body.RetrieveBody;
+import dev.cairn.server.api.view.RetrieveAnswer;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.util.Locale;
@@ -55,7 +55,7 @@ final class RetrieveCommand implements Callable<Integer> {
             RetrieveRequest request = RetrieveBody.of(query, topK).toRequest();
             try (Cairn cairn = local.open()) {
                 RetrieveResult result = cairn.knowledge().retrieve(namespace, request);
-                answer = Json.MAPPER.valueToTree(KnowledgeRoutes.answer(result, false));
+                answer = Json.MAPPER.valueToTree(RetrieveAnswer.of(result, false));
             }
         }
         if (json) {

@@ -32,7 +32,8 @@ public final class Json {
         try {
             return MAPPER.writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise " + value.getClass(), e);
+            // A bug, not a conflict: an internal error with an incident id, not a 409.
+            throw new UncheckedIOException("cannot serialise " + value.getClass().getName(), e);
         }
     }
 

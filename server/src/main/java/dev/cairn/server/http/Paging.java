@@ -1,14 +1,9 @@
 package dev.cairn.server.http;
 
-import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import io.helidon.webserver.http.ServerRequest;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
 
-/** The {@code limit}/{@code cursor} query parameters and the one list-answer shape of API.md. */
+/** The {@code limit}/{@code cursor} query parameters; {@link ListAnswer} is the list shape. */
 public final class Paging {
 
     private Paging() {}
@@ -30,17 +25,5 @@ public final class Paging {
             throw new IllegalArgumentException(
                     "query parameter '" + name + "' must be an integer, got '" + raw.get() + "'");
         }
-    }
-
-    /** {@code {"items": [...], "total": N, "nextCursor": "..."}}; nextCursor only when more. */
-    public static <T> Map<String, Object> listAnswer(Page<T> page, Function<T, ?> view) {
-        Map<String, Object> answer = new LinkedHashMap<>();
-        List<?> items = page.items().stream().map(view).toList();
-        answer.put("items", items);
-        answer.put("total", page.total());
-        if (page.hasMore()) {
-            answer.put("nextCursor", page.nextCursor());
-        }
-        return answer;
     }
 }

@@ -1,0 +1,68 @@
+package dev.cairn.server.api.view;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.agents.conversation.StoredMessage;
+import dev.cairn.server.http.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/** The answers of ARK's Memory API, in ARK's field names (snake_case, and its paging fields). */
+public final class ArkAnswers {
+
+    private ArkAnswers() {}
+
+    /** {@code POST conversations}. */
+    public record Created(@JsonProperty("conversation_id") String conversationId) {}
+
+    /** {@code GET conversations}. */
+    public record Conversations(List<String> conversations) {}
+
+    /** {@code GET conversations/{id}}: every message of the conversation. */
+    public record Conversation(
+            @JsonProperty("conversation_id") String conversationId, List<Message> messages) {}
+
+    /** One stored message, exactly as it was sent. */
+    public record Message(
+            String timestamp,
+            @JsonProperty("conversation_id") String conversationId,
+            @JsonProperty("query_id") String queryId,
+            JsonNode message,
+            long sequence) {
+
+        public static Message of(StoredMessage m) {
+            JsonNode message;
+            try {
+                message = Json.MAPPER.readTree(m.json());
+            } catch (IOException e) {
+                throw new UncheckedIOException(
+                        "stored message " + m.sequence() + " is not JSON", e);
+            }
+            return new Message(
+                    m.createdAt().toString(),
+                    m.conversationId(),
+                    m.queryId(),
+                    message,
+                    m.sequence());
+        }
+    }
+
+    /**
+     * {@code GET messages}: offset paging, {@code nextCursor} (a string) only when there is more.
+     */
+    public record Messages(
+            List<Message> items,
+            long total,
+            boolean hasMore,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String nextCursor) {}
+
+    /** The answer of the deletes. */
+    public record Success(String status, String message) {
+
+        public static Success of(String message) {
+            return new Success("success", message);
+        }
+    }
+}

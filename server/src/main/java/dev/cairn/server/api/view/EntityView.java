@@ -1,0 +1,46 @@
+package dev.cairn.server.api.view;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.cairn.graph.EntityDetail;
+import dev.cairn.graph.EntitySummary;
+import dev.cairn.graph.GraphRelation;
+import java.util.List;
+
+/** An entity of the graph as listed; {@link Detail} adds mentions and relations. */
+public record EntityView(String id, String name, String kind, List<String> aliases, int degree) {
+
+    public static EntityView of(EntitySummary e) {
+        return new EntityView(e.id(), e.name(), e.kind().wireName(), e.aliases(), e.degree());
+    }
+
+    /** {@code GET entities/{id}}. */
+    public record Detail(
+            @JsonUnwrapped EntityView entity, int mentionedBy, List<Relation> relations) {
+
+        public static Detail of(EntityDetail d) {
+            return new Detail(
+                    EntityView.of(d.entity()),
+                    d.mentionedBy(),
+                    d.relations().stream().map(r -> Relation.of(r, null)).toList());
+        }
+    }
+
+    /** A relation between two nodes; {@code confidence} only in the answer of creating one. */
+    public record Relation(
+            String from,
+            String to,
+            String type,
+            double weight,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Double confidence) {
+
+        public static Relation of(GraphRelation r, Double confidence) {
+            return new Relation(
+                    r.from().toString(),
+                    r.to().toString(),
+                    r.type().wireName(),
+                    r.weight(),
+                    confidence);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.cairn.server.api.view;
+
+import dev.cairn.agents.kv.KeyValueEntry;
+import dev.cairn.agents.kv.KeyValueHit;
+import java.util.List;
+
+/** The answers of the key/value memory, Orloj's provider shapes (also the memory tools'). */
+public final class KeyValueAnswers {
+
+    private KeyValueAnswers() {}
+
+    /** {@code put} and {@code ping}. */
+    public record Status(String status) {
+        public static final Status OK = new Status("ok");
+    }
+
+    /** {@code get}: {@code value} is "" when not found. */
+    public record Found(boolean found, String key, String value) {}
+
+    /** {@code search}: best matches first. */
+    public record Results(List<Hit> results) {
+
+        public static Results of(List<KeyValueHit> hits) {
+            return new Results(
+                    hits.stream().map(h -> new Hit(h.key(), h.value(), h.score())).toList());
+        }
+    }
+
+    /** One search match. */
+    public record Hit(String key, String value, double score) {}
+
+    /** {@code list}: entries by key prefix. */
+    public record Entries(List<Entry> entries) {
+
+        public static Entries of(List<KeyValueEntry> entries) {
+            return new Entries(entries.stream().map(e -> new Entry(e.key(), e.value())).toList());
+        }
+    }
+
+    /** One stored entry. */
+    public record Entry(String key, String value) {}
+}

@@ -1,0 +1,11 @@
+package dev.cairn.server.api.view;
+
+import dev.cairn.store.Namespace;
+
+/** A namespace. */
+public record NamespaceView(String name, String description, String createdAt) {
+
+    public static NamespaceView of(Namespace ns) {
+        return new NamespaceView(ns.name(), ns.description(), ns.createdAt().toString());
+    }
+}

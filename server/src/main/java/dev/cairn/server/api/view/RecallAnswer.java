@@ -1,0 +1,54 @@
+package dev.cairn.server.api.view;
+
+import dev.cairn.memory.AssembledContext;
+import dev.cairn.memory.ScoredMemory;
+import dev.cairn.memory.service.RecallResult;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The answer of {@code POST recall} (also the {@code recall_memory} tool's and the command line's):
+ * the scored memories, the assembled context with its token count and the memory ids per layer.
+ */
+public record RecallAnswer(
+        List<Scored> memories,
+        String context,
+        int tokens,
+        Map<String, List<String>> layers,
+        boolean partial,
+        long tookMs) {
+
+    /** A recalled memory with its score and what the score is made of. */
+    public record Scored(MemoryView memory, double score, Components components) {}
+
+    /** The parts of a recall score. */
+    public record Components(
+            double relevance,
+            double recency,
+            double typeBonus,
+            double confidence,
+            double importance) {}
+
+    public static RecallAnswer of(RecallResult r) {
+        List<Scored> memories =
+                r.memories().stream()
+                        .map(
+                                (ScoredMemory s) ->
+                                        new Scored(
+                                                MemoryView.of(s.memory()),
+                                                s.score(),
+                                                new Components(
+                                                        s.components().relevance(),
+                                                        s.components().recency(),
+                                                        s.components().typeBonus(),
+                                                        s.components().confidence(),
+                                                        s.components().importance())))
+                        .toList();
+        AssembledContext context = r.context();
+        Map<String, List<String>> layers = new LinkedHashMap<>();
+        context.layers().forEach((layer, ids) -> layers.put(layer.name(), ids));
+        return new RecallAnswer(
+                memories, context.text(), context.tokens(), layers, r.partial(), r.tookMillis());
+    }
+}
