@@ -35,10 +35,11 @@ import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 
 /**
- * Cairn's knowledge base: ingests documents into the store (truth) and keeps the derived Lucene and
- * dense indexes current from the store's change sequence; answers retrieve calls by running the
- * lexical, dense and graph signals concurrently, each under its own deadline, fusing them, and
- * scoring how well grounded the answer is.
+ * Cairn's knowledge base: ingests documents into the store (truth, through {@link KnowledgeIngest})
+ * and keeps the derived Lucene and dense indexes current from the store's change sequence; answers
+ * retrieve calls on the one hybrid search core ({@link HybridSearch}: the lexical, dense and graph
+ * signals concurrently, each under its own deadline, then fusion), and adds what is retrieve's own:
+ * supersession, filters, hydration, the grounding score and the trace.
  *
  * <p>Thread-safe. Owns the lexical index and its executors; does not own the store or the model.
  */

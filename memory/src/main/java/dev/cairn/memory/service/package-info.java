@@ -17,7 +17,9 @@
  * order      = score desc, id asc; at most limit (25); then ContextAssembler within maxTokens
  * </pre>
  *
- * The lexical and dense searches run in parallel on virtual threads; when the deadline passes, what
- * has finished is used and the answer is marked partial.
+ * The lexical and dense searches run in parallel on the hybrid search core ({@link
+ * dev.cairn.retrieval.search.HybridSearch}); when the deadline passes, what has finished is used
+ * and the answer is marked partial. The relevance is that core's convex fusion with {@link
+ * dev.cairn.retrieval.fusion.Normalization#MAX_SCALED}; a signal weighted 0 is left out of it.
  */
 package dev.cairn.memory.service;

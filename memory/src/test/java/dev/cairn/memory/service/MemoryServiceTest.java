@@ -16,6 +16,7 @@ import dev.cairn.memory.TrigramEmbeddingModel;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.MemoryRow;
+import dev.cairn.retrieval.dense.UnitVectors;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.retrieval.lexical.LexicalIndex;
 import dev.cairn.safety.SafetyRule;
@@ -29,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -297,6 +299,47 @@ class MemoryServiceTest {
         assertThat(top.components().typeBonus()).isEqualTo(0.05);
         assertThat(r.context().layers()).containsEntry(Layer.PROCEDURAL, List.of(id));
         assertThat(r.context().text()).contains("PROCEDURE").contains(id);
+    }
+
+    @Test
+    void hybridRelevanceIsTheConvexMixOfTheLexicalAndDenseParts() {
+        service.write(draft("the kafka cluster moved to the new region"), "a");
+        service.write(draft("kafka consumers lag behind on Fridays"), "a");
+        service.write(draft("the deploy pipeline runs on Jenkins"), "a");
+        RecallRequest base = RecallRequest.of("team", "kafka cluster lag").withThreshold(-1.0);
+
+        Map<String, Double> lexical = relevance(base.withMode(RecallMode.LEXICAL));
+        Map<String, Double> dense = relevance(base.withMode(RecallMode.DENSE));
+        Map<String, Double> hybrid = relevance(base.withMode(RecallMode.HYBRID));
+
+        // BM25 is divided by its best; cosine is kept, clipped at 0; the mix is weighted 0.1 / 0.9
+        assertThat(lexical.values()).contains(1.0);
+        float[] query = new TrigramEmbeddingModel(DIMS).embedQuery("kafka cluster lag");
+        MemoryServiceConfig config = MemoryServiceConfig.defaults();
+        assertThat(hybrid).hasSize(3);
+        hybrid.forEach(
+                (id, rel) -> {
+                    float[] v =
+                            new TrigramEmbeddingModel(DIMS)
+                                    .embedDocuments(List.of(service.get("team", id).content()))
+                                    .getFirst();
+                    double cos = Math.max(0.0, UnitVectors.cosine(query, v));
+                    assertThat(dense.get(id)).isEqualTo(cos);
+                    assertThat(rel)
+                            .isEqualTo(
+                                    (config.denseWeight() * cos
+                                                    + config.lexicalWeight()
+                                                            * lexical.getOrDefault(id, 0.0))
+                                            / (config.denseWeight() + config.lexicalWeight()));
+                });
+    }
+
+    private Map<String, Double> relevance(RecallRequest request) {
+        Map<String, Double> out = new java.util.HashMap<>();
+        service.recall(request)
+                .memories()
+                .forEach(m -> out.put(m.id(), m.components().relevance()));
+        return out;
     }
 
     @Test

@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,14 +24,10 @@ import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SegmentInfos;
-import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -42,8 +37,6 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
@@ -272,9 +265,9 @@ final class LuceneLexicalIndex implements LexicalIndex {
                     return List.of();
                 }
                 // Never size Lucene's priority queue past the index (topN may be huge).
-                ScoreDoc[] top = topDocs(searcher, q, Math.min(topN, maxDoc));
-                String[] chunkIds = values(searcher, top, FIELD_CHUNK_ID);
-                String[] documentIds = values(searcher, top, FIELD_DOCUMENT_ID);
+                ScoreDoc[] top = ChunkTopDocs.best(searcher, q, Math.min(topN, maxDoc));
+                String[] chunkIds = ChunkTopDocs.values(searcher, top, FIELD_CHUNK_ID);
+                String[] documentIds = ChunkTopDocs.values(searcher, top, FIELD_DOCUMENT_ID);
                 List<LexicalHit> hits = new ArrayList<>(top.length);
                 for (int i = 0; i < top.length; i++) {
                     String explanation = explain ? searcher.explain(q, top[i].doc).toString() : "";
@@ -289,70 +282,6 @@ final class LuceneLexicalIndex implements LexicalIndex {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /**
-     * The best {@code n} documents by score descending, then chunk id ascending. Fast path:
-     * Lucene's top-score collection (block-max WAND) of {@code n + 1} hits, re-ordered within equal
-     * scores; exact because no tie crosses the cut. When the {@code n}th and {@code n+1}th scores
-     * tie, a full sort by (score, chunk id) decides which of the tied chunks make the cut.
-     */
-    private static ScoreDoc[] topDocs(IndexSearcher searcher, Query q, int n) throws IOException {
-        ScoreDoc[] fast = searcher.search(q, n + 1).scoreDocs;
-        if (fast.length <= n || fast[n].score < fast[n - 1].score) {
-            ScoreDoc[] top = Arrays.copyOf(fast, Math.min(n, fast.length));
-            String[] keys = values(searcher, top, FIELD_CHUNK_ID);
-            Integer[] order = new Integer[top.length];
-            for (int i = 0; i < order.length; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(
-                    order,
-                    (a, b) -> {
-                        int c = Float.compare(top[b].score, top[a].score);
-                        return c != 0 ? c : keys[a].compareTo(keys[b]);
-                    });
-            ScoreDoc[] sorted = new ScoreDoc[top.length];
-            for (int i = 0; i < order.length; i++) {
-                sorted[i] = top[order[i]];
-            }
-            return sorted;
-        }
-        Sort sort =
-                new Sort(
-                        SortField.FIELD_SCORE,
-                        new SortField(FIELD_CHUNK_ID, SortField.Type.STRING));
-        return searcher.search(q, n, sort, true).scoreDocs;
-    }
-
-    /** The doc-values string of {@code field} for each hit, in the order of {@code hits}. */
-    private static String[] values(IndexSearcher searcher, ScoreDoc[] hits, String field)
-            throws IOException {
-        // Doc-values iterators only move forward: visit hits in doc id order.
-        Integer[] byDoc = new Integer[hits.length];
-        for (int i = 0; i < byDoc.length; i++) {
-            byDoc[i] = i;
-        }
-        Arrays.sort(byDoc, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc));
-        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        String[] out = new String[hits.length];
-        int leafIndex = -1;
-        SortedDocValues dv = null;
-        LeafReaderContext leaf = null;
-        for (int i : byDoc) {
-            int doc = hits[i].doc;
-            int li = ReaderUtil.subIndex(doc, leaves);
-            if (li != leafIndex) {
-                leafIndex = li;
-                leaf = leaves.get(li);
-                dv = DocValues.getSorted(leaf.reader(), field);
-            }
-            if (!dv.advanceExact(doc - leaf.docBase)) {
-                throw new IllegalStateException("chunk without " + field + " in lexical index");
-            }
-            out[i] = dv.lookupOrd(dv.ordValue()).utf8ToString();
-        }
-        return out;
     }
 
     /** Bag of analysed terms per weighted field; a term repeated n times gets boost n. */
