@@ -45,13 +45,7 @@ import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
 
-/**
- * Lucene implementation of {@link LexicalIndex}: one directory and writer per namespace.
- *
- * <p>Longer than most classes (~550 lines) on purpose: a namespace's shard (directory, writer,
- * searcher manager, commit data) has one lifecycle that writes, searches, explanations, commits and
- * deletes all share; splitting it would spread that lifecycle's invariants over several classes.
- */
+/** Lucene implementation of {@link LexicalIndex}: one directory and writer per namespace. */
 final class LuceneLexicalIndex implements LexicalIndex {
 
     private static final System.Logger LOG = System.getLogger(LuceneLexicalIndex.class.getName());
