@@ -515,4 +515,73 @@ class AnswerShapesTest {
                 cairn.call("POST", NS + "/tools/memory.search", A, "{\"query\":\"blue\"}").json();
         assertThat(fields(tool.at("/results/0"))).containsExactly("key", "value", "score");
     }
+
+    @Test
+    void judgeAnswers() {
+        List<String> judgement =
+                List.of(
+                        "citationCoverage",
+                        "citationPrecision",
+                        "contradictionRate",
+                        "policyCompliance",
+                        "grounded",
+                        "policy",
+                        "claims",
+                        "violations",
+                        "rules");
+        var judged =
+                cairn.call(
+                        "POST",
+                        NS + "/judge",
+                        A,
+                        "{\"query\":\"how often?\",\"answer\":\"Rotate the keys every ninety days"
+                                + " [1].\",\"evidence\":[{\"id\":\"e1\",\"text\":\"Rotate the"
+                                + " signing keys every ninety days.\"}]}");
+        assertThat(judged.status()).as(judged.body()).isEqualTo(200);
+        List<String> answer = new ArrayList<>(List.of("judgementId"));
+        answer.addAll(judgement);
+        answer.addAll(List.of("similarity", "createdAt"));
+        assertThat(fields(judged.json())).containsExactlyElementsOf(answer);
+
+        JsonNode stored =
+                cairn.call(
+                                "GET",
+                                NS + "/judgements/" + judged.json().path("judgementId").asText(),
+                                A,
+                                null)
+                        .json();
+        List<String> full =
+                new ArrayList<>(
+                        List.of(
+                                "judgementId",
+                                "answerId",
+                                "traceId",
+                                "query",
+                                "answer",
+                                "evidence",
+                                "plan"));
+        full.addAll(judgement);
+        full.addAll(List.of("similarity", "createdAt"));
+        assertThat(fields(stored)).containsExactlyElementsOf(full);
+
+        JsonNode builtIn = cairn.call("GET", NS + "/policies/default", A, null).json();
+        assertThat(fields(builtIn)).containsExactly("name", "builtIn", "rules");
+        assertThat(fields(builtIn.at("/rules/0"))).containsExactly("name", "kind", "weight");
+        var put =
+                cairn.call(
+                        "PUT",
+                        NS + "/policies/strict",
+                        A,
+                        "rules:\n  - {kind: max-length, max-chars: 500}\n",
+                        "application/yaml");
+        assertThat(put.status()).as(put.body()).isEqualTo(201);
+        assertThat(fields(put.json()))
+                .containsExactly("name", "builtIn", "rules", "document", "updatedAt");
+        JsonNode policies = cairn.call("GET", NS + "/policies", A, null).json();
+        assertThat(fields(policies)).containsExactly("items", "total");
+        assertThat(policies.at("/items/0/name").asText()).isEqualTo("default");
+        assertThat(policies.at("/items/1/name").asText()).isEqualTo("strict");
+        assertThat(fields(policies.at("/items/1")))
+                .containsExactly("name", "builtIn", "rules", "updatedAt");
+    }
 }
