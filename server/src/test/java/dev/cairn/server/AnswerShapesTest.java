@@ -514,6 +514,25 @@ class AnswerShapesTest {
         JsonNode tool =
                 cairn.call("POST", NS + "/tools/memory.search", A, "{\"query\":\"blue\"}").json();
         assertThat(fields(tool.at("/results/0"))).containsExactly("key", "value", "score");
+        JsonNode written =
+                cairn.call(
+                                "POST",
+                                NS + "/tools/memory.write",
+                                A,
+                                "{\"key\":\"size\",\"value\":\"large\"}")
+                        .json();
+        assertThat(fields(written)).containsExactlyInAnyOrder("status", "key", "flagged");
+        JsonNode read =
+                cairn.call("POST", NS + "/tools/memory_read", A, "{\"key\":\"size\"}").json();
+        assertThat(fields(read)).containsExactly("found", "key", "value");
+        JsonNode ingested =
+                cairn.call(
+                                "POST",
+                                NS + "/tools/memory.ingest",
+                                A,
+                                "{\"source\":\"notes\",\"text\":\"Short notes.\"}")
+                        .json();
+        assertThat(fields(ingested)).containsExactlyInAnyOrder("chunks", "keys");
     }
 
     @Test

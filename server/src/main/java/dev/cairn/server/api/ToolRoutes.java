@@ -183,11 +183,8 @@ public final class ToolRoutes implements HttpService {
                         (ns, a) -> {
                             String key = Fields.requiredText(a, "key");
                             Optional<KeyValueEntry> e = kv.get(ns, key);
-                            Map<String, Object> r = new LinkedHashMap<>();
-                            r.put("found", e.isPresent());
-                            r.put("key", key);
-                            r.put("value", e.map(KeyValueEntry::value).orElse(""));
-                            return r;
+                            return new KeyValueAnswers.Found(
+                                    e.isPresent(), key, e.map(KeyValueEntry::value).orElse(""));
                         }));
         add(
                 new Tool(
@@ -207,7 +204,7 @@ public final class ToolRoutes implements HttpService {
                                             ns,
                                             Fields.requiredText(a, "key"),
                                             Fields.requiredText(a, "value"));
-                            return Map.of("status", "ok", "key", e.key(), "flagged", e.flagged());
+                            return new KeyValueAnswers.Written("ok", e.key(), e.flagged());
                         }));
         add(
                 new Tool(
@@ -277,7 +274,7 @@ public final class ToolRoutes implements HttpService {
                                                     a,
                                                     "overlap",
                                                     KeyValueMemory.DEFAULT_CHUNK_OVERLAP));
-                            return Map.of("chunks", keys.size(), "keys", keys);
+                            return new KeyValueAnswers.Ingested(keys.size(), keys);
                         }));
         return this;
     }
