@@ -514,5 +514,93 @@ class AnswerShapesTest {
         JsonNode tool =
                 cairn.call("POST", NS + "/tools/memory.search", A, "{\"query\":\"blue\"}").json();
         assertThat(fields(tool.at("/results/0"))).containsExactly("key", "value", "score");
+        JsonNode written =
+                cairn.call(
+                                "POST",
+                                NS + "/tools/memory.write",
+                                A,
+                                "{\"key\":\"size\",\"value\":\"large\"}")
+                        .json();
+        assertThat(fields(written)).containsExactlyInAnyOrder("status", "key", "flagged");
+        JsonNode read =
+                cairn.call("POST", NS + "/tools/memory_read", A, "{\"key\":\"size\"}").json();
+        assertThat(fields(read)).containsExactly("found", "key", "value");
+        JsonNode ingested =
+                cairn.call(
+                                "POST",
+                                NS + "/tools/memory.ingest",
+                                A,
+                                "{\"source\":\"notes\",\"text\":\"Short notes.\"}")
+                        .json();
+        assertThat(fields(ingested)).containsExactlyInAnyOrder("chunks", "keys");
+    }
+
+    @Test
+    void judgeAnswers() {
+        List<String> judgement =
+                List.of(
+                        "citationCoverage",
+                        "citationPrecision",
+                        "contradictionRate",
+                        "policyCompliance",
+                        "grounded",
+                        "policy",
+                        "claims",
+                        "violations",
+                        "rules");
+        var judged =
+                cairn.call(
+                        "POST",
+                        NS + "/judge",
+                        A,
+                        "{\"query\":\"how often?\",\"answer\":\"Rotate the keys every ninety days"
+                                + " [1].\",\"evidence\":[{\"id\":\"e1\",\"text\":\"Rotate the"
+                                + " signing keys every ninety days.\"}]}");
+        assertThat(judged.status()).as(judged.body()).isEqualTo(200);
+        List<String> answer = new ArrayList<>(List.of("judgementId"));
+        answer.addAll(judgement);
+        answer.addAll(List.of("similarity", "createdAt"));
+        assertThat(fields(judged.json())).containsExactlyElementsOf(answer);
+
+        JsonNode stored =
+                cairn.call(
+                                "GET",
+                                NS + "/judgements/" + judged.json().path("judgementId").asText(),
+                                A,
+                                null)
+                        .json();
+        List<String> full =
+                new ArrayList<>(
+                        List.of(
+                                "judgementId",
+                                "answerId",
+                                "traceId",
+                                "query",
+                                "answer",
+                                "evidence",
+                                "plan"));
+        full.addAll(judgement);
+        full.addAll(List.of("similarity", "createdAt"));
+        assertThat(fields(stored)).containsExactlyElementsOf(full);
+
+        JsonNode builtIn = cairn.call("GET", NS + "/policies/default", A, null).json();
+        assertThat(fields(builtIn)).containsExactly("name", "builtIn", "rules");
+        assertThat(fields(builtIn.at("/rules/0"))).containsExactly("name", "kind", "weight");
+        var put =
+                cairn.call(
+                        "PUT",
+                        NS + "/policies/strict",
+                        A,
+                        "rules:\n  - {kind: max-length, max-chars: 500}\n",
+                        "application/yaml");
+        assertThat(put.status()).as(put.body()).isEqualTo(201);
+        assertThat(fields(put.json()))
+                .containsExactly("name", "builtIn", "rules", "document", "updatedAt");
+        JsonNode policies = cairn.call("GET", NS + "/policies", A, null).json();
+        assertThat(fields(policies)).containsExactly("items", "total");
+        assertThat(policies.at("/items/0/name").asText()).isEqualTo("default");
+        assertThat(policies.at("/items/1/name").asText()).isEqualTo("strict");
+        assertThat(fields(policies.at("/items/1")))
+                .containsExactly("name", "builtIn", "rules", "updatedAt");
     }
 }

@@ -145,6 +145,26 @@ class KnowledgeEndpointsTest {
     }
 
     @Test
+    void metadataValuesOfAnyJsonTypeAreStoredAsText() {
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("content", "# Meta\n\ntext");
+        body.put("id", "meta");
+        ObjectNode meta = body.putObject("metadata");
+        meta.put("owner", "ops");
+        meta.put("pages", 3);
+        meta.putNull("reviewer");
+        var created = cairn.call("POST", "/v1/namespaces/ops/documents", A, body.toString());
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        JsonNode stored =
+                cairn.call("GET", "/v1/namespaces/ops/documents/meta", A, null)
+                        .json()
+                        .path("metadata");
+        assertThat(stored.path("owner").asText()).isEqualTo("ops");
+        assertThat(stored.path("pages").asText()).isEqualTo("3");
+        assertThat(stored.path("reviewer").asText()).isEqualTo("null");
+    }
+
+    @Test
     void deletedDocumentIsGoneAndDeletingAgainIsNotFound() {
         cairn.call(
                 "POST",

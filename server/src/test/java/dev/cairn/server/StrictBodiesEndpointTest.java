@@ -229,6 +229,9 @@ class StrictBodiesEndpointTest {
                 Arguments.of(
                         "POST", NS + "/transcripts/search", "{\"query\":\"q\",\"limit\":\"3\"}"),
                 Arguments.of("POST", NS + "/tools/retrieve", "{\"query\":\"q\",\"top_k\":3}"),
+                Arguments.of("POST", NS + "/tools/memory.write", "{\"key\":\"k\",\"val\":\"v\"}"),
+                Arguments.of("POST", NS + "/tools/memory.search", "{\"query\":\"q\",\"topK\":3}"),
+                Arguments.of("POST", NS + "/tools/remember", "{\"content\":\"c\",\"tags\":\"a\"}"),
                 Arguments.of("POST", NS + "/memories/" + "m" + "/disable", "{\"why\":\"x\"}"),
                 Arguments.of("POST", "/v1/namespaces", "{\"name\":\"n\",\"label\":\"x\"}"),
                 Arguments.of("POST", "/v1/tokens", "{\"name\":\"t\",\"roles\":\"read\"}"));

@@ -1,18 +1,17 @@
 package dev.cairn.server.api;
 
 import dev.cairn.judge.Evidence;
-import dev.cairn.judge.Policy;
 import dev.cairn.judge.PolicyRegistry;
-import dev.cairn.judge.PolicyRule;
 import dev.cairn.judge.service.JudgeRequest;
 import dev.cairn.judge.service.JudgeService;
-import dev.cairn.judge.store.JudgementJson;
 import dev.cairn.judge.store.StoredJudgement;
 import dev.cairn.judge.store.StoredPolicy;
 import dev.cairn.server.api.body.JudgeBody;
+import dev.cairn.server.api.view.JudgeViews;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Authority;
@@ -26,9 +25,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
@@ -84,15 +82,7 @@ public final class JudgeRoutes implements HttpService {
                         evidence(body.evidence()),
                         body.policy());
         StoredJudgement stored = judge.judge(ns, request);
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("judgementId", stored.id());
-        if (!stored.answer().traceId().isEmpty()) {
-            view.put("traceId", stored.answer().traceId());
-        }
-        view.putAll(JudgementJson.view(stored.judgement()));
-        view.put("similarity", stored.similarity());
-        view.put("createdAt", stored.createdAt().toString());
-        Json.send(res, 200, view);
+        Json.send(res, 200, JudgeViews.Judged.of(stored));
     }
 
     private static List<Evidence> evidence(List<JudgeBody.EvidenceItem> items) {
@@ -126,18 +116,7 @@ public final class JudgeRoutes implements HttpService {
                                 () ->
                                         new NoSuchElementException(
                                                 "judgement '" + id + "' does not exist"));
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("judgementId", stored.id());
-        view.put("answerId", stored.answerId());
-        view.put("traceId", stored.answer().traceId());
-        view.put("query", stored.answer().query());
-        view.put("answer", stored.answer().answer());
-        view.put("evidence", JudgementJson.view(stored.answer().evidence()));
-        view.put("plan", stored.answer().plan().name().toLowerCase(java.util.Locale.ROOT));
-        view.putAll(JudgementJson.view(stored.judgement()));
-        view.put("similarity", stored.similarity());
-        view.put("createdAt", stored.createdAt().toString());
-        Json.send(res, 200, view);
+        Json.send(res, 200, JudgeViews.Stored.of(stored));
     }
 
     // ---- policies ----------------------------------------------------------------------
@@ -145,18 +124,15 @@ public final class JudgeRoutes implements HttpService {
     private void listPolicies(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireReadable(req, store);
         List<StoredPolicy> stored = judge.policies().list(ns);
-        List<Map<String, Object>> items = new ArrayList<>();
+        List<JudgeViews.PolicyView> items = new ArrayList<>();
         if (stored.stream().noneMatch(p -> p.name().equals(PolicyRegistry.DEFAULT_POLICY))) {
-            items.add(builtInView());
+            items.add(JudgeViews.PolicyView.defaultPolicy());
         }
         for (StoredPolicy p : stored) {
-            items.add(policyView(p, false));
+            items.add(JudgeViews.PolicyView.of(p, false));
         }
-        items.sort((a, b) -> ((String) a.get("name")).compareTo((String) b.get("name")));
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("items", items);
-        answer.put("total", items.size());
-        Json.send(res, 200, answer);
+        items.sort(Comparator.comparing(JudgeViews.PolicyView::name));
+        Json.send(res, 200, ListAnswer.all(items));
     }
 
     private void getPolicy(ServerRequest req, ServerResponse res) {
@@ -164,9 +140,9 @@ public final class JudgeRoutes implements HttpService {
         String name = req.path().pathParameters().get("name");
         var stored = judge.policies().find(ns, name);
         if (stored.isPresent()) {
-            Json.send(res, 200, policyView(stored.get(), true));
+            Json.send(res, 200, JudgeViews.PolicyView.of(stored.get(), true));
         } else if (name.equals(PolicyRegistry.DEFAULT_POLICY)) {
-            Json.send(res, 200, builtInView());
+            Json.send(res, 200, JudgeViews.PolicyView.defaultPolicy());
         } else {
             throw new NoSuchElementException("policy '" + name + "' does not exist");
         }
@@ -182,39 +158,7 @@ public final class JudgeRoutes implements HttpService {
         }
         boolean replaced = judge.policies().put(ns, name, document);
         StoredPolicy stored = judge.policies().find(ns, name).orElseThrow();
-        Json.send(res, replaced ? 200 : 201, policyView(stored, true));
-    }
-
-    private static Map<String, Object> builtInView() {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("name", PolicyRegistry.DEFAULT_POLICY);
-        view.put("builtIn", true);
-        view.put("rules", rules(PolicyRegistry.defaultPolicy()));
-        return view;
-    }
-
-    private static Map<String, Object> policyView(StoredPolicy p, boolean withDocument) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("name", p.name());
-        view.put("builtIn", false);
-        view.put("rules", rules(Policy.parse(p.name(), p.document())));
-        if (withDocument) {
-            view.put("document", p.document());
-        }
-        view.put("updatedAt", p.updatedAt().toString());
-        return view;
-    }
-
-    private static List<Map<String, Object>> rules(Policy policy) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (PolicyRule r : policy.rules()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", r.name());
-            m.put("kind", r.kind().id());
-            m.put("weight", r.weight());
-            out.add(m);
-        }
-        return out;
+        Json.send(res, replaced ? 200 : 201, JudgeViews.PolicyView.of(stored, true));
     }
 
     /** The raw body: JSON, or YAML ({@code application/yaml}, {@code text/yaml}, text/plain). */

@@ -106,7 +106,11 @@ public final class KnowledgeRoutes implements HttpService {
                         (key, value) ->
                                 metadata.put(
                                         key,
-                                        value.isTextual() ? value.asText() : value.toString()));
+                                        value == null
+                                                ? "null"
+                                                : value.isTextual()
+                                                        ? value.asText()
+                                                        : value.toString()));
         return new ParsedDocument(
                 id,
                 Objects.requireNonNullElse(body.title(), parsed.title()),

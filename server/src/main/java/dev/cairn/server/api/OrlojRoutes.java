@@ -106,7 +106,7 @@ public final class OrlojRoutes implements HttpService {
         Json.send(res, 200, KeyValueAnswers.Status.OK);
     }
 
-    static int intField(ObjectNode body, String field, int defaultValue) {
+    private static int intField(ObjectNode body, String field, int defaultValue) {
         JsonNode node = body.get(field);
         if (node == null || node.isNull()) {
             return defaultValue;

@@ -1,6 +1,5 @@
 package dev.cairn.server.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.agents.conversation.Transcripts;
 import dev.cairn.agents.kv.KeyValueEntry;
@@ -12,6 +11,7 @@ import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.server.api.body.NewProposalBody;
 import dev.cairn.server.api.body.RecallBody;
 import dev.cairn.server.api.body.RetrieveBody;
+import dev.cairn.server.api.body.ToolArguments;
 import dev.cairn.server.api.body.TranscriptSearchBody;
 import dev.cairn.server.api.view.KeyValueAnswers;
 import dev.cairn.server.api.view.ProposalView;
@@ -181,13 +181,14 @@ public final class ToolRoutes implements HttpService {
                         schema(List.of("key"), "key", prop("string", "The key to read.")),
                         Role.READ,
                         (ns, a) -> {
-                            String key = Fields.requiredText(a, "key");
+                            String key =
+                                    Fields.required(
+                                            RequestBodies.bind(a, ToolArguments.MemoryRead.class)
+                                                    .key(),
+                                            "key");
                             Optional<KeyValueEntry> e = kv.get(ns, key);
-                            Map<String, Object> r = new LinkedHashMap<>();
-                            r.put("found", e.isPresent());
-                            r.put("key", key);
-                            r.put("value", e.map(KeyValueEntry::value).orElse(""));
-                            return r;
+                            return new KeyValueAnswers.Found(
+                                    e.isPresent(), key, e.map(KeyValueEntry::value).orElse(""));
                         }));
         add(
                 new Tool(
@@ -202,12 +203,13 @@ public final class ToolRoutes implements HttpService {
                                 prop("string", "The text to store.")),
                         Role.WRITE,
                         (ns, a) -> {
+                            var args = RequestBodies.bind(a, ToolArguments.MemoryWrite.class);
                             KeyValueEntry e =
                                     kv.put(
                                             ns,
-                                            Fields.requiredText(a, "key"),
-                                            Fields.requiredText(a, "value"));
-                            return Map.of("status", "ok", "key", e.key(), "flagged", e.flagged());
+                                            Fields.required(args.key(), "key"),
+                                            Fields.required(args.value(), "value"));
+                            return new KeyValueAnswers.Written("ok", e.key(), e.flagged());
                         }));
         add(
                 new Tool(
@@ -221,9 +223,12 @@ public final class ToolRoutes implements HttpService {
                                 intProp("How many results.", 1, KeyValueMemory.MAX_LIMIT, 10)),
                         Role.READ,
                         (ns, a) -> {
-                            int k = OrlojRoutes.intField(a, "top_k", 10);
+                            var args = RequestBodies.bind(a, ToolArguments.MemorySearch.class);
                             return KeyValueAnswers.Results.of(
-                                    kv.search(ns, Fields.requiredText(a, "query"), k));
+                                    kv.search(
+                                            ns,
+                                            Fields.required(args.query(), "query"),
+                                            args.topK()));
                         }));
         add(
                 new Tool(
@@ -235,7 +240,9 @@ public final class ToolRoutes implements HttpService {
                                 KeyValueAnswers.Entries.of(
                                         kv.list(
                                                 ns,
-                                                Fields.optionalText(a, "prefix").orElse(""),
+                                                RequestBodies.bind(
+                                                                a, ToolArguments.MemoryList.class)
+                                                        .prefix(),
                                                 KeyValueMemory.MAX_LIMIT))));
         add(
                 new Tool(
@@ -264,20 +271,15 @@ public final class ToolRoutes implements HttpService {
                                         KeyValueMemory.DEFAULT_CHUNK_OVERLAP)),
                         Role.WRITE,
                         (ns, a) -> {
+                            var args = RequestBodies.bind(a, ToolArguments.MemoryIngest.class);
                             List<String> keys =
                                     kv.ingest(
                                             ns,
-                                            Fields.requiredText(a, "source"),
-                                            Fields.optionalText(a, "text").orElse(""),
-                                            OrlojRoutes.intField(
-                                                    a,
-                                                    "chunkSize",
-                                                    KeyValueMemory.DEFAULT_CHUNK_SIZE),
-                                            OrlojRoutes.intField(
-                                                    a,
-                                                    "overlap",
-                                                    KeyValueMemory.DEFAULT_CHUNK_OVERLAP));
-                            return Map.of("chunks", keys.size(), "keys", keys);
+                                            Fields.required(args.source(), "source"),
+                                            args.text(),
+                                            args.chunkSize(),
+                                            args.overlap());
+                            return new KeyValueAnswers.Ingested(keys.size(), keys);
                         }));
         return this;
     }
@@ -312,18 +314,13 @@ public final class ToolRoutes implements HttpService {
                                 prop("string", "The task it came from.")),
                         Role.WRITE,
                         (ns, a) -> {
-                            String content = Fields.requiredText(a, "content");
-                            List<String> tags = new ArrayList<>();
-                            JsonNode t = a.get("tags");
-                            if (t != null && t.isArray()) {
-                                t.forEach(x -> tags.add(x.asText()));
-                            }
+                            var args = RequestBodies.bind(a, ToolArguments.Remember.class);
+                            String content = Fields.required(args.content(), "content");
                             String description =
-                                    Fields.optionalText(a, "reason")
-                                                    .orElse("Filed by the remember tool.")
-                                            + (tags.isEmpty()
+                                    args.reason()
+                                            + (args.tags().isEmpty()
                                                     ? ""
-                                                    : "\nTags: " + String.join(", ", tags));
+                                                    : "\nTags: " + String.join(", ", args.tags()));
                             String title =
                                     content.length() <= 80
                                             ? content
@@ -336,13 +333,9 @@ public final class ToolRoutes implements HttpService {
                                                     title,
                                                     description,
                                                     content,
-                                                    Fields.optionalText(a, "taskName").orElse(""),
-                                                    Fields.optionalText(a, "agentName").orElse(""),
-                                                    Fields.optionalText(a, "memoryType")
-                                                            .map(ProposalRoutes::memoryType)
-                                                            .orElse(
-                                                                    dev.cairn.memory.MemoryType
-                                                                            .FACT)));
+                                                    args.taskName(),
+                                                    args.agentName(),
+                                                    ProposalRoutes.memoryType(args.memoryType())));
                             return ProposalView.of(p);
                         }));
         add(

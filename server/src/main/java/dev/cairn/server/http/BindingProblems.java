@@ -54,9 +54,9 @@ final class BindingProblems {
             case MismatchedInputException m -> wrongType(m, body);
             case ValueInstantiationException v -> refused(v);
             case StreamConstraintsException c -> overLimit(c);
-            case InputCoercionException c -> outOfRange(c, body);
+            case InputCoercionException c -> outOfRange(c);
             case JsonMappingException d when d.getCause() instanceof InputCoercionException c ->
-                    outOfRange(c, body, d);
+                    outOfRange(c, d);
             case StreamReadException p -> malformed(p);
             case JsonMappingException d ->
                     path(d).isEmpty()
@@ -132,15 +132,14 @@ final class BindingProblems {
         return "the request body exceeds a limit of the JSON reader";
     }
 
-    private static String outOfRange(InputCoercionException c, JsonNode body) {
+    private static String outOfRange(InputCoercionException c) {
         return "a number in the request body is out of range" + where(c.getLocation());
     }
 
-    private static String outOfRange(
-            InputCoercionException c, JsonNode body, JsonMappingException wrapped) {
+    private static String outOfRange(InputCoercionException c, JsonMappingException wrapped) {
         String path = path(wrapped);
         if (path.isEmpty()) {
-            return outOfRange(c, body);
+            return outOfRange(c);
         }
         Class<?> target = c.getTargetType();
         return "field '"

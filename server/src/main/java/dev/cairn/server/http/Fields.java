@@ -2,13 +2,12 @@ package dev.cairn.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Required-field checks on bound bodies, and typed access to the fields of free-form JSON objects
- * (the compatibility mounts and tool arguments), with errors that name the field.
+ * (the ARK and Orloj mounts, a memory's {@code source}), with errors that name the field.
  */
 public final class Fields {
 
@@ -47,38 +46,8 @@ public final class Fields {
         }
         if (!node.isTextual()) {
             throw new IllegalArgumentException(
-                    "field '" + field + "' must be a string, got " + node.getNodeType());
+                    "field '" + field + "' must be a string, got " + BindingProblems.kind(node));
         }
         return Optional.of(node.asText());
-    }
-
-    /** An optional array of strings; absent or null is empty, anything else a 400. */
-    public static List<String> strings(ObjectNode body, String field) {
-        JsonNode node = body.get(field);
-        if (node == null || node.isNull()) {
-            return List.of();
-        }
-        if (!node.isArray()) {
-            throw new IllegalArgumentException("field '" + field + "' must be an array of strings");
-        }
-        List<String> values = new ArrayList<>();
-        for (JsonNode item : node) {
-            if (!item.isTextual()) {
-                throw new IllegalArgumentException(
-                        "field '" + field + "' must hold strings, got " + item.getNodeType());
-            }
-            values.add(item.asText());
-        }
-        return values;
-    }
-
-    /** A required, non-empty array of strings. */
-    public static List<String> requiredStrings(ObjectNode body, String field) {
-        JsonNode node = body.get(field);
-        if (node == null || !node.isArray() || node.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "field '" + field + "' is required: a non-empty array of strings");
-        }
-        return strings(body, field);
     }
 }

@@ -1,5 +1,7 @@
 package dev.cairn.server.api.body;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +20,8 @@ public record DocumentBody(
         String source,
         String authority,
         List<String> tags,
-        Map<String, JsonNode> metadata) {
+        // Any JSON value, null too, is stored as text, as the API always did.
+        @JsonSetter(contentNulls = Nulls.SET) Map<String, JsonNode> metadata) {
 
     public DocumentBody {
         content = Objects.requireNonNullElse(content, "");

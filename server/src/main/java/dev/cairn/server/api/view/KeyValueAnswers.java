@@ -14,6 +14,12 @@ public final class KeyValueAnswers {
         public static final Status OK = new Status("ok");
     }
 
+    /** The {@code memory.write} tool: the key written and whether write safety flagged it. */
+    public record Written(String status, String key, boolean flagged) {}
+
+    /** The {@code memory.ingest} tool: how many chunks, under which keys. */
+    public record Ingested(int chunks, List<String> keys) {}
+
     /** {@code get}: {@code value} is "" when not found. */
     public record Found(boolean found, String key, String value) {}
 
