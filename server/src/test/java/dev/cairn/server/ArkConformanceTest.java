@@ -3,6 +3,7 @@ package dev.cairn.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.server.api.ArkRoutes;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.net.URI;
@@ -52,17 +53,27 @@ class ArkConformanceTest {
 
     /** A request shaped like ARK's Go client's: JSON content type even without a body. */
     CairnCalls.Response ark(String method, String path, String body) {
+        return ark(method, path, body, CairnCalls.ADMIN);
+    }
+
+    /**
+     * A request as ARK's client sends it, with its Memory's {@code spec.headers} (a bearer token)
+     * or, with {@code token} null, none at all (its conversation create sends no headers).
+     */
+    CairnCalls.Response ark(String method, String path, String body, String token) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create("http://localhost:" + cairn.server.port() + path))
                         .timeout(Duration.ofSeconds(30))
                         .header("Content-Type", "application/json")
-                        .header("User-Agent", "ark-controller/conformance")
-                        .header("Authorization", "Bearer " + CairnCalls.ADMIN)
-                        .method(
-                                method,
-                                body == null
-                                        ? HttpRequest.BodyPublishers.noBody()
-                                        : HttpRequest.BodyPublishers.ofString(body));
+                        .header("User-Agent", "ark-controller/conformance");
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        request.method(
+                method,
+                body == null
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
         try {
             HttpResponse<String> r =
                     cairn.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
@@ -85,8 +96,9 @@ class ArkConformanceTest {
         assertThat(error.path("requestId").asText()).isNotBlank();
     }
 
+    /** ARK's NewHTTPMemory: a create with no headers but its content type, no body. */
     String createConversation() {
-        var created = ark("POST", base + "/conversations", null);
+        var created = ark("POST", base + "/conversations", null, null);
         assertThat(created.status()).isEqualTo(201);
         return created.json().path("conversation_id").asText();
     }
@@ -98,8 +110,8 @@ class ArkConformanceTest {
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.body()).isEqualTo("OK");
 
-        // 1. NewHTTPMemory: POST /conversations with a JSON content type and no body.
-        var created = ark("POST", base + "/conversations", null);
+        // 1. NewHTTPMemory: POST /conversations with a JSON content type, no body, no token.
+        var created = ark("POST", base + "/conversations", null, null);
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.json().properties())
                 .extracting(e -> e.getKey())
@@ -316,6 +328,38 @@ class ArkConformanceTest {
         assertThat(page.path("total").asLong()).isEqualTo(1);
         assertThat(page.path("items").get(0).path("message").path("content").asText())
                 .isEqualTo("lasting");
+    }
+
+    @Test
+    void conversationCreateIsOpenButRateLimitedPerAddressAndNothingElseIsOpen()
+            throws InterruptedException {
+        // The create stores nothing: an id handed out does not show up until it has messages.
+        String unused = createConversation();
+        assertThat(texts(ark("GET", base + "/conversations", null).json().path("conversations")))
+                .doesNotContain(unused);
+        for (String[] route :
+                new String[][] {
+                    {"GET", "/conversations"},
+                    {"GET", "/conversations/" + unused},
+                    {"DELETE", "/conversations/" + unused},
+                    {"GET", "/messages?conversation_id=" + unused},
+                    {"POST", "/messages"},
+                    {"DELETE", "/queries/q/messages"},
+                }) {
+            assertArkError(ark(route[0], base + route[1], "{}", null), 401, "BAD_REQUEST");
+        }
+        CairnCalls.Response limited = null;
+        for (int i = 0; i < 3 * ArkRoutes.CREATE_BURST && limited == null; i++) {
+            var r = ark("POST", base + "/conversations", null, null);
+            if (r.status() != 201) {
+                limited = r;
+            }
+        }
+        assertThat(limited).as("a burst past the bucket is refused").isNotNull();
+        assertArkError(limited, 429, "BAD_REQUEST");
+        // Let the bucket refill so the other tests of this class can create again.
+        Thread.sleep(1000L * ArkRoutes.CREATE_BURST / ArkRoutes.CREATE_PER_SECOND + 500);
+        assertThat(ark("POST", base + "/conversations", null, null).status()).isEqualTo(201);
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.cairn.agents.conversation.StoredMessage;
 import dev.cairn.agents.conversation.Transcripts;
 import dev.cairn.server.api.view.ArkAnswers;
 import dev.cairn.server.auth.Role;
+import dev.cairn.server.http.AddressRateLimiter;
 import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
@@ -21,10 +22,12 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.UUID;
 
 /**
  * ARK's Memory API at {@code /ark/{ns}} (see API.md, "Conversations"): snake_case fields, 201 on
@@ -40,6 +43,14 @@ public final class ArkRoutes implements HttpService {
     /** Largest page of {@code GET /messages}. */
     public static final int MAX_LIMIT = 1000;
 
+    /** Conversation creates one client address may burst. */
+    public static final int CREATE_BURST = 100;
+
+    /** Conversation creates per second one client address gets back. */
+    public static final int CREATE_PER_SECOND = 20;
+
+    private final AddressRateLimiter createLimiter =
+            new AddressRateLimiter(CREATE_BURST, CREATE_PER_SECOND);
     private final Store store;
     private final Transcripts transcripts;
     private final long maxBodyBytes;
@@ -81,11 +92,32 @@ public final class ArkRoutes implements HttpService {
         return transcripts.repository();
     }
 
+    /**
+     * Open (no token: ARK's client sends no headers on this call) and storing nothing: it only
+     * hands out a UUID, and the conversation comes to exist with its first message (which needs a
+     * token). It neither checks the namespace, so it tells an anonymous caller nothing. Rate
+     * limited per client address, as it is the one route anyone can call.
+     */
     private void createConversation(ServerRequest req, ServerResponse res) {
-        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        if (!createLimiter.tryAcquire(clientAddress(req))) {
+            res.header(HeaderNames.RETRY_AFTER, "1");
+            throw new HttpProblem(
+                    429,
+                    ErrorEnvelope.BAD_REQUEST,
+                    "too many conversation creates from this address (at most "
+                            + CREATE_BURST
+                            + " at once, "
+                            + CREATE_PER_SECOND
+                            + " per second)");
+        }
         // ARK sends Content-Type: application/json with no body; any body is ignored.
-        String id = repository().createConversation(ns);
-        Json.send(res, 201, new ArkAnswers.Created(id));
+        Json.send(res, 201, new ArkAnswers.Created(UUID.randomUUID().toString()));
+    }
+
+    private static String clientAddress(ServerRequest req) {
+        return req.remotePeer().address() instanceof InetSocketAddress inet
+                ? inet.getAddress().getHostAddress()
+                : req.remotePeer().host();
     }
 
     private void listConversations(ServerRequest req, ServerResponse res) {

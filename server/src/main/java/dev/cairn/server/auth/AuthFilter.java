@@ -3,6 +3,7 @@ package dev.cairn.server.auth;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Problems;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
@@ -12,9 +13,9 @@ import java.util.Set;
 
 /**
  * Authenticates every request outside the open paths ({@code /health}, {@code /metrics}, {@code
- * /openapi}) from its {@code Authorization: Bearer} header and registers the {@link Principal} in
- * the request context. Authorisation (roles, namespaces) happens in the resources, which know what
- * an operation needs.
+ * /openapi}, ARK's {@code GET /ark/{ns}/health} and {@code POST /ark/{ns}/conversations}) from its
+ * {@code Authorization: Bearer} header and registers the {@link Principal} in the request context.
+ * Authorisation (roles, namespaces) happens in the resources, which know what an operation needs.
  */
 public final class AuthFilter implements Filter {
 
@@ -28,7 +29,9 @@ public final class AuthFilter implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         String path = req.path().path();
-        if (OPEN_PATHS.contains(path) || isArkHealth(path)) {
+        if (OPEN_PATHS.contains(path)
+                || isArk(path, "/health")
+                || (req.prologue().method() == Method.POST && isArk(path, "/conversations"))) {
             chain.proceed();
             return;
         }
@@ -51,10 +54,16 @@ public final class AuthFilter implements Filter {
         chain.proceed();
     }
 
-    private static boolean isArkHealth(String path) {
+    /**
+     * Whether {@code path} is {@code /ark/{ns}{suffix}}. ARK's client sends no headers on its
+     * health probe nor on conversation create (which only generates an id and stores nothing; it is
+     * rate limited per address in ArkRoutes instead).
+     */
+    private static boolean isArk(String path, String suffix) {
         return path.startsWith("/ark/")
-                && path.endsWith("/health")
-                && path.indexOf('/', 5) == path.length() - "/health".length();
+                && path.endsWith(suffix)
+                && path.length() > 5 + suffix.length()
+                && path.indexOf('/', 5) == path.length() - suffix.length();
     }
 
     /** The caller of a request that passed this filter. */
