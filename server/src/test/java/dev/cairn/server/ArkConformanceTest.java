@@ -201,28 +201,34 @@ class ArkConformanceTest {
         assertThat(second.json().path("total").asLong()).isEqualTo(1);
     }
 
-    @Test
-    void pagesPastOneHundredMessagesWithAStringCursor() {
-        String conversation = createConversation();
+    /** Appends {@code n} user messages "message 0".. to a conversation in one batch. */
+    void appendNumbered(String conversation, int n) {
         StringBuilder messages = new StringBuilder();
-        for (int i = 0; i < 250; i++) {
+        for (int i = 0; i < n; i++) {
             messages.append(i == 0 ? "" : ",")
                     .append("{\"role\":\"user\",\"content\":\"message ")
                     .append(i)
                     .append("\"}");
         }
-        assertThat(
-                        ark(
-                                        "POST",
-                                        base + "/messages",
-                                        "{\"conversation_id\":\""
-                                                + conversation
-                                                + "\",\"query_id\":\"bulk\",\"messages\":["
-                                                + messages
-                                                + "]}")
-                                .status())
-                .isEqualTo(200);
+        post(conversation, "bulk", messages.toString());
+    }
 
+    @Test
+    void readsAWholeConversationWithoutLimitAndPagesBySequenceWithOne() {
+        String conversation = createConversation();
+        appendNumbered(conversation, 250);
+
+        // ARK's controller reads its history without limit: all of it, in one answer.
+        JsonNode whole =
+                ark("GET", base + "/messages?conversation_id=" + conversation, null).json();
+        assertThat(whole.path("items")).hasSize(250);
+        assertThat(whole.path("total").asLong()).isEqualTo(250);
+        assertThat(whole.path("hasMore").asBoolean()).isFalse();
+        assertThat(whole.has("nextCursor")).isFalse();
+        List<Long> sequences = new ArrayList<>();
+        whole.path("items").forEach(i -> sequences.add(i.path("sequence").asLong()));
+
+        // With limit it pages; the cursor is the last item's sequence, as a string.
         List<String> contents = new ArrayList<>();
         String cursor = null;
         List<String> cursors = new ArrayList<>();
@@ -231,7 +237,7 @@ class ArkConformanceTest {
                     ark(
                             "GET",
                             base
-                                    + "/messages?conversation_id="
+                                    + "/messages?limit=100&conversation_id="
                                     + conversation
                                     + (cursor == null ? "" : "&cursor=" + cursor),
                             null);
@@ -252,18 +258,41 @@ class ArkConformanceTest {
             }
         } while (cursor != null);
 
-        assertThat(cursors).containsExactly("100", "200");
+        assertThat(cursors)
+                .containsExactly(
+                        Long.toString(sequences.get(99)), Long.toString(sequences.get(199)));
         assertThat(contents).hasSize(250);
         assertThat(contents.getFirst()).isEqualTo("message 0");
         assertThat(contents.getLast()).isEqualTo("message 249");
 
-        var limited =
+        // A cursor is a sequence: items after it, whatever was deleted before it.
+        var after =
                 ark(
                         "GET",
-                        base + "/messages?conversation_id=" + conversation + "&limit=1000",
+                        base
+                                + "/messages?conversation_id="
+                                + conversation
+                                + "&cursor="
+                                + sequences.get(247),
                         null);
-        assertThat(limited.json().path("items")).hasSize(250);
-        assertThat(limited.json().path("hasMore").asBoolean()).isFalse();
+        assertThat(after.json().path("items").findValuesAsText("content"))
+                .containsExactly("message 248", "message 249");
+    }
+
+    @Test
+    void readsAFiveHundredMessageConversationWholeAsArksClientDecodesIt() {
+        String conversation = createConversation();
+        appendNumbered(conversation, 500);
+        var r = ark("GET", base + "/messages?conversation_id=" + conversation, null);
+        ArkClientShapes.MessagesResponse page = ArkClientShapes.decode(r.body());
+        assertThat(page.items()).hasSize(500);
+        assertThat(page.total()).isEqualTo(500);
+        assertThat(page.hasMore()).isFalse();
+        assertThat(page.nextCursor()).isNull();
+        assertThat(page.items().getLast().message().path("content").asText())
+                .isEqualTo("message 499");
+        var whole = ark("GET", base + "/conversations/" + conversation, null);
+        assertThat(whole.json().path("messages")).hasSize(500);
     }
 
     @Test

@@ -15,6 +15,13 @@ public interface ConversationRepository {
     /** Most messages one call returns. */
     int MAX_LIMIT = 1000;
 
+    /**
+     * Most messages one {@link #messagesAfter} call returns: a whole conversation is read at once
+     * (ARK's controller reads its history without paging), and real conversations stay far below
+     * this; a longer one is still read whole by following the cursor.
+     */
+    int MAX_READ = 10_000;
+
     static ConversationRepository sql(SqlAccess sql) {
         return new SqlConversationRepository(sql, Clock.systemUTC());
     }
@@ -45,6 +52,15 @@ public interface ConversationRepository {
 
     /** A page of the unexpired messages matching {@code filter}, in sequence order. */
     MessagePage messages(String namespace, MessageFilter filter, int offset, int limit);
+
+    /**
+     * Up to {@code limit} (at most {@link #MAX_READ}) unexpired messages matching {@code filter}
+     * whose sequence is above {@code afterSequence}, in sequence order. The page's {@code total}
+     * counts every match and its {@code offset} the matches at or below {@code afterSequence}, so
+     * {@link MessagePage#hasMore()} tells whether more follow.
+     */
+    MessagePage messagesAfter(
+            String namespace, MessageFilter filter, long afterSequence, int limit);
 
     /** Every unexpired, unflagged message of the namespace (what transcript search indexes). */
     List<StoredMessage> searchable(String namespace);

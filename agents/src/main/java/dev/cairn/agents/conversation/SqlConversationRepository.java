@@ -223,6 +223,86 @@ final class SqlConversationRepository implements ConversationRepository {
                 });
     }
 
+    @Override
+    public MessagePage messagesAfter(
+            String namespace, MessageFilter filter, long afterSequence, int limit) {
+        if (afterSequence < 0) {
+            throw new IllegalArgumentException(
+                    "illegal afterSequence: " + afterSequence + ", must be >= 0");
+        }
+        if (limit < 1 || limit > MAX_READ) {
+            throw new IllegalArgumentException(
+                    "illegal limit: " + limit + ", must be in [1, " + MAX_READ + "]");
+        }
+        String where = where(filter);
+        List<String> args = whereArgs(filter);
+        Instant now = clock.instant();
+        return sql.read(
+                c -> {
+                    long total;
+                    long before;
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT count(*), coalesce(sum(CASE WHEN seq <= ? THEN 1"
+                                            + " ELSE 0 END), 0)"
+                                            + where)) {
+                        ps.setLong(1, afterSequence);
+                        bindWhere(ps, 2, namespace, now, args);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            total = rs.getLong(1);
+                            before = rs.getLong(2);
+                        }
+                    }
+                    List<StoredMessage> items = new ArrayList<>();
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + where
+                                            + " AND seq > ? ORDER BY seq LIMIT ?")) {
+                        int i = bindWhere(ps, 1, namespace, now, args);
+                        ps.setLong(i++, afterSequence);
+                        ps.setInt(i, limit);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                items.add(row(rs));
+                            }
+                        }
+                    }
+                    return new MessagePage(items, total, (int) Math.min(before, Integer.MAX_VALUE));
+                });
+    }
+
+    private static String where(MessageFilter filter) {
+        return " FROM messages WHERE namespace = ? AND (expires_at IS NULL OR expires_at > ?)"
+                + (filter.conversationId().isEmpty() ? "" : " AND conversation_id = ?")
+                + (filter.queryId().isEmpty() ? "" : " AND query_id = ?");
+    }
+
+    private static List<String> whereArgs(MessageFilter filter) {
+        List<String> args = new ArrayList<>();
+        if (!filter.conversationId().isEmpty()) {
+            args.add(filter.conversationId());
+        }
+        if (!filter.queryId().isEmpty()) {
+            args.add(filter.queryId());
+        }
+        return args;
+    }
+
+    private int bindWhere(
+            PreparedStatement ps, int first, String namespace, Instant now, List<String> args)
+            throws SQLException {
+        int i = first;
+        ps.setString(i++, namespace);
+        sql.bindInstant(ps, i++, now);
+        for (String a : args) {
+            ps.setString(i++, a);
+        }
+        return i;
+    }
+
     private int bindWhere(PreparedStatement ps, String namespace, Instant now, List<String> args)
             throws SQLException {
         int i = 1;

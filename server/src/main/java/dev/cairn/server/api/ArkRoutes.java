@@ -130,12 +130,18 @@ public final class ArkRoutes implements HttpService {
         String id = req.path().pathParameters().get("id");
         List<StoredMessage> all = new ArrayList<>();
         MessagePage page;
-        int offset = 0;
+        long after = 0;
         do {
-            page = repository().messages(ns, MessageFilter.conversation(id), offset, MAX_LIMIT);
+            page =
+                    repository()
+                            .messagesAfter(
+                                    ns,
+                                    MessageFilter.conversation(id),
+                                    after,
+                                    ConversationRepository.MAX_READ);
             all.addAll(page.items());
-            offset = page.nextOffset();
-        } while (page.hasMore());
+            after = page.items().isEmpty() ? after : page.items().getLast().sequence();
+        } while (page.hasMore() && !page.items().isEmpty());
         if (all.isEmpty()) {
             throw new NoSuchElementException("conversation '" + id + "' has no messages");
         }
@@ -199,27 +205,37 @@ public final class ArkRoutes implements HttpService {
         res.status(200).send();
     }
 
+    /**
+     * {@code cursor} is a sequence number (items after it), so a page stays right while messages
+     * are appended or deleted; {@code nextCursor} is the last item's sequence, as a string since
+     * ARK's client decodes it into a {@code *string}. A read of one conversation without {@code
+     * limit} returns all of it (up to {@link ConversationRepository#MAX_READ}), as ARK's controller
+     * reads its history in one call and would otherwise lose everything past a page.
+     */
     private void listMessages(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
-        int cursor = pagingParam(req, "cursor", 0, 0, Integer.MAX_VALUE);
-        int limit = pagingParam(req, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+        long cursor = pagingParam(req, "cursor", 0, 0, Long.MAX_VALUE);
         MessageFilter filter =
                 new MessageFilter(
                         req.query().first("conversation_id").orElse(""),
                         req.query().first("query_id").orElse(""));
-        MessagePage page = repository().messages(ns, filter, cursor, limit);
+        int defaultLimit =
+                filter.conversationId().isEmpty() ? DEFAULT_LIMIT : ConversationRepository.MAX_READ;
+        int limit = (int) pagingParam(req, "limit", defaultLimit, 1, MAX_LIMIT);
+        MessagePage page = repository().messagesAfter(ns, filter, cursor, limit);
+        boolean more = page.hasMore() && !page.items().isEmpty();
         Json.send(
                 res,
                 200,
                 new ArkAnswers.Messages(
                         page.items().stream().map(ArkAnswers.Message::of).toList(),
                         page.total(),
-                        page.hasMore(),
-                        page.hasMore() ? Integer.toString(page.nextOffset()) : null));
+                        more,
+                        more ? Long.toString(page.items().getLast().sequence()) : null));
     }
 
-    private static int pagingParam(
-            ServerRequest req, String name, int defaultValue, int min, int max) {
+    private static long pagingParam(
+            ServerRequest req, String name, long defaultValue, long min, long max) {
         var raw = req.query().first(name);
         if (raw.isEmpty() || raw.get().isBlank()) {
             return defaultValue;
@@ -244,7 +260,7 @@ public final class ArkRoutes implements HttpService {
                             + raw.get()
                             + "'");
         }
-        return (int) value;
+        return value;
     }
 
     private ObjectNode readObject(ServerRequest req) {
