@@ -432,23 +432,63 @@ class ArkConformanceTest {
                 401,
                 "BAD_REQUEST");
         assertArkError(ark("PUT", base + "/messages", "{}"), 405, "BAD_REQUEST");
-        // A bidi override in a message's text is blocked: 422 naming the rule, nothing stored.
-        var blocked =
+        // Past the per-message limit: 413 in ARK's envelope, nothing of the batch stored.
+        String big = "x".repeat(dev.cairn.agents.conversation.Transcripts.MAX_MESSAGE_BYTES);
+        assertArkError(
                 ark(
                         "POST",
                         base + "/messages",
                         "{\"conversation_id\":\""
                                 + conversation
                                 + "\",\"query_id\":\"q\",\"messages\":[{\"role\":\"user\",\"content\":\"ok\"},"
-                                + "{\"role\":\"user\",\"content\":\"abc\\u202edef\"}]}");
-        assertArkError(blocked, 422, "VALIDATION_ERROR");
-        assertThat(blocked.json().path("error").path("message").asText()).contains("bidi_control");
+                                + "{\"role\":\"tool\",\"content\":\""
+                                + big
+                                + "\"}]}"),
+                413,
+                "BAD_REQUEST");
         assertThat(
                         ark("GET", base + "/messages?conversation_id=" + conversation, null)
                                 .json()
                                 .path("total")
                                 .asLong())
                 .isZero();
+    }
+
+    @Test
+    void storesWhatTheScannerFindsAsSentAndMarksIt() {
+        String conversation = createConversation();
+        // An ANSI colour escape, a bidi override, a 300 KiB tool result with a secret in it.
+        String ansi = "{\"role\":\"tool\",\"content\":\"\\u001b[31mFAILED\\u001b[0m build\"}";
+        String bidi = "{\"role\":\"user\",\"content\":\"abc\\u202edef\"}";
+        String large =
+                "{\"role\":\"tool\",\"tool_call_id\":\"call_9\",\"content\":\"key AKIAIOSFODNN7EXAMPLE "
+                        + "y".repeat(300 * 1024)
+                        + "\"}";
+        String plain = "{\"role\":\"assistant\",\"content\":\"all good\"}";
+        var r =
+                ark(
+                        "POST",
+                        base + "/messages",
+                        "{\"conversation_id\":\""
+                                + conversation
+                                + "\",\"query_id\":\"q\",\"messages\":["
+                                + String.join(",", ansi, bidi, large, plain)
+                                + "]}");
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        var read = ark("GET", base + "/messages?conversation_id=" + conversation, null);
+        ArkClientShapes.MessagesResponse page = ArkClientShapes.decode(read.body());
+        assertThat(page.items()).hasSize(4);
+        JsonNode items = read.json().path("items");
+        assertThat(items.get(0).path("message").path("content").asText())
+                .isEqualTo("\u001b[31mFAILED\u001b[0m build");
+        assertThat(texts(items.get(0).path("flags"))).containsExactly("control_character");
+        assertThat(items.get(1).path("message").path("content").asText()).isEqualTo("abc\u202edef");
+        assertThat(texts(items.get(1).path("flags"))).containsExactly("bidi_control");
+        assertThat(items.get(2).path("message").path("content").asText())
+                .hasSizeGreaterThan(300 * 1024)
+                .doesNotContain("AKIAIOSFODNN7EXAMPLE");
+        assertThat(items.get(2).has("flags")).as("size alone is no flag").isFalse();
+        assertThat(items.get(3).has("flags")).isFalse();
     }
 
     @Test

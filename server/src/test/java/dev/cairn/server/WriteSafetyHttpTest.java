@@ -272,7 +272,7 @@ class WriteSafetyHttpTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void messagesBlockFlagOrRedactAndNeverReachSearch(Case c) {
+    void messagesAreFlaggedOrRedactedAndFlaggedNeverReachSearch(Case c) {
         String text = marker(c) + " " + c.text();
         var r =
                 cairn.call(
@@ -291,14 +291,18 @@ class WriteSafetyHttpTest {
         List<String> found = searchTranscripts(marker(c));
         switch (c.message()) {
             case BLOCK -> {
-                assertThat(r.status()).as(r.body()).isEqualTo(422);
-                assertThat(r.json().path("error").path("message").asText()).contains(c.rule());
-                assertThat(stored.path("total").asLong()).isZero();
-                assertThat(found).isEmpty();
+                // A transcript records what happened: stored as sent, marked with the rule.
+                assertThat(r.status()).as(r.body()).isEqualTo(200);
+                assertThat(stored.path("total").asLong()).isEqualTo(1);
+                assertThat(stored.path("items").get(0).path("flags").toString()).contains(c.rule());
+                assertThat(stored.path("items").get(0).path("message").path("content").asText())
+                        .contains(marker(c));
+                assertThat(found).as("flagged messages are never searched").isEmpty();
             }
             case FLAG -> {
                 assertThat(r.status()).as(r.body()).isEqualTo(200);
                 assertThat(stored.path("total").asLong()).isEqualTo(1);
+                assertThat(stored.path("items").get(0).path("flags")).isNotEmpty();
                 assertThat(found).as("flagged messages are never searched").isEmpty();
             }
             case REDACT -> {

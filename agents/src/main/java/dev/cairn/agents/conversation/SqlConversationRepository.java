@@ -25,7 +25,7 @@ import java.util.UUID;
 final class SqlConversationRepository implements ConversationRepository {
 
     private static final String COLUMNS =
-            "seq, conversation_id, query_id, message, role, content, flagged, created_at";
+            "seq, conversation_id, query_id, message, role, content, flagged, created_at, flags";
 
     private final SqlAccess sql;
     private final Clock clock;
@@ -108,7 +108,7 @@ final class SqlConversationRepository implements ConversationRepository {
                             c.prepareStatement(
                                     "INSERT INTO messages (namespace, "
                                             + COLUMNS
-                                            + ", expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                                            + ", expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                         for (int i = 0; i < copy.size(); i++) {
                             NewMessage m = copy.get(i);
                             long seq = first + i;
@@ -121,7 +121,8 @@ final class SqlConversationRepository implements ConversationRepository {
                             ps.setString(7, m.content());
                             ps.setBoolean(8, m.flagged());
                             sql.bindInstant(ps, 9, now);
-                            SqlColumns.bindOptionalInstant(sql, ps, 10, expires);
+                            ps.setString(10, String.join(",", m.flags()));
+                            SqlColumns.bindOptionalInstant(sql, ps, 11, expires);
                             ps.addBatch();
                             out.add(
                                     new StoredMessage(
@@ -132,7 +133,8 @@ final class SqlConversationRepository implements ConversationRepository {
                                             m.role(),
                                             m.content(),
                                             m.flagged(),
-                                            now));
+                                            now,
+                                            m.flags()));
                         }
                         ps.executeBatch();
                     }
@@ -462,7 +464,12 @@ final class SqlConversationRepository implements ConversationRepository {
                 rs.getString("role"),
                 rs.getString("content"),
                 rs.getBoolean("flagged"),
-                sql.readInstant(rs, "created_at"));
+                sql.readInstant(rs, "created_at"),
+                flags(rs.getString("flags")));
+    }
+
+    private static List<String> flags(String column) {
+        return column == null || column.isEmpty() ? List.of() : List.of(column.split(","));
     }
 
     private static void requireId(String id, String name) {

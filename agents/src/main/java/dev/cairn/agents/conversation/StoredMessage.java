@@ -1,6 +1,7 @@
 package dev.cairn.agents.conversation;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param content its text content ("" when none)
  * @param flagged whether write safety flagged it
  * @param createdAt when it was stored
+ * @param flags the write-safety rule names that matched (empty when none)
  */
 public record StoredMessage(
         long sequence,
@@ -23,8 +25,24 @@ public record StoredMessage(
         String role,
         String content,
         boolean flagged,
-        Instant createdAt) {
+        Instant createdAt,
+        List<String> flags) {
+
+    /** A message without rule names. */
+    public StoredMessage(
+            long sequence,
+            String conversationId,
+            String queryId,
+            String json,
+            String role,
+            String content,
+            boolean flagged,
+            Instant createdAt) {
+        this(sequence, conversationId, queryId, json, role, content, flagged, createdAt, List.of());
+    }
+
     public StoredMessage {
+        flags = List.copyOf(flags);
         if (sequence < 1) {
             throw new IllegalArgumentException("illegal sequence: " + sequence + ", must be >= 1");
         }

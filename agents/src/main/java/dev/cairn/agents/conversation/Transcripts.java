@@ -9,14 +9,16 @@ import dev.cairn.agents.search.HybridTextIndex;
 import dev.cairn.agents.search.TextEntry;
 import dev.cairn.agents.search.TextHit;
 import dev.cairn.agents.search.TextIndexFollower;
+import dev.cairn.safety.SafetyRule;
 import dev.cairn.safety.SecretRedactor;
-import dev.cairn.safety.WriteBlockedException;
 import dev.cairn.safety.WriteGuard;
+import dev.cairn.safety.WriteSafety;
 import dev.cairn.safety.WriteTarget;
 import dev.cairn.store.Change;
 import dev.cairn.store.ChangeLog;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Store;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,10 +31,11 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The conversation write and search path: each message's text content passes {@link WriteGuard}
- * ({@link WriteTarget#MESSAGE}; one blocked message refuses the whole batch), every string in its
- * JSON is secret-redacted, flagged messages are stored but never searched, and stored messages are
- * indexed for transcript search (BM25 and, with a model, dense). Thread-safe.
+ * The conversation write and search path: each message's text content is scanned by {@link
+ * WriteGuard} ({@link WriteTarget#MESSAGE}) and what it finds is marked on the message (never a
+ * refusal: a transcript records what happened), every string in its JSON is secret-redacted,
+ * flagged messages are stored but never searched, and stored messages are indexed for transcript
+ * search (BM25 and, with a model, dense). Thread-safe.
  */
 public final class Transcripts implements AutoCloseable {
 
@@ -41,6 +44,12 @@ public final class Transcripts implements AutoCloseable {
 
     /** Most hits one search returns. */
     public static final int MAX_LIMIT = 100;
+
+    /**
+     * Largest message, as its JSON in UTF-8: 4 MiB, far above real turns (a long tool result) and
+     * under the server's 10 MiB body limit, so a batch of a few large messages still fits.
+     */
+    public static final int MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -56,6 +65,8 @@ public final class Transcripts implements AutoCloseable {
             Store store, WriteGuard guard, SecretRedactor redactor, HybridTextIndex index) {
         this.repository = ConversationRepository.sql(store.sql());
         this.guard = Objects.requireNonNull(guard, "guard");
+        // The guard's own message limit must not be the one that decides: a transcript keeps what
+        // happened, so size is checked here (413 past MAX_MESSAGE_BYTES) and never flagged.
         this.redactor = Objects.requireNonNull(redactor, "redactor");
         this.index = Objects.requireNonNull(index, "index");
         this.generation = Namespace.generation(store);
@@ -75,7 +86,17 @@ public final class Transcripts implements AutoCloseable {
      */
     public static Transcripts open(Store store, HybridTextIndex index) {
         Transcripts transcripts =
-                new Transcripts(store, WriteGuard.standard(), SecretRedactor.standard(), index);
+                new Transcripts(
+                        store,
+                        WriteGuard.create(
+                                WriteSafety.create(
+                                        new WriteSafety.Config(
+                                                WriteSafety.DEFAULT_MAX_MEMORY_BYTES,
+                                                WriteSafety.DEFAULT_MAX_PROPOSAL_BYTES,
+                                                MAX_MESSAGE_BYTES)),
+                                SecretRedactor.standard()),
+                        SecretRedactor.standard(),
+                        index);
         store.changeLog().follow(transcripts.follower);
         return transcripts;
     }
@@ -102,9 +123,13 @@ public final class Transcripts implements AutoCloseable {
     }
 
     /**
-     * Guards, redacts, stores and indexes messages.
+     * Scans, redacts, stores and indexes messages. A transcript is a record of what happened, so
+     * nothing the scanner finds refuses a message: it is stored as sent (every string's secrets
+     * redacted) with the rule names that matched as its flags, and a flagged message is kept out of
+     * search (and so of extraction and recall contexts, which read through search).
      *
-     * @throws WriteBlockedException when a message's text is blocked (nothing is stored)
+     * @throws MessageTooLargeException when a message's JSON exceeds {@link #MAX_MESSAGE_BYTES}
+     *     (nothing of the batch is stored)
      */
     public List<StoredMessage> append(
             String namespace,
@@ -113,16 +138,27 @@ public final class Transcripts implements AutoCloseable {
             List<JsonNode> messages,
             Duration ttl) {
         List<NewMessage> prepared = new ArrayList<>();
-        for (JsonNode message : messages) {
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode message = messages.get(i);
+            String json = JSON.valueToTree(redact(message.deepCopy())).toString();
+            int bytes = json.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > MAX_MESSAGE_BYTES) {
+                throw new MessageTooLargeException(
+                        "message "
+                                + i
+                                + " is "
+                                + bytes
+                                + " bytes of JSON, must be <= "
+                                + MAX_MESSAGE_BYTES);
+            }
             String content = MessageText.content(message);
-            WriteGuard.Guarded guarded = guard.apply(content, WriteTarget.MESSAGE).requireAllowed();
-            JsonNode redacted = redact(message.deepCopy());
+            WriteGuard.Guarded guarded = guard.apply(content, WriteTarget.MESSAGE);
+            List<String> flags =
+                    guarded.safety().rules().stream().map(SafetyRule::ruleName).toList();
+            // A blocked text is not redacted by the guard (it expects it dropped): redact it here.
+            String text = guarded.blocked() ? redactor.redact(content).text() : guarded.text();
             prepared.add(
-                    new NewMessage(
-                            JSON.valueToTree(redacted).toString(),
-                            MessageText.role(message),
-                            guarded.text(),
-                            guarded.storeDisabled()));
+                    new NewMessage(json, MessageText.role(message), text, !flags.isEmpty(), flags));
         }
         List<StoredMessage> stored =
                 repository.append(namespace, conversationId, queryId, prepared, ttl);

@@ -20,6 +20,6 @@ public final class AgentsSchema implements Schema {
 
     @Override
     public List<String> migrations() {
-        return List.of("V004__conversations.sql");
+        return List.of("V004__conversations.sql", "V008__message_flags.sql");
     }
 }

@@ -34,6 +34,11 @@ public final class Problems {
                                 ErrorEnvelope.forPath(req.path().path())
                                         .send(req, res, 422, e.getMessage(), ""))
                 .error(
+                        dev.cairn.agents.conversation.MessageTooLargeException.class,
+                        (req, res, e) ->
+                                ErrorEnvelope.forPath(req.path().path())
+                                        .send(req, res, 413, e.getMessage(), ""))
+                .error(
                         dev.cairn.retrieval.PayloadTooLargeException.class,
                         (req, res, e) -> send(res, 413, e.getMessage()))
                 .error(

@@ -24,13 +24,17 @@ public final class ArkAnswers {
     public record Conversation(
             @JsonProperty("conversation_id") String conversationId, List<Message> messages) {}
 
-    /** One stored message, exactly as it was sent. */
+    /**
+     * One stored message, exactly as it was sent (secrets redacted), with {@code flags}: the
+     * write-path rules that matched it, only when some did (an extra field ARK's client ignores).
+     */
     public record Message(
             String timestamp,
             @JsonProperty("conversation_id") String conversationId,
             @JsonProperty("query_id") String queryId,
             JsonNode message,
-            long sequence) {
+            long sequence,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> flags) {
 
         public static Message of(StoredMessage m) {
             JsonNode message;
@@ -45,7 +49,8 @@ public final class ArkAnswers {
                     m.conversationId(),
                     m.queryId(),
                     message,
-                    m.sequence());
+                    m.sequence(),
+                    m.flags());
         }
     }
 
