@@ -48,12 +48,15 @@ public final class ToolRoutes implements HttpService {
 
     /** Runs a tool in a namespace with its arguments. */
     @FunctionalInterface
-    interface Handler {
+    public interface Handler {
         Object run(String namespace, ObjectNode arguments);
     }
 
-    /** One tool: its definition and what it needs. */
-    record Tool(
+    /**
+     * One tool: its definition and what it needs. Public so the MCP server runs the very same
+     * definitions and handlers.
+     */
+    public record Tool(
             String name,
             String description,
             Map<String, Object> parameters,
@@ -88,6 +91,11 @@ public final class ToolRoutes implements HttpService {
             throw new IllegalStateException("duplicate tool " + tool.name());
         }
         return this;
+    }
+
+    /** The tool named {@code name} exactly, if any. */
+    public Optional<Tool> tool(String name) {
+        return Optional.ofNullable(tools.get(name));
     }
 
     @Override
