@@ -48,7 +48,7 @@ public final class CairnRouting {
         ToolRoutes tools = ToolRoutes.all(governance, maxBody);
         // The MCP endpoint runs the same tool handlers as /v1/namespaces/{ns}/tools.
         StreamableHttpTransport mcp = new StreamableHttpTransport(CairnMcp.jsonMapper(), maxBody);
-        new CairnMcp(tools, store).serve(mcp);
+        new CairnMcp(tools, components).serve(mcp);
         routing.register(
                 new SystemRoutes(store, components.metrics()),
                 new NamespaceRoutes(store, maxBody),

@@ -175,4 +175,70 @@ class McpHttpTest {
         assertThat(response.statusCode()).isEqualTo(401);
         assertThatThrownBy(() -> client("ops", "not-a-token")).isInstanceOf(RuntimeException.class);
     }
+
+    @Test
+    void ingestThenRetrieveThenTraceAndJudge() {
+        try (McpSyncClient client = client("ops", A)) {
+            var ingested =
+                    call(
+                            client,
+                            "ingest_document",
+                            Map.of(
+                                    "content",
+                                    "---\nid: dns\ntitle: DNS runbook\n---\n# DNS\n\n"
+                                            + "Flush the resolver cache when records are stale."));
+            assertThat(ingested.isError()).as(text(ingested)).isFalse();
+            assertThat(ingested.structuredContent()).asString().contains("dns");
+            var found = call(client, "retrieve", Map.of("query", "stale DNS records"));
+            @SuppressWarnings("unchecked")
+            String traceId =
+                    (String) ((Map<String, Object>) found.structuredContent()).get("traceId");
+            var trace = call(client, "get_trace", Map.of("traceId", traceId));
+            assertThat(trace.isError()).as(text(trace)).isFalse();
+            var judged =
+                    call(
+                            client,
+                            "judge_answer",
+                            Map.of(
+                                    "query", "stale DNS records",
+                                    "answer", "Flush the resolver cache.",
+                                    "traceId", traceId));
+            assertThat(judged.isError()).as(text(judged)).isFalse();
+            var missing = call(client, "get_trace", Map.of("traceId", "no-such-trace"));
+            assertThat(missing.isError()).isTrue();
+            assertThat(text(missing)).contains("trace 'no-such-trace' does not exist");
+            var entities = call(client, "find_entities", Map.of("query", ""));
+            assertThat(entities.isError()).as(text(entities)).isFalse();
+            var entity = call(client, "get_entity", Map.of("id", "nobody"));
+            assertThat(entity.isError()).isTrue();
+        }
+    }
+
+    @Test
+    void updateAndForgetAMemory() {
+        String id =
+                cairn.call(
+                                "POST",
+                                "/v1/namespaces/ops/memories",
+                                A,
+                                "{\"type\":\"FACT\",\"content\":\"Deploys freeze on Fridays.\"}")
+                        .json()
+                        .path("id")
+                        .asText();
+        try (McpSyncClient client = client("ops", A)) {
+            var updated =
+                    call(
+                            client,
+                            "update_memory",
+                            Map.of("id", id, "content", "Deploys freeze on Thursdays."));
+            assertThat(updated.isError()).as(text(updated)).isFalse();
+            var bad = call(client, "update_memory", Map.of("id", id, "status", "gone"));
+            assertThat(bad.isError()).isTrue();
+            var forgot = call(client, "forget", Map.of("id", id));
+            assertThat(forgot.isError()).as(text(forgot)).isFalse();
+            assertThat(text(forgot)).contains("deleted");
+            var again = call(client, "forget", Map.of("id", "no-such-memory"));
+            assertThat(again.isError()).isTrue();
+        }
+    }
 }

@@ -144,7 +144,7 @@ public final class ToolRoutes implements HttpService {
 
     // ---- schema helpers -----------------------------------------------------------------
 
-    static Map<String, Object> schema(List<String> required, Object... properties) {
+    public static Map<String, Object> schema(List<String> required, Object... properties) {
         Map<String, Object> props = new LinkedHashMap<>();
         for (int i = 0; i < properties.length; i += 2) {
             props.put((String) properties[i], properties[i + 1]);
@@ -157,14 +157,14 @@ public final class ToolRoutes implements HttpService {
         return s;
     }
 
-    static Map<String, Object> prop(String type, String description) {
+    public static Map<String, Object> prop(String type, String description) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("type", type);
         p.put("description", description);
         return p;
     }
 
-    static Map<String, Object> intProp(String description, int min, int max, int dflt) {
+    public static Map<String, Object> intProp(String description, int min, int max, int dflt) {
         Map<String, Object> p = prop("integer", description);
         p.put("minimum", min);
         p.put("maximum", max);
@@ -172,7 +172,7 @@ public final class ToolRoutes implements HttpService {
         return p;
     }
 
-    static Map<String, Object> enumProp(String description, List<String> values) {
+    public static Map<String, Object> enumProp(String description, List<String> values) {
         Map<String, Object> p = prop("string", description);
         p.put("enum", values);
         return p;

@@ -1,6 +1,8 @@
 package dev.cairn.server.mcp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.server.ServerComponents;
 import dev.cairn.server.api.NamespaceRoutes;
 import dev.cairn.server.api.ToolRoutes;
 import dev.cairn.server.auth.Principal;
@@ -44,12 +46,28 @@ public final class CairnMcp {
      */
     private static final Map<String, String> SHARED_TOOLS = sharedTools();
 
+    /** Runs a tool for a caller (the token's name, the actor of writes) in a namespace. */
+    @FunctionalInterface
+    interface Handler {
+        Object run(String namespace, String caller, ObjectNode arguments);
+    }
+
+    /** One MCP tool: definition, the role it needs on the namespace, and its handler. */
+    record McpTool(
+            String name,
+            String description,
+            Map<String, Object> schema,
+            Role role,
+            Handler handler) {}
+
     private final ToolRoutes tools;
+    private final ServerComponents components;
     private final Store store;
 
-    public CairnMcp(ToolRoutes tools, Store store) {
+    public CairnMcp(ToolRoutes tools, ServerComponents components) {
         this.tools = tools;
-        this.store = store;
+        this.components = components;
+        this.store = components.store();
     }
 
     private static Map<String, String> sharedTools() {
@@ -83,37 +101,44 @@ public final class CairnMcp {
                     + " ground answers in documents, recall to bring back what is known about the"
                     + " user or task, and remember or propose_memory to keep something for later.";
 
-    /** One MCP tool per shared {@link ToolRoutes} tool, running its handler. */
-    List<SyncToolSpecification> toolSpecifications() {
-        List<SyncToolSpecification> specs = new ArrayList<>();
+    /** Every MCP tool: the shared {@link ToolRoutes} ones, then the service-backed ones. */
+    List<McpTool> tools() {
+        List<McpTool> all = new ArrayList<>();
         SHARED_TOOLS.forEach(
                 (mcpName, restName) -> {
                     ToolRoutes.Tool tool =
                             tools.tool(restName)
                                     .orElseThrow(
                                             () -> new IllegalStateException("no tool " + restName));
-                    specs.add(
-                            spec(
+                    all.add(
+                            new McpTool(
                                     mcpName,
                                     tool.description(),
                                     tool.parameters(),
                                     tool.role(),
-                                    tool.handler()));
+                                    (ns, caller, a) -> tool.handler().run(ns, a)));
                 });
-        return specs;
+        all.addAll(
+                ServiceTools.all(
+                        components.memory(),
+                        components.knowledge(),
+                        components.cairn().graph(),
+                        components.judge()));
+        return all;
     }
 
-    private SyncToolSpecification spec(
-            String name,
-            String description,
-            Map<String, Object> schema,
-            Role role,
-            ToolRoutes.Handler handler) {
+    List<SyncToolSpecification> toolSpecifications() {
+        return tools().stream().map(this::spec).toList();
+    }
+
+    private SyncToolSpecification spec(McpTool mcpTool) {
+        Role role = mcpTool.role();
+        Handler handler = mcpTool.handler();
         McpSchema.Tool tool =
                 McpSchema.Tool.builder()
-                        .name(name)
-                        .description(description)
-                        .inputSchema(schema)
+                        .name(mcpTool.name())
+                        .description(mcpTool.description())
+                        .inputSchema(mcpTool.schema())
                         .annotations(
                                 new McpSchema.ToolAnnotations(
                                         null,
@@ -133,7 +158,7 @@ public final class CairnMcp {
             McpSyncServerExchange exchange,
             McpSchema.CallToolRequest request,
             Role role,
-            ToolRoutes.Handler handler) {
+            Handler handler) {
         try {
             McpTransportContext context = exchange.transportContext();
             String ns = (String) context.get(NAMESPACE);
@@ -144,7 +169,8 @@ public final class CairnMcp {
             NamespaceRoutes.require(principal, store, ns, role);
             Map<String, Object> arguments =
                     request.arguments() == null ? Map.of() : request.arguments();
-            Object result = handler.run(ns, Json.MAPPER.valueToTree(arguments));
+            Object result =
+                    handler.run(ns, principal.token().name(), Json.MAPPER.valueToTree(arguments));
             return success(result);
         } catch (HttpProblem
                 | IllegalArgumentException
