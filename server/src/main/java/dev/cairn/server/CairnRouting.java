@@ -18,6 +18,8 @@ import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Problems;
 import dev.cairn.server.http.Routes;
+import dev.cairn.server.mcp.CairnMcp;
+import dev.cairn.server.mcp.StreamableHttpTransport;
 import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRouting;
 
@@ -43,6 +45,10 @@ public final class CairnRouting {
         routing.addFilter(new MetricsFilter(components.metrics()));
         routing.addFilter(new AuthFilter(components.tokens()));
         Problems.register(routing);
+        ToolRoutes tools = ToolRoutes.all(governance, maxBody);
+        // The MCP endpoint runs the same tool handlers as /v1/namespaces/{ns}/tools.
+        StreamableHttpTransport mcp = new StreamableHttpTransport(CairnMcp.jsonMapper(), maxBody);
+        new CairnMcp(tools, components).serve(mcp);
         routing.register(
                 new SystemRoutes(store, components.metrics()),
                 new NamespaceRoutes(store, maxBody),
@@ -59,9 +65,10 @@ public final class CairnRouting {
                         governance.memory(),
                         maxBody),
                 new TranscriptRoutes(store, governance.transcripts(), maxBody),
-                ToolRoutes.all(governance, maxBody),
+                tools,
                 new JudgeRoutes(components.judge(), store, maxBody),
-                new GraphRoutes(components.cairn().graph(), components.knowledge(), maxBody));
+                new GraphRoutes(components.cairn().graph(), components.knowledge(), maxBody),
+                mcp);
         Routes.notFound(routing);
         return routing;
     }

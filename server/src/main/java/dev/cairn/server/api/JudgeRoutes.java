@@ -71,18 +71,21 @@ public final class JudgeRoutes implements HttpService {
     private void judge(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireReadable(req, store);
         JudgeBody body = RequestBodies.read(req, maxBodyBytes, JudgeBody.class);
+        StoredJudgement stored = judge.judge(ns, request(body));
+        Json.send(res, 200, JudgeViews.Judged.of(stored));
+    }
+
+    /** The judge request of a body; shared with the MCP {@code judge_answer} tool. */
+    public static JudgeRequest request(JudgeBody body) {
         if (body.answer() == null) {
             throw new IllegalArgumentException("field 'answer' is required");
         }
-        JudgeRequest request =
-                new JudgeRequest(
-                        body.query(),
-                        body.answer(),
-                        body.traceId(),
-                        evidence(body.evidence()),
-                        body.policy());
-        StoredJudgement stored = judge.judge(ns, request);
-        Json.send(res, 200, JudgeViews.Judged.of(stored));
+        return new JudgeRequest(
+                body.query(),
+                body.answer(),
+                body.traceId(),
+                evidence(body.evidence()),
+                body.policy());
     }
 
     private static List<Evidence> evidence(List<JudgeBody.EvidenceItem> items) {

@@ -70,6 +70,15 @@ public final class KnowledgeRoutes implements HttpService {
     private void createDocument(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         DocumentBody body = RequestBodies.read(req, maxBodyBytes, DocumentBody.class);
+        Json.send(res, 201, ingest(knowledge, ns, body));
+    }
+
+    /**
+     * Parses and ingests a document body; shared by {@code POST documents} and the MCP {@code
+     * ingest_document} tool so both apply the same size limit and front-matter rules.
+     */
+    public static DocumentView.Ingested ingest(
+            KnowledgeBase knowledge, String ns, DocumentBody body) {
         String content = Fields.required(body.content(), "content");
         long bytes = content.getBytes(StandardCharsets.UTF_8).length;
         long limit = knowledge.config().maxDocumentBytes();
@@ -88,10 +97,7 @@ public final class KnowledgeRoutes implements HttpService {
                         ? DocumentParser.parseMarkdown(content, fileName)
                         : DocumentParser.parseText(content, fileName);
         IngestResult result = knowledge.ingest(ns, overrides(parsed, body));
-        Json.send(
-                res,
-                201,
-                new DocumentView.Ingested(result.id(), result.version(), result.chunks()));
+        return new DocumentView.Ingested(result.id(), result.version(), result.chunks());
     }
 
     /** Fields of the request body win over the front matter. */

@@ -145,6 +145,16 @@ public final class MemoryRoutes implements HttpService {
     private void update(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         MemoryEditBody body = RequestBodies.read(req, maxBodyBytes, MemoryEditBody.class);
+        List<MemoryEdit> edits = edits(body);
+        WriteResult result = guarded(() -> memory.update(ns, id(req), edits, actor(req)));
+        Json.send(res, 200, MemoryView.Written.of(result));
+    }
+
+    /**
+     * The edits a {@code PUT} body asks for; shared with the MCP {@code update_memory} tool, so
+     * both refuse the same fields.
+     */
+    public static List<MemoryEdit> edits(MemoryEditBody body) {
         if (body.status() != null) {
             MemoryStatus.parse(body.status());
             throw new IllegalArgumentException(
@@ -175,8 +185,7 @@ public final class MemoryRoutes implements HttpService {
         if (body.conflictKey() != null) {
             edits.add(new MemoryEdit.ConflictKey(body.conflictKey()));
         }
-        WriteResult result = guarded(() -> memory.update(ns, id(req), edits, actor(req)));
-        Json.send(res, 200, MemoryView.Written.of(result));
+        return edits;
     }
 
     private void delete(ServerRequest req, ServerResponse res) {

@@ -96,8 +96,17 @@ public final class NamespaceRoutes implements HttpService {
     }
 
     static String requireNamespace(ServerRequest req, Store store, Role role) {
-        String ns = req.path().pathParameters().get("ns");
-        AuthFilter.principal(req).require(role, ns);
+        return require(
+                AuthFilter.principal(req), store, req.path().pathParameters().get("ns"), role);
+    }
+
+    /**
+     * Checks that {@code principal} holds {@code role} on {@code ns} and that the namespace exists;
+     * shared with the MCP tools, which know the namespace and caller without a route.
+     */
+    public static String require(
+            dev.cairn.server.auth.Principal principal, Store store, String ns, Role role) {
+        principal.require(role, ns);
         if (store.namespace(ns).isEmpty()) {
             throw new NoSuchElementException("namespace '" + ns + "' does not exist");
         }

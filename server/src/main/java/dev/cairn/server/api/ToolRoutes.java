@@ -48,12 +48,15 @@ public final class ToolRoutes implements HttpService {
 
     /** Runs a tool in a namespace with its arguments. */
     @FunctionalInterface
-    interface Handler {
+    public interface Handler {
         Object run(String namespace, ObjectNode arguments);
     }
 
-    /** One tool: its definition and what it needs. */
-    record Tool(
+    /**
+     * One tool: its definition and what it needs. Public so the MCP server runs the very same
+     * definitions and handlers.
+     */
+    public record Tool(
             String name,
             String description,
             Map<String, Object> parameters,
@@ -88,6 +91,11 @@ public final class ToolRoutes implements HttpService {
             throw new IllegalStateException("duplicate tool " + tool.name());
         }
         return this;
+    }
+
+    /** The tool named {@code name} exactly, if any. */
+    public Optional<Tool> tool(String name) {
+        return Optional.ofNullable(tools.get(name));
     }
 
     @Override
@@ -136,7 +144,7 @@ public final class ToolRoutes implements HttpService {
 
     // ---- schema helpers -----------------------------------------------------------------
 
-    static Map<String, Object> schema(List<String> required, Object... properties) {
+    public static Map<String, Object> schema(List<String> required, Object... properties) {
         Map<String, Object> props = new LinkedHashMap<>();
         for (int i = 0; i < properties.length; i += 2) {
             props.put((String) properties[i], properties[i + 1]);
@@ -149,14 +157,14 @@ public final class ToolRoutes implements HttpService {
         return s;
     }
 
-    static Map<String, Object> prop(String type, String description) {
+    public static Map<String, Object> prop(String type, String description) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("type", type);
         p.put("description", description);
         return p;
     }
 
-    static Map<String, Object> intProp(String description, int min, int max, int dflt) {
+    public static Map<String, Object> intProp(String description, int min, int max, int dflt) {
         Map<String, Object> p = prop("integer", description);
         p.put("minimum", min);
         p.put("maximum", max);
@@ -164,7 +172,7 @@ public final class ToolRoutes implements HttpService {
         return p;
     }
 
-    static Map<String, Object> enumProp(String description, List<String> values) {
+    public static Map<String, Object> enumProp(String description, List<String> values) {
         Map<String, Object> p = prop("string", description);
         p.put("enum", values);
         return p;
