@@ -514,6 +514,74 @@ class ArkConformanceTest {
                 .startsWith("my key is ");
     }
 
+    @Test
+    void memoryStatusCountsAndPurgeEmptiesTheNamespace() {
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"purge\"}");
+        String p = "/ark/purge";
+        String first = "11111111-1111-4111-8111-111111111111";
+        String second = "22222222-2222-4222-8222-222222222222";
+        for (String[] turn :
+                new String[][] {{first, "q1"}, {first, "q1"}, {first, "q2"}, {second, "q9"}}) {
+            var r =
+                    ark(
+                            "POST",
+                            p + "/messages",
+                            "{\"conversation_id\":\""
+                                    + turn[0]
+                                    + "\",\"query_id\":\""
+                                    + turn[1]
+                                    + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+        }
+        var status = ark("GET", p + "/memory-status", null);
+        assertThat(status.status()).as(status.body()).isEqualTo(200);
+        JsonNode s = status.json();
+        assertThat(s.path("total_conversations").asLong()).isEqualTo(2);
+        assertThat(s.path("total_messages").asLong()).isEqualTo(4);
+        assertThat(s.path("conversations").path(first).path("message_count").asLong()).isEqualTo(3);
+        assertThat(s.path("conversations").path(first).path("query_count").asLong()).isEqualTo(2);
+        assertThat(s.path("conversations").path(second).path("message_count").asLong())
+                .isEqualTo(1);
+
+        var reader =
+                cairn.call(
+                                "POST",
+                                "/v1/tokens",
+                                CairnCalls.ADMIN,
+                                "{\"name\":\"purge-reader\",\"roles\":[\"read\"],\"namespaces\":[\"purge\"]}")
+                        .json()
+                        .path("token")
+                        .asText();
+        assertThat(ark("DELETE", p + "/messages", null, reader).status()).isEqualTo(403);
+        assertThat(ark("GET", p + "/memory-status", null, reader).status()).isEqualTo(200);
+        assertThat(ark("GET", p + "/memory-status", null).json().path("total_messages").asLong())
+                .isEqualTo(4);
+
+        var purged = ark("DELETE", p + "/messages", null);
+        assertThat(purged.status()).as(purged.body()).isEqualTo(200);
+        assertThat(purged.json().path("status").asText()).isEqualTo("success");
+        assertThat(purged.json().path("message").asText()).isNotBlank();
+        var after = ark("GET", p + "/memory-status", null).json();
+        assertThat(after.path("total_conversations").asLong()).isZero();
+        assertThat(after.path("total_messages").asLong()).isZero();
+        assertThat(after.path("conversations")).isEmpty();
+        assertThat(ark("GET", p + "/messages?conversation_id=" + first, null).json().path("items"))
+                .isEmpty();
+        // The other namespace is untouched.
+        assertThat(ark("GET", base + "/memory-status", null).status()).isEqualTo(200);
+
+        ark(
+                "POST",
+                p + "/messages",
+                "{\"conversation_id\":\""
+                        + second
+                        + "\",\"query_id\":\"q\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+        var conversations = ark("DELETE", p + "/conversations", null);
+        assertThat(conversations.status()).as(conversations.body()).isEqualTo(200);
+        assertThat(conversations.json().path("status").asText()).isEqualTo("success");
+        assertThat(ark("GET", p + "/conversations", null).json().path("conversations")).isEmpty();
+    }
+
     void post(String conversation, String query, String message) {
         var r =
                 ark(

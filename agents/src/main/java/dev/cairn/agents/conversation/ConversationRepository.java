@@ -83,4 +83,20 @@ public interface ConversationRepository {
      * @return the sequence numbers of the deleted messages
      */
     List<Long> deleteQueryMessages(String namespace, String conversationId, String queryId);
+
+    /** A conversation's unexpired message count and distinct query count. */
+    record ConversationCounts(long messageCount, long queryCount) {}
+
+    /**
+     * Every conversation of the namespace with its counts (a conversation without unexpired
+     * messages counts 0), oldest first.
+     */
+    java.util.LinkedHashMap<String, ConversationCounts> counts(String namespace);
+
+    /**
+     * Deletes every conversation and message of the namespace.
+     *
+     * @return the sequence numbers of the deleted messages
+     */
+    List<Long> deleteAll(String namespace);
 }

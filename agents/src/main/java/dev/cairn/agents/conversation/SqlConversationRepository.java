@@ -421,6 +421,59 @@ final class SqlConversationRepository implements ConversationRepository {
                                         List.of(conversationId, queryId)));
     }
 
+    @Override
+    public java.util.LinkedHashMap<String, ConversationCounts> counts(String namespace) {
+        Instant now = clock.instant();
+        return sql.read(
+                c -> {
+                    java.util.LinkedHashMap<String, ConversationCounts> out =
+                            new java.util.LinkedHashMap<>();
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT id FROM conversations WHERE namespace = ?"
+                                            + " ORDER BY created_at, id")) {
+                        ps.setString(1, namespace);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                out.put(rs.getString(1), new ConversationCounts(0, 0));
+                            }
+                        }
+                    }
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT conversation_id, COUNT(*), COUNT(DISTINCT query_id)"
+                                            + " FROM messages WHERE namespace = ?"
+                                            + " AND (expires_at IS NULL OR expires_at > ?)"
+                                            + " GROUP BY conversation_id")) {
+                        ps.setString(1, namespace);
+                        sql.bindInstant(ps, 2, now);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                out.put(
+                                        rs.getString(1),
+                                        new ConversationCounts(rs.getLong(2), rs.getLong(3)));
+                            }
+                        }
+                    }
+                    return out;
+                });
+    }
+
+    @Override
+    public List<Long> deleteAll(String namespace) {
+        return sql.write(
+                namespace,
+                c -> {
+                    List<Long> deleted = deleteMessages(c, namespace, "", List.of());
+                    try (PreparedStatement ps =
+                            c.prepareStatement("DELETE FROM conversations WHERE namespace = ?")) {
+                        ps.setString(1, namespace);
+                        ps.executeUpdate();
+                    }
+                    return deleted;
+                });
+    }
+
     private List<Long> deleteMessages(
             Connection c, String namespace, String condition, List<String> args)
             throws SQLException {

@@ -195,6 +195,13 @@ public final class Transcripts implements AutoCloseable {
         return deleted.size();
     }
 
+    /** Deletes every conversation and message of the namespace, from store and index. */
+    public int deleteAll(String namespace) {
+        List<Long> deleted = repository.deleteAll(namespace);
+        changeLog.catchUp();
+        return deleted.size();
+    }
+
     /** Deletes a query's messages (in one conversation, or in all with "") from store and index. */
     public int deleteQueryMessages(String namespace, String conversationId, String queryId) {
         List<Long> deleted = repository.deleteQueryMessages(namespace, conversationId, queryId);

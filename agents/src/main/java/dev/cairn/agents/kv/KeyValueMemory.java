@@ -4,15 +4,18 @@ import dev.cairn.agents.search.HybridTextIndex;
 import dev.cairn.agents.search.TextEntry;
 import dev.cairn.agents.search.TextHit;
 import dev.cairn.agents.search.TextIndexFollower;
-import dev.cairn.safety.WriteBlockedException;
+import dev.cairn.safety.SecretRedactor;
 import dev.cairn.safety.WriteGuard;
+import dev.cairn.safety.WriteSafety;
 import dev.cairn.safety.WriteTarget;
 import dev.cairn.store.Change;
 import dev.cairn.store.ChangeLog;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Store;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +24,14 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The key/value memory of Orloj's provider and the {@code memory.*} tools: values pass {@link
- * WriteGuard} as memories (BLOCK refuses the write, FLAG stores it readable by key but never
- * searched) and are secret-redacted; search is hybrid over {@code key + " " + value}; {@link
- * #ingest} chunks a document into {@code {source}/chunk-NNNN} entries. Thread-safe.
+ * The key/value memory of Orloj's provider and the {@code memory.*} tools: values are scanned by
+ * {@link WriteGuard} as memories and secret-redacted; whatever the scanner finds (injection
+ * phrasing, ANSI escapes, ...) marks the entry flagged instead of refusing it: a flagged entry is
+ * readable by key and listed, but never searched (so never in a recall context or an extraction,
+ * which read through search). Values are at most {@link #MAX_VALUE_BYTES}. Search is hybrid over
+ * {@code key + " " + value}, scored on a 0..1 similarity scale ({@link TextHit#relevance()}), and
+ * leaves out hits under {@link #RELEVANCE_FLOOR}; {@link #ingest} chunks a document into {@code
+ * {source}/chunk-NNNN} entries. Thread-safe.
  */
 public final class KeyValueMemory implements AutoCloseable {
 
@@ -34,11 +41,21 @@ public final class KeyValueMemory implements AutoCloseable {
     /** Default overlap between consecutive chunks of {@link #ingest}, in characters. */
     public static final int DEFAULT_CHUNK_OVERLAP = 200;
 
-    /** Most entries a list or search returns. */
+    /** Most entries a search returns (and a limited list). */
     public static final int MAX_LIMIT = 1000;
+
+    /** Largest value, in UTF-8 bytes: 1 MiB, well above typical tool output. */
+    public static final int MAX_VALUE_BYTES = 1024 * 1024;
+
+    /**
+     * Least relevance (0..1) a search hit needs: below it an entry shares neither meaning nor
+     * distinctive terms with the query, and is left out rather than padding {@code top_k}.
+     */
+    public static final double RELEVANCE_FLOOR = 0.1;
 
     private final KeyValueRepository repository;
     private final WriteGuard guard;
+    private final SecretRedactor redactor = SecretRedactor.standard();
     private final HybridTextIndex index;
     private final Function<String, String> generation;
     private final ChangeLog changeLog;
@@ -64,7 +81,17 @@ public final class KeyValueMemory implements AutoCloseable {
      * (the caller owns it), which follows the store's change log until {@link #close()}.
      */
     public static KeyValueMemory open(Store store, HybridTextIndex index) {
-        KeyValueMemory memory = new KeyValueMemory(store, WriteGuard.standard(), index);
+        // The scanner's own size limit must not decide (it would flag every large value): size is
+        // checked here, 413 past MAX_VALUE_BYTES.
+        WriteGuard guard =
+                WriteGuard.create(
+                        WriteSafety.create(
+                                new WriteSafety.Config(
+                                        MAX_VALUE_BYTES,
+                                        WriteSafety.DEFAULT_MAX_PROPOSAL_BYTES,
+                                        WriteSafety.DEFAULT_MAX_MESSAGE_BYTES)),
+                        SecretRedactor.standard());
+        KeyValueMemory memory = new KeyValueMemory(store, guard, index);
         store.changeLog().follow(memory.follower);
         return memory;
     }
@@ -86,15 +113,24 @@ public final class KeyValueMemory implements AutoCloseable {
     }
 
     /**
-     * Stores a value.
+     * Stores a value, secret-redacted, flagged when the write-path scanner found anything in it.
      *
-     * @throws WriteBlockedException when write safety blocks it
+     * @throws ValueTooLargeException when the value exceeds {@link #MAX_VALUE_BYTES} (nothing is
+     *     stored)
      */
     public KeyValueEntry put(String namespace, String key, String value) {
         KeyValueEntry.requireKey(key);
-        WriteGuard.Guarded guarded = guard.apply(value, WriteTarget.MEMORY).requireAllowed();
-        KeyValueEntry entry =
-                repository.put(namespace, key, guarded.text(), guarded.storeDisabled());
+        Objects.requireNonNull(value, "value");
+        int bytes = value.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_VALUE_BYTES) {
+            throw new ValueTooLargeException(
+                    "value is " + bytes + " bytes, must be <= " + MAX_VALUE_BYTES);
+        }
+        WriteGuard.Guarded guarded = guard.apply(value, WriteTarget.MEMORY);
+        boolean flagged = !guarded.safety().rules().isEmpty() || guarded.storeDisabled();
+        // A blocked text is not redacted by the guard (it expects it dropped): redact it here.
+        String text = guarded.blocked() ? redactor.redact(value).text() : guarded.text();
+        KeyValueEntry entry = repository.put(namespace, key, text, flagged);
         changeLog.catchUp();
         return entry;
     }
@@ -107,13 +143,21 @@ public final class KeyValueMemory implements AutoCloseable {
         return repository.list(namespace, prefix, checkLimit(limit));
     }
 
+    /** Every entry whose key starts with {@code prefix} ("" for all), by key, flagged included. */
+    public List<KeyValueEntry> listAll(String namespace, String prefix) {
+        return repository.list(namespace, prefix, Integer.MAX_VALUE);
+    }
+
     public boolean delete(String namespace, String key) {
         boolean deleted = repository.delete(namespace, key);
         changeLog.catchUp();
         return deleted;
     }
 
-    /** Hybrid search over unflagged entries, best first. */
+    /**
+     * Hybrid search over unflagged entries, best first by relevance (0..1, the score of each hit),
+     * hits under {@link #RELEVANCE_FLOOR} left out.
+     */
     public List<KeyValueHit> search(String namespace, String query, int limit) {
         List<TextHit> hits =
                 index.search(
@@ -127,11 +171,15 @@ public final class KeyValueMemory implements AutoCloseable {
                                         .toList());
         List<KeyValueHit> out = new ArrayList<>();
         for (TextHit hit : hits) {
+            if (hit.relevance() < RELEVANCE_FLOOR) {
+                continue;
+            }
             repository
                     .get(namespace, hit.id())
                     .filter(e -> !e.flagged())
-                    .ifPresent(e -> out.add(new KeyValueHit(e.key(), e.value(), hit.score())));
+                    .ifPresent(e -> out.add(new KeyValueHit(e.key(), e.value(), hit.relevance())));
         }
+        out.sort(Comparator.comparingDouble(KeyValueHit::score).reversed());
         return List.copyOf(out);
     }
 
@@ -158,10 +206,6 @@ public final class KeyValueMemory implements AutoCloseable {
         if (chunks.size() > 9999) {
             throw new IllegalArgumentException(
                     "illegal document: " + chunks.size() + " chunks, must be <= 9999");
-        }
-        // Check every chunk before writing any, so a blocked chunk writes nothing.
-        for (String c : chunks) {
-            guard.apply(c, WriteTarget.MEMORY).requireAllowed();
         }
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < chunks.size(); i++) {

@@ -95,8 +95,10 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
         tasks.put(
                 Signal.LEXICAL,
                 () -> Ranking.lexical(lexical.search(namespace, query, candidates, false)));
-        if (model != null && !state.vectors.isEmpty()) {
-            tasks.put(Signal.DENSE, () -> dense(state, model.embedQuery(query), candidates));
+        float[] queryVector =
+                model != null && !state.vectors.isEmpty() ? model.embedQuery(query) : null;
+        if (queryVector != null) {
+            tasks.put(Signal.DENSE, () -> dense(state, queryVector, candidates));
         }
         SignalRun run = search.run(tasks, WEIGHTS);
         run.failures()
@@ -116,9 +118,23 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
                             c.id(),
                             c.score(),
                             c.rank(Signal.LEXICAL).orElse(0),
-                            c.rank(Signal.DENSE).orElse(0)));
+                            c.rank(Signal.DENSE).orElse(0),
+                            TextHit.relevance(
+                                    c.score(Signal.LEXICAL).orElse(0),
+                                    cosine(state, queryVector, c))));
         }
         return List.copyOf(out);
+    }
+
+    /** The candidate's cosine to the query, NaN when there is no dense signal or vector. */
+    private static double cosine(NamespaceState state, float[] query, FusedCandidate c) {
+        if (c.score(Signal.DENSE).isPresent()) {
+            return c.score(Signal.DENSE).getAsDouble();
+        }
+        float[] v = query == null ? null : state.vectors.get(c.id());
+        return v == null || v.length != query.length
+                ? Double.NaN
+                : UnitVectors.COSINE.score(query, v);
     }
 
     private static Ranking dense(NamespaceState state, float[] query, int k) {

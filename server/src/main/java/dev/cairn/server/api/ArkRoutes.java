@@ -67,6 +67,9 @@ public final class ArkRoutes implements HttpService {
         rules.get(base + "/health", ArkRoutes::health)
                 .post(base + "/conversations", this::createConversation)
                 .get(base + "/conversations", this::listConversations)
+                .delete(base + "/conversations", this::purge)
+                .delete(base + "/messages", this::purge)
+                .get(base + "/memory-status", this::memoryStatus)
                 .get(base + "/conversations/{id}", this::getConversation)
                 .delete(base + "/conversations/{id}", this::deleteConversation)
                 .delete(base + "/conversations/{cid}/queries/{qid}/messages", this::deleteQuery)
@@ -80,7 +83,8 @@ public final class ArkRoutes implements HttpService {
                 base + "/conversations/{id}",
                 base + "/conversations/{cid}/queries/{qid}/messages",
                 base + "/queries/{qid}/messages",
-                base + "/messages");
+                base + "/messages",
+                base + "/memory-status");
     }
 
     private static void health(ServerRequest req, ServerResponse res) {
@@ -178,6 +182,31 @@ public final class ArkRoutes implements HttpService {
         String qid = req.path().pathParameters().get("qid");
         int n = transcripts.deleteQueryMessages(ns, "", qid);
         success(res, "deleted " + n + " messages of query " + qid);
+    }
+
+    /** {@code DELETE /messages} and {@code DELETE /conversations}: every conversation goes. */
+    private void purge(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        int n = transcripts.deleteAll(ns);
+        success(res, "purged all conversations and " + n + " messages of namespace " + ns);
+    }
+
+    private void memoryStatus(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        java.util.Map<String, ArkAnswers.ConversationStatus> conversations =
+                new java.util.LinkedHashMap<>();
+        long messages = 0;
+        for (var e : repository().counts(ns).entrySet()) {
+            conversations.put(
+                    e.getKey(),
+                    new ArkAnswers.ConversationStatus(
+                            e.getValue().messageCount(), e.getValue().queryCount()));
+            messages += e.getValue().messageCount();
+        }
+        Json.send(
+                res,
+                200,
+                new ArkAnswers.MemoryStatus(conversations.size(), messages, conversations));
     }
 
     private static void success(ServerResponse res, String message) {

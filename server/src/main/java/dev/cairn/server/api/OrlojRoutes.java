@@ -21,15 +21,21 @@ import java.util.Optional;
 /**
  * Orloj's HTTP memory provider at {@code /orloj/{ns}} (API.md, "Key/value memory"): put, get,
  * hybrid search, list by prefix and ping over {@link KeyValueMemory}, bearer auth, errors as {@code
- * {"error": "..."}} ({@link ErrorEnvelope#ORLOJ}). Thread-safe.
+ * {"error": "..."}} ({@link ErrorEnvelope#ORLOJ}). Values up to {@link
+ * KeyValueMemory#MAX_VALUE_BYTES} (413 past it); a value the write-path scanner flags is stored and
+ * answered {@code flagged: true}; search clamps {@code top_k} to {@link #MAX_TOP_K} (saying so in
+ * {@link #TOP_K_CLAMPED_HEADER}) and scores 0..1; list returns every entry. Thread-safe.
  */
 public final class OrlojRoutes implements HttpService {
 
     /** Default {@code top_k} of search. */
     public static final int DEFAULT_TOP_K = 10;
 
-    /** Most entries {@code /list} returns. */
-    public static final int LIST_LIMIT = KeyValueMemory.MAX_LIMIT;
+    /** Largest {@code top_k} of search; a larger one is clamped to it. */
+    public static final int MAX_TOP_K = KeyValueMemory.MAX_LIMIT;
+
+    /** Response header of a search whose {@code top_k} was clamped, carrying the value used. */
+    public static final String TOP_K_CLAMPED_HEADER = "X-Cairn-Top-K-Clamped";
 
     private final Store store;
     private final KeyValueMemory memory;
@@ -66,8 +72,12 @@ public final class OrlojRoutes implements HttpService {
         if (value == null || value.isNull()) {
             throw new IllegalArgumentException("field 'value' is required");
         }
-        memory.put(ns, key, value.isTextual() ? value.asText() : value.toString());
-        Json.send(res, 200, KeyValueAnswers.Status.OK);
+        KeyValueEntry entry =
+                memory.put(ns, key, value.isTextual() ? value.asText() : value.toString());
+        Json.send(
+                res,
+                200,
+                entry.flagged() ? KeyValueAnswers.StoredFlagged.OK : KeyValueAnswers.Status.OK);
     }
 
     private void get(ServerRequest req, ServerResponse res) {
@@ -75,6 +85,13 @@ public final class OrlojRoutes implements HttpService {
         ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String key = Fields.requiredText(body, "key");
         Optional<KeyValueEntry> entry = memory.get(ns, key);
+        if (entry.isPresent() && entry.get().flagged()) {
+            Json.send(
+                    res,
+                    200,
+                    new KeyValueAnswers.FoundFlagged(true, key, entry.get().value(), true));
+            return;
+        }
         Json.send(
                 res,
                 200,
@@ -87,9 +104,12 @@ public final class OrlojRoutes implements HttpService {
         ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String query = Fields.optionalText(body, "query").orElse("");
         int topK = intField(body, "top_k", DEFAULT_TOP_K);
-        if (topK < 1 || topK > KeyValueMemory.MAX_LIMIT) {
-            throw new IllegalArgumentException(
-                    "field 'top_k' must be in [1, " + KeyValueMemory.MAX_LIMIT + "], got " + topK);
+        if (topK < 1) {
+            throw new IllegalArgumentException("field 'top_k' must be >= 1, got " + topK);
+        }
+        if (topK > MAX_TOP_K) {
+            topK = MAX_TOP_K;
+            res.header(TOP_K_CLAMPED_HEADER, Integer.toString(MAX_TOP_K));
         }
         Json.send(res, 200, KeyValueAnswers.Results.of(memory.search(ns, query, topK)));
     }
@@ -98,7 +118,7 @@ public final class OrlojRoutes implements HttpService {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
         ObjectNode body = RequestBodies.readObject(req, maxBodyBytes);
         String prefix = Fields.optionalText(body, "prefix").orElse("");
-        Json.send(res, 200, KeyValueAnswers.Entries.of(memory.list(ns, prefix, LIST_LIMIT)));
+        Json.send(res, 200, KeyValueAnswers.Entries.of(memory.listAll(ns, prefix)));
     }
 
     private void ping(ServerRequest req, ServerResponse res) {

@@ -39,6 +39,11 @@ public final class Problems {
                                 ErrorEnvelope.forPath(req.path().path())
                                         .send(req, res, 413, e.getMessage(), ""))
                 .error(
+                        dev.cairn.agents.kv.ValueTooLargeException.class,
+                        (req, res, e) ->
+                                ErrorEnvelope.forPath(req.path().path())
+                                        .send(req, res, 413, e.getMessage(), ""))
+                .error(
                         dev.cairn.retrieval.PayloadTooLargeException.class,
                         (req, res, e) -> send(res, 413, e.getMessage()))
                 .error(

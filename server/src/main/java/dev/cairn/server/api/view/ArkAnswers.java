@@ -70,4 +70,15 @@ public final class ArkAnswers {
             return new Success("success", message);
         }
     }
+
+    /** {@code GET /memory-status}: totals and per-conversation counts. */
+    public record MemoryStatus(
+            @JsonProperty("total_conversations") long totalConversations,
+            @JsonProperty("total_messages") long totalMessages,
+            java.util.Map<String, ConversationStatus> conversations) {}
+
+    /** One conversation's counts in {@link MemoryStatus}. */
+    public record ConversationStatus(
+            @JsonProperty("message_count") long messageCount,
+            @JsonProperty("query_count") long queryCount) {}
 }

@@ -14,6 +14,14 @@ public final class KeyValueAnswers {
         public static final Status OK = new Status("ok");
     }
 
+    /** {@code put} of a value the write-path scanner flagged: stored, never searched. */
+    public record StoredFlagged(String status, boolean flagged) {
+        public static final StoredFlagged OK = new StoredFlagged("ok", true);
+    }
+
+    /** {@code get} of a flagged entry: as {@link Found}, with {@code flagged: true}. */
+    public record FoundFlagged(boolean found, String key, String value, boolean flagged) {}
+
     /** The {@code memory.write} tool: the key written and whether write safety flagged it. */
     public record Written(String status, String key, boolean flagged) {}
 
