@@ -63,11 +63,13 @@ public final class CairnMcp {
     private final ToolRoutes tools;
     private final ServerComponents components;
     private final Store store;
+    private final McpContent content;
 
     public CairnMcp(ToolRoutes tools, ServerComponents components) {
         this.tools = tools;
         this.components = components;
         this.store = components.store();
+        this.content = new McpContent(this, components);
     }
 
     private static Map<String, String> sharedTools() {
@@ -91,8 +93,16 @@ public final class CairnMcp {
                 .serverInfo("cairn", "0.1.0")
                 .jsonMapper(jsonMapper())
                 .instructions(INSTRUCTIONS)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
+                .capabilities(
+                        McpSchema.ServerCapabilities.builder()
+                                .tools(false)
+                                .resources(false, false)
+                                .prompts(false)
+                                .logging()
+                                .build())
                 .tools(toolSpecifications())
+                .resourceTemplates(content.resourceTemplates())
+                .prompts(content.prompts())
                 .build();
     }
 
@@ -160,17 +170,14 @@ public final class CairnMcp {
             Role role,
             Handler handler) {
         try {
-            McpTransportContext context = exchange.transportContext();
-            String ns = (String) context.get(NAMESPACE);
-            Principal principal = (Principal) context.get(PRINCIPAL);
-            if (ns == null || principal == null) {
-                throw new IllegalStateException("the MCP session has no namespace or caller");
-            }
-            NamespaceRoutes.require(principal, store, ns, role);
+            Caller caller = caller(exchange, role);
             Map<String, Object> arguments =
                     request.arguments() == null ? Map.of() : request.arguments();
             Object result =
-                    handler.run(ns, principal.token().name(), Json.MAPPER.valueToTree(arguments));
+                    handler.run(
+                            caller.namespace(),
+                            caller.principal().token().name(),
+                            Json.MAPPER.valueToTree(arguments));
             return success(result);
         } catch (HttpProblem
                 | IllegalArgumentException
@@ -184,6 +191,24 @@ public final class CairnMcp {
             LOG.log(System.Logger.Level.ERROR, "MCP tool incident " + incident, e);
             return failure("internal error, incident " + incident);
         }
+    }
+
+    /** The namespace of a session and the principal that opened it. */
+    record Caller(String namespace, Principal principal) {}
+
+    /**
+     * The session's namespace and caller, once the caller is known to hold {@code role} on an
+     * existing namespace (the REST routes' check).
+     */
+    Caller caller(McpSyncServerExchange exchange, Role role) {
+        McpTransportContext context = exchange.transportContext();
+        String ns = (String) context.get(NAMESPACE);
+        Principal principal = (Principal) context.get(PRINCIPAL);
+        if (ns == null || principal == null) {
+            throw new IllegalStateException("the MCP session has no namespace or caller");
+        }
+        NamespaceRoutes.require(principal, store, ns, role);
+        return new Caller(ns, principal);
     }
 
     /** The structured result and, for clients without structured content, its JSON as text. */
