@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.server.ServerComponents;
 import dev.cairn.server.api.NamespaceRoutes;
 import dev.cairn.server.api.ToolRoutes;
+import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.HttpProblem;
@@ -18,6 +19,7 @@ import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -64,6 +66,7 @@ public final class CairnMcp {
     private final ServerComponents components;
     private final Store store;
     private final McpContent content;
+    private volatile Caller local;
 
     public CairnMcp(ToolRoutes tools, ServerComponents components) {
         this.tools = tools;
@@ -89,8 +92,21 @@ public final class CairnMcp {
 
     /** Builds the MCP server over a streamable transport (HTTP). */
     public McpSyncServer serve(McpStreamableServerTransportProvider transport) {
-        return McpServer.sync(transport)
-                .serverInfo("cairn", "0.1.0")
+        return configure(McpServer.sync(transport));
+    }
+
+    /**
+     * Builds the MCP server over a single-session transport (stdio), whose one caller is fixed by
+     * whoever started the process: there is no request to carry a token or a path.
+     */
+    public McpSyncServer serveLocal(
+            McpServerTransportProvider transport, String namespace, ApiToken token) {
+        this.local = new Caller(namespace, new Principal(token));
+        return configure(McpServer.sync(transport));
+    }
+
+    private <S extends McpServer.SyncSpecification<S>> McpSyncServer configure(S spec) {
+        return spec.serverInfo("cairn", "0.1.0")
                 .jsonMapper(jsonMapper())
                 .instructions(INSTRUCTIONS)
                 .capabilities(
@@ -204,6 +220,10 @@ public final class CairnMcp {
         McpTransportContext context = exchange.transportContext();
         String ns = (String) context.get(NAMESPACE);
         Principal principal = (Principal) context.get(PRINCIPAL);
+        if (ns == null && principal == null && local != null) {
+            ns = local.namespace();
+            principal = local.principal();
+        }
         if (ns == null || principal == null) {
             throw new IllegalStateException("the MCP session has no namespace or caller");
         }
