@@ -241,4 +241,78 @@ class McpHttpTest {
             assertThat(again.isError()).isTrue();
         }
     }
+
+    @Test
+    void resourcesAreTheMemoryAndTheDocumentRecords() {
+        String id =
+                cairn.call(
+                                "POST",
+                                "/v1/namespaces/ops/memories",
+                                A,
+                                "{\"type\":\"FACT\",\"content\":\"The pager is in the blue drawer.\"}")
+                        .json()
+                        .path("id")
+                        .asText();
+        try (McpSyncClient client = client("ops", reader)) {
+            assertThat(client.listResourceTemplates().resourceTemplates())
+                    .extracting(McpSchema.ResourceTemplate::uriTemplate)
+                    .containsExactlyInAnyOrder(
+                            "cairn://{ns}/memories/{id}", "cairn://{ns}/documents/{id}");
+            String memory = resource(client, "cairn://ops/memories/" + id);
+            assertThat(memory).contains("\"id\":\"" + id + "\"", "blue drawer", "transitions");
+            String document = resource(client, "cairn://ops/documents/kafka");
+            assertThat(document).contains("Kafka runbook", "chunks", "fetch.min.bytes");
+            assertThatThrownBy(() -> resource(client, "cairn://ops/documents/no-such-doc"))
+                    .hasMessageContaining("document 'no-such-doc' does not exist");
+            assertThatThrownBy(() -> resource(client, "cairn://ops/memories/no-such-memory"))
+                    .isInstanceOf(RuntimeException.class);
+            assertThatThrownBy(() -> resource(client, "cairn://other/documents/kafka"))
+                    .hasMessageContaining("outside this session's namespace 'ops'");
+        }
+    }
+
+    static String resource(McpSyncClient client, String uri) {
+        var result = client.readResource(new McpSchema.ReadResourceRequest(uri));
+        return ((McpSchema.TextResourceContents) result.contents().getFirst()).text();
+    }
+
+    @Test
+    void theGroundedAnswerPromptAssemblesDocumentsAndMemories() {
+        // remember only files a proposal; the REST route stores the memory itself.
+        var stored =
+                cairn.call(
+                        "POST",
+                        "/v1/namespaces/ops/memories",
+                        A,
+                        "{\"type\":\"FACT\",\"content\":\"The nightly batch export of consumer"
+                                + " lag reports runs at 02:00.\"}");
+        assertThat(stored.status()).isEqualTo(201);
+        try (McpSyncClient client = client("ops", A)) {
+
+            assertThat(client.listPrompts().prompts())
+                    .extracting(McpSchema.Prompt::name)
+                    .containsExactly("grounded_answer");
+            var prompt =
+                    client.getPrompt(
+                            new McpSchema.GetPromptRequest(
+                                    "grounded_answer",
+                                    Map.of(
+                                            "question",
+                                            "Why does consumer lag grow at night?",
+                                            "maxTokens",
+                                            "2000")));
+            String context =
+                    ((McpSchema.TextContent) prompt.messages().getFirst().content()).text();
+            assertThat(context)
+                    .contains("Why does consumer lag grow at night?")
+                    .contains("[kafka]", "raise fetch.min.bytes")
+                    .contains("nightly batch export");
+            assertThatThrownBy(
+                            () ->
+                                    client.getPrompt(
+                                            new McpSchema.GetPromptRequest(
+                                                    "grounded_answer", Map.of())))
+                    .hasMessageContaining("question is required");
+        }
+    }
 }

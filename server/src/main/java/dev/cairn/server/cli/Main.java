@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
             IngestCommand.class,
             RetrieveCommand.class,
             RecallCommand.class,
+            McpCommand.class,
             EvalCommand.class
         })
 public final class Main implements Runnable {

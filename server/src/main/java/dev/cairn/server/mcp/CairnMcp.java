@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.server.ServerComponents;
 import dev.cairn.server.api.NamespaceRoutes;
 import dev.cairn.server.api.ToolRoutes;
+import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.HttpProblem;
@@ -18,6 +19,7 @@ import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,11 +65,14 @@ public final class CairnMcp {
     private final ToolRoutes tools;
     private final ServerComponents components;
     private final Store store;
+    private final McpContent content;
+    private volatile Caller local;
 
     public CairnMcp(ToolRoutes tools, ServerComponents components) {
         this.tools = tools;
         this.components = components;
         this.store = components.store();
+        this.content = new McpContent(this, components);
     }
 
     private static Map<String, String> sharedTools() {
@@ -87,12 +92,33 @@ public final class CairnMcp {
 
     /** Builds the MCP server over a streamable transport (HTTP). */
     public McpSyncServer serve(McpStreamableServerTransportProvider transport) {
-        return McpServer.sync(transport)
-                .serverInfo("cairn", "0.1.0")
+        return configure(McpServer.sync(transport));
+    }
+
+    /**
+     * Builds the MCP server over a single-session transport (stdio), whose one caller is fixed by
+     * whoever started the process: there is no request to carry a token or a path.
+     */
+    public McpSyncServer serveLocal(
+            McpServerTransportProvider transport, String namespace, ApiToken token) {
+        this.local = new Caller(namespace, new Principal(token));
+        return configure(McpServer.sync(transport));
+    }
+
+    private <S extends McpServer.SyncSpecification<S>> McpSyncServer configure(S spec) {
+        return spec.serverInfo("cairn", "0.1.0")
                 .jsonMapper(jsonMapper())
                 .instructions(INSTRUCTIONS)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
+                .capabilities(
+                        McpSchema.ServerCapabilities.builder()
+                                .tools(false)
+                                .resources(false, false)
+                                .prompts(false)
+                                .logging()
+                                .build())
                 .tools(toolSpecifications())
+                .resourceTemplates(content.resourceTemplates())
+                .prompts(content.prompts())
                 .build();
     }
 
@@ -160,17 +186,14 @@ public final class CairnMcp {
             Role role,
             Handler handler) {
         try {
-            McpTransportContext context = exchange.transportContext();
-            String ns = (String) context.get(NAMESPACE);
-            Principal principal = (Principal) context.get(PRINCIPAL);
-            if (ns == null || principal == null) {
-                throw new IllegalStateException("the MCP session has no namespace or caller");
-            }
-            NamespaceRoutes.require(principal, store, ns, role);
+            Caller caller = caller(exchange, role);
             Map<String, Object> arguments =
                     request.arguments() == null ? Map.of() : request.arguments();
             Object result =
-                    handler.run(ns, principal.token().name(), Json.MAPPER.valueToTree(arguments));
+                    handler.run(
+                            caller.namespace(),
+                            caller.principal().token().name(),
+                            Json.MAPPER.valueToTree(arguments));
             return success(result);
         } catch (HttpProblem
                 | IllegalArgumentException
@@ -184,6 +207,28 @@ public final class CairnMcp {
             LOG.log(System.Logger.Level.ERROR, "MCP tool incident " + incident, e);
             return failure("internal error, incident " + incident);
         }
+    }
+
+    /** The namespace of a session and the principal that opened it. */
+    record Caller(String namespace, Principal principal) {}
+
+    /**
+     * The session's namespace and caller, once the caller is known to hold {@code role} on an
+     * existing namespace (the REST routes' check).
+     */
+    Caller caller(McpSyncServerExchange exchange, Role role) {
+        McpTransportContext context = exchange.transportContext();
+        String ns = (String) context.get(NAMESPACE);
+        Principal principal = (Principal) context.get(PRINCIPAL);
+        if (ns == null && principal == null && local != null) {
+            ns = local.namespace();
+            principal = local.principal();
+        }
+        if (ns == null || principal == null) {
+            throw new IllegalStateException("the MCP session has no namespace or caller");
+        }
+        NamespaceRoutes.require(principal, store, ns, role);
+        return new Caller(ns, principal);
     }
 
     /** The structured result and, for clients without structured content, its JSON as text. */
