@@ -47,10 +47,13 @@ public final class ChangeLog implements AutoCloseable {
         this.interval = Objects.requireNonNull(interval, "interval");
     }
 
-    /** An index with the bookkeeping of the loop. Guarded by {@link #lock}. */
+    /**
+     * An index with the bookkeeping of the loop. Written under {@link #lock}; {@code position} is
+     * also read without it ({@link #catchUpIfBehind}, {@link #appliedSeq}), hence volatile.
+     */
     private static final class Follower {
         final DerivedIndex index;
-        long position;
+        volatile long position;
         boolean dirty;
         long lastCommitNanos = System.nanoTime();
 
@@ -282,8 +285,7 @@ public final class ChangeLog implements AutoCloseable {
         lock.lock();
         try {
             commitDue(true);
-            List<Follower> all = new ArrayList<>(followers);
-            followers.removeAll(all);
+            followers.clear();
         } finally {
             lock.unlock();
         }
