@@ -58,7 +58,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe: the graph locks per namespace; changes arrive serially from the change log.
  * {@link #close()} stops following the log.
  */
-public final class KnowledgeGraph implements GraphRanker, DerivedIndex, AutoCloseable {
+public final class KnowledgeGraph
+        implements GraphRanker, DerivedIndex.ChangeByChange, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KnowledgeGraph.class.getName());
 
@@ -221,13 +222,7 @@ public final class KnowledgeGraph implements GraphRanker, DerivedIndex, AutoClos
     }
 
     @Override
-    public void apply(List<Change> changes) {
-        for (Change change : changes) {
-            apply(change);
-        }
-    }
-
-    private void apply(Change change) {
+    public void apply(Change change) {
         String ns = change.namespace();
         if (change.kind() == Change.Kind.DOCUMENT
                 || change.kind() == Change.Kind.RELATION

@@ -18,7 +18,7 @@ import java.util.Optional;
  * change re-reads the document's current chunks; a {@code NAMESPACE} delete drops the namespace.
  * Called by the store's change log only, so never concurrently with itself.
  */
-final class KnowledgeIndexes implements DerivedIndex {
+final class KnowledgeIndexes implements DerivedIndex.ChangeByChange {
 
     private final Store store;
     private final LexicalIndex lexical;
@@ -43,13 +43,7 @@ final class KnowledgeIndexes implements DerivedIndex {
     }
 
     @Override
-    public void apply(List<Change> changes) {
-        for (Change change : changes) {
-            apply(change);
-        }
-    }
-
-    private void apply(Change change) {
+    public void apply(Change change) {
         String ns = change.namespace();
         switch (change.kind()) {
             case DOCUMENT -> {

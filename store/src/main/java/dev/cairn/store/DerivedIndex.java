@@ -45,4 +45,21 @@ public interface DerivedIndex {
      * replay (0 for an index rebuilt by replaying the whole log).
      */
     void reset();
+
+    /**
+     * A derived index that has nothing to gain from seeing a batch at once: it applies each change
+     * on its own, in sequence order.
+     */
+    interface ChangeByChange extends DerivedIndex {
+
+        /** Applies one change; an exception leaves the batch, and this index, where it was. */
+        void apply(Change change);
+
+        @Override
+        default void apply(List<Change> changes) {
+            for (Change change : changes) {
+                apply(change);
+            }
+        }
+    }
 }

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -346,13 +347,18 @@ final class SqlConversationRepository implements ConversationRepository {
     public List<StoredMessage> searchableBySequence(
             String namespace, java.util.Collection<Long> sequences) {
         List<Long> seqs = sequences.stream().distinct().sorted().toList();
-        if (seqs.isEmpty()) {
-            return List.of();
+        List<StoredMessage> out = new ArrayList<>();
+        // one IN list per MAX_LIMIT sequences: the change log's batches need not know the limit
+        for (int from = 0; from < seqs.size(); from += MAX_LIMIT) {
+            out.addAll(
+                    searchableAmong(
+                            namespace,
+                            seqs.subList(from, Math.min(seqs.size(), from + MAX_LIMIT))));
         }
-        if (seqs.size() > MAX_LIMIT) {
-            throw new IllegalArgumentException(
-                    "illegal sequences: " + seqs.size() + ", must be <= " + MAX_LIMIT);
-        }
+        return List.copyOf(out);
+    }
+
+    private List<StoredMessage> searchableAmong(String namespace, List<Long> seqs) {
         Instant now = clock.instant();
         return sql.read(
                 c -> {
@@ -364,7 +370,7 @@ final class SqlConversationRepository implements ConversationRepository {
                                             + " AND (expires_at IS NULL OR expires_at > ?)"
                                             + " AND seq IN ("
                                             + String.join(
-                                                    ", ", seqs.stream().map(x -> "?").toList())
+                                                    ", ", Collections.nCopies(seqs.size(), "?"))
                                             + ") ORDER BY seq")) {
                         int i = 1;
                         ps.setString(i++, namespace);
@@ -379,7 +385,7 @@ final class SqlConversationRepository implements ConversationRepository {
                                 out.add(row(rs));
                             }
                         }
-                        return List.copyOf(out);
+                        return out;
                     }
                 });
     }

@@ -166,6 +166,24 @@ abstract class GovernanceStoreContractTest {
     }
 
     @Test
+    void readsMoreSequencesThanOneInListHolds() {
+        int count = ConversationRepository.MAX_LIMIT * 2 + 5;
+        List<NewMessage> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            batch.add(message("user", "m" + i));
+        }
+        conversations.append("ns", "c", "q", batch, Duration.ZERO);
+        List<Long> sequences = new ArrayList<>();
+        conversations.searchable("ns").forEach(m -> sequences.add(m.sequence()));
+
+        List<StoredMessage> read = conversations.searchableBySequence("ns", sequences);
+
+        assertThat(read).hasSize(count);
+        assertThat(read).extracting(StoredMessage::sequence).isSorted();
+        assertThat(read.get(count - 1).content()).isEqualTo("m" + (count - 1));
+    }
+
+    @Test
     void flaggedMessagesAreListedButNotSearchable() {
         conversations.append(
                 "ns",

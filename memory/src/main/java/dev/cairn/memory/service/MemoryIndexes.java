@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * round. Thread-safe: the change log applies changes one at a time; readers see the tables as
  * concurrent maps.
  */
-final class MemoryIndexes implements DerivedIndex, AutoCloseable {
+final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable {
 
     /**
      * A live memory as recall sees it: its vector (empty when not embedded yet) and its content
@@ -99,13 +99,7 @@ final class MemoryIndexes implements DerivedIndex, AutoCloseable {
     }
 
     @Override
-    public void apply(List<Change> changes) {
-        for (Change change : changes) {
-            apply(change);
-        }
-    }
-
-    private void apply(Change change) {
+    public void apply(Change change) {
         String ns = change.namespace();
         if (change.kind() == Change.Kind.NAMESPACE && change.op() == Change.Op.DELETE) {
             lexical.deleteNamespace(ns);
