@@ -143,6 +143,30 @@ class TranscriptsAndToolsTest {
         assertThat(conversationsFor("zanzibar migration")).doesNotContain(gone);
     }
 
+    @Test
+    void aNamespaceCreatedAgainDoesNotFindTheOldOnesMessages() {
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"again\"}");
+        String old =
+                cairn.call("POST", "/ark/again/conversations", A, null)
+                        .json()
+                        .path("conversation_id")
+                        .asText();
+        String message =
+                "{\"conversation_id\":\""
+                        + old
+                        + "\",\"query_id\":\"q\",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"the quokka enclosure needs a new gate\"}]}";
+        assertThat(cairn.call("POST", "/ark/again/messages", A, message).status()).isEqualTo(200);
+        String search = "{\"query\":\"quokka enclosure\",\"limit\":5}";
+        String path = "/v1/namespaces/again/transcripts/search";
+        assertThat(cairn.call("POST", path, A, search).json().path("items")).hasSize(1);
+
+        cairn.call("DELETE", "/v1/namespaces/again", A, null);
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"again\"}");
+
+        assertThat(cairn.call("POST", path, A, search).json().path("items")).isEmpty();
+    }
+
     static List<String> conversationsFor(String query) {
         List<String> out = new ArrayList<>();
         cairn.call(

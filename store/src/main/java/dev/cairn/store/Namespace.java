@@ -2,7 +2,6 @@ package dev.cairn.store;
 
 import java.time.Instant;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** A tenant boundary: every stored row belongs to exactly one namespace. */
@@ -24,13 +23,5 @@ public record Namespace(String name, String description, Instant createdAt) {
                     "illegal namespace name: '" + name + "', must match " + NAME.pattern());
         }
         return name;
-    }
-
-    /**
-     * A namespace's current incarnation, by name ("" when it does not exist): its creation time, so
-     * a namespace deleted and created again under the same name is told apart from the old one.
-     */
-    public static Function<String, String> generation(Store store) {
-        return name -> store.namespace(name).map(n -> n.createdAt().toString()).orElse("");
     }
 }

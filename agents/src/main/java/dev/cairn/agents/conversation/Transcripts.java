@@ -16,7 +16,6 @@ import dev.cairn.safety.WriteSafety;
 import dev.cairn.safety.WriteTarget;
 import dev.cairn.store.Change;
 import dev.cairn.store.ChangeLog;
-import dev.cairn.store.Namespace;
 import dev.cairn.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -57,7 +56,6 @@ public final class Transcripts implements AutoCloseable {
     private final WriteGuard guard;
     private final SecretRedactor redactor;
     private final HybridTextIndex index;
-    private final Function<String, String> generation;
     private final ChangeLog changeLog;
     private final TextIndexFollower follower;
 
@@ -69,7 +67,6 @@ public final class Transcripts implements AutoCloseable {
         // happened, so size is checked here (413 past MAX_MESSAGE_BYTES) and never flagged.
         this.redactor = Objects.requireNonNull(redactor, "redactor");
         this.index = Objects.requireNonNull(index, "index");
-        this.generation = Namespace.generation(store);
         this.changeLog = store.changeLog();
         this.follower =
                 new TextIndexFollower(
@@ -220,10 +217,11 @@ public final class Transcripts implements AutoCloseable {
                     "illegal limit: " + limit + ", must be in [1, " + MAX_LIMIT + "]");
         }
         int candidates = conversationId.isEmpty() ? limit : Math.min(limit * 20, 1000);
+        // another server may have written, or deleted and re-created the namespace, since
+        changeLog.catchUpIfBehind();
         List<TextHit> hits =
                 index.search(
                         namespace,
-                        generation.apply(namespace),
                         query,
                         candidates,
                         () ->

@@ -10,7 +10,6 @@ import dev.cairn.safety.WriteSafety;
 import dev.cairn.safety.WriteTarget;
 import dev.cairn.store.Change;
 import dev.cairn.store.ChangeLog;
-import dev.cairn.store.Namespace;
 import dev.cairn.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * The key/value memory of Orloj's provider and the {@code memory.*} tools: values are scanned by
@@ -57,7 +55,6 @@ public final class KeyValueMemory implements AutoCloseable {
     private final WriteGuard guard;
     private final SecretRedactor redactor = SecretRedactor.standard();
     private final HybridTextIndex index;
-    private final Function<String, String> generation;
     private final ChangeLog changeLog;
     private final TextIndexFollower follower;
 
@@ -65,7 +62,6 @@ public final class KeyValueMemory implements AutoCloseable {
         this.repository = KeyValueRepository.sql(store.sql());
         this.guard = Objects.requireNonNull(guard, "guard");
         this.index = Objects.requireNonNull(index, "index");
-        this.generation = Namespace.generation(store);
         this.changeLog = store.changeLog();
         this.follower =
                 new TextIndexFollower(
@@ -159,10 +155,11 @@ public final class KeyValueMemory implements AutoCloseable {
      * hits under {@link #RELEVANCE_FLOOR} left out.
      */
     public List<KeyValueHit> search(String namespace, String query, int limit) {
+        // another server may have written, or deleted and re-created the namespace, since
+        changeLog.catchUpIfBehind();
         List<TextHit> hits =
                 index.search(
                         namespace,
-                        generation.apply(namespace),
                         query,
                         checkLimit(limit),
                         () ->

@@ -29,17 +29,10 @@ public interface HybridTextIndex extends AutoCloseable {
     /**
      * The best {@code limit} entries for {@code query}, best first, ties by id.
      *
-     * @param generation identifies this incarnation of the namespace (e.g. its creation time); a
-     *     namespace loaded under another generation is dropped and loaded again, so a namespace
-     *     deleted and created again never sees the old one's entries
      * @param loader all entries of the namespace, called when it is not loaded yet
      */
     List<TextHit> search(
-            String namespace,
-            String generation,
-            String query,
-            int limit,
-            Supplier<Collection<TextEntry>> loader);
+            String namespace, String query, int limit, Supplier<Collection<TextEntry>> loader);
 
     /** Adds or replaces entries of a loaded namespace. */
     void upsert(String namespace, Collection<TextEntry> entries);

@@ -55,7 +55,6 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
     /** Per-namespace state; {@code loaded} and the vectors are guarded by the instance lock. */
     private static final class NamespaceState {
         boolean loaded;
-        String generation = "";
         final Map<String, float[]> vectors = new ConcurrentHashMap<>();
     }
 
@@ -66,24 +65,14 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
 
     @Override
     public List<TextHit> search(
-            String namespace,
-            String generation,
-            String query,
-            int limit,
-            Supplier<Collection<TextEntry>> loader) {
+            String namespace, String query, int limit, Supplier<Collection<TextEntry>> loader) {
         if (limit < 1) {
             throw new IllegalArgumentException("illegal limit: " + limit + ", must be >= 1");
         }
         NamespaceState state = namespaces.computeIfAbsent(namespace, n -> new NamespaceState());
         synchronized (state) {
-            if (state.loaded && !state.generation.equals(generation)) {
-                lexical.deleteNamespace(namespace);
-                state.vectors.clear();
-                state.loaded = false;
-            }
             if (!state.loaded) {
                 write(namespace, state, loader.get());
-                state.generation = generation;
                 state.loaded = true;
             }
         }

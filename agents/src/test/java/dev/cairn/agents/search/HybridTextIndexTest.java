@@ -23,7 +23,6 @@ class HybridTextIndexTest {
             for (int i = 0; i < 3; i++) {
                 index.search(
                         "ns",
-                        "g1",
                         "redis",
                         5,
                         () -> {
@@ -38,7 +37,7 @@ class HybridTextIndexTest {
     @Test
     void lexicalOnlyRanksByBm25AndKeepsRanks() {
         try (HybridTextIndex index = HybridTextIndex.lexicalOnly()) {
-            List<TextHit> hits = index.search("ns", "g1", "redis cache", 5, () -> ENTRIES);
+            List<TextHit> hits = index.search("ns", "redis cache", 5, () -> ENTRIES);
             assertThat(index.hybrid()).isFalse();
             assertThat(hits).extracting(TextHit::id).containsExactly("2");
             assertThat(hits.getFirst().lexical()).hasValue(1);
@@ -49,7 +48,7 @@ class HybridTextIndexTest {
     @Test
     void denseSignalFindsMeaningWithoutSharedWords() {
         try (HybridTextIndex index = HybridTextIndex.withEmbeddings(TestModel.get())) {
-            List<TextHit> hits = index.search("ns", "g1", "dinner reservation", 1, () -> ENTRIES);
+            List<TextHit> hits = index.search("ns", "dinner reservation", 1, () -> ENTRIES);
             assertThat(index.hybrid()).isTrue();
             assertThat(hits).extracting(TextHit::id).containsExactly("3");
             assertThat(hits.getFirst().dense()).hasValue(1);
@@ -61,35 +60,32 @@ class HybridTextIndexTest {
         try (HybridTextIndex index = HybridTextIndex.lexicalOnly()) {
             List<TextEntry> source = new ArrayList<>(ENTRIES);
             index.upsert("ns", List.of(new TextEntry("9", "zebra crossing")));
-            assertThat(index.search("ns", "g1", "zebra", 5, () -> source)).isEmpty();
+            assertThat(index.search("ns", "zebra", 5, () -> source)).isEmpty();
 
             index.upsert("ns", List.of(new TextEntry("9", "zebra crossing")));
-            assertThat(index.search("ns", "g1", "zebra", 5, () -> source))
+            assertThat(index.search("ns", "zebra", 5, () -> source))
                     .extracting(TextHit::id)
                     .containsExactly("9");
             index.remove("ns", List.of("9"));
-            assertThat(index.search("ns", "g1", "zebra", 5, () -> source)).isEmpty();
+            assertThat(index.search("ns", "zebra", 5, () -> source)).isEmpty();
             index.invalidate("ns");
             source.add(new TextEntry("8", "zebra stripes"));
-            assertThat(index.search("ns", "g1", "zebra", 5, () -> source))
+            assertThat(index.search("ns", "zebra", 5, () -> source))
                     .extracting(TextHit::id)
                     .containsExactly("8");
         }
     }
 
     @Test
-    void anotherGenerationOfTheNamespaceReloadsIt() {
+    void anInvalidatedNamespaceReloadsOnItsNextSearch() {
         try (HybridTextIndex index = HybridTextIndex.lexicalOnly()) {
-            index.search("ns", "g1", "redis", 5, () -> ENTRIES);
+            index.search("ns", "redis", 5, () -> ENTRIES);
+            index.invalidate("ns");
             List<TextHit> hits =
                     index.search(
-                            "ns",
-                            "g2",
-                            "redis",
-                            5,
-                            () -> List.of(new TextEntry("7", "fresh start")));
+                            "ns", "redis", 5, () -> List.of(new TextEntry("7", "fresh start")));
             assertThat(hits).isEmpty();
-            assertThat(index.search("ns", "g2", "fresh", 5, () -> ENTRIES))
+            assertThat(index.search("ns", "fresh", 5, () -> ENTRIES))
                     .extracting(TextHit::id)
                     .containsExactly("7");
         }
@@ -98,7 +94,7 @@ class HybridTextIndexTest {
     @Test
     void blankQueriesFindNothing() {
         try (HybridTextIndex index = HybridTextIndex.lexicalOnly()) {
-            assertThat(index.search("ns", "g1", "  ", 5, () -> ENTRIES)).isEmpty();
+            assertThat(index.search("ns", "  ", 5, () -> ENTRIES)).isEmpty();
         }
     }
 }
