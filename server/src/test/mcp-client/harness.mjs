@@ -213,6 +213,8 @@ async function session(client, ns, { restAvailable }) {
   const memoryId = remembered.id;
   check("remember: answers the stored memory's id", typeof memoryId === "string" && memoryId.length > 0, JSON.stringify(remembered));
   check("remember: the memory is active and typed", remembered.status === "ACTIVE" && remembered.type === "PREFERENCE", JSON.stringify(remembered));
+  const again = ok("remember (the same again)", await call(client, "remember", { content: PREFERENCE, type: "PREFERENCE", userId: "dana" }));
+  check("remember: a duplicate is merged into the first", again.deduplicatedInto === memoryId && again.id === memoryId, JSON.stringify(again));
   await rejects(client, "remember", { content: "x", confidence: "high" }, "confidence");
 
   // recall it into context
