@@ -3,6 +3,7 @@ package dev.cairn.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.agents.conversation.MessageWatch;
 import dev.cairn.server.api.ArkRoutes;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
@@ -130,6 +131,10 @@ class ArkConformanceTest {
 
         // 3. AddMessages: the turn in OpenAI format, including a tool call and its result.
         String user = "{\"role\":\"user\",\"content\":\"What is the capital of France?\"}";
+        String parts =
+                "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"And this"
+                        + " map?\"},{\"type\":\"image_url\",\"image_url\":{\"url\":"
+                        + "\"https://example.com/map.png\",\"detail\":\"low\"}}]}";
         String toolCall =
                 "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_1\","
                         + "\"type\":\"function\",\"function\":{\"name\":\"lookup\","
@@ -144,7 +149,7 @@ class ArkConformanceTest {
                         "{\"conversation_id\":\""
                                 + conversation
                                 + "\",\"query_id\":\"query-1\",\"messages\":["
-                                + String.join(",", user, toolCall, toolResult, assistant)
+                                + String.join(",", user, toolCall, toolResult, assistant, parts)
                                 + "]}");
         assertThat(added.status()).isEqualTo(200);
         assertThat(added.body()).isEmpty();
@@ -157,10 +162,10 @@ class ArkConformanceTest {
         assertThat(page.properties())
                 .extracting(e -> e.getKey())
                 .containsExactly("items", "total", "hasMore");
-        assertThat(page.path("total").asLong()).isEqualTo(4);
+        assertThat(page.path("total").asLong()).isEqualTo(5);
         List<JsonNode> items = new ArrayList<>();
         page.path("items").forEach(items::add);
-        assertThat(items).hasSize(4);
+        assertThat(items).hasSize(5);
         for (JsonNode item : items) {
             assertThat(item.properties())
                     .extracting(e -> e.getKey())
@@ -172,7 +177,8 @@ class ArkConformanceTest {
             assertThat(item.path("sequence").isIntegralNumber()).isTrue();
         }
         assertThat(items.stream().map(i -> i.path("message")).toList())
-                .containsExactly(tree(user), tree(toolCall), tree(toolResult), tree(assistant));
+                .containsExactly(
+                        tree(user), tree(toolCall), tree(toolResult), tree(assistant), tree(parts));
         assertThat(items.stream().map(i -> i.path("sequence").asLong()).toList()).isSorted();
 
         // 5. The conversation is listed and readable.
@@ -182,7 +188,7 @@ class ArkConformanceTest {
         var one = ark("GET", base + "/conversations/" + conversation, null);
         assertThat(one.status()).isEqualTo(200);
         assertThat(one.json().path("conversation_id").asText()).isEqualTo(conversation);
-        assertThat(one.json().path("messages")).hasSize(4);
+        assertThat(one.json().path("messages")).hasSize(5);
 
         // 6. A second query in the same conversation; filter by query id.
         ark(
@@ -580,6 +586,186 @@ class ArkConformanceTest {
         assertThat(conversations.status()).as(conversations.body()).isEqualTo(200);
         assertThat(conversations.json().path("status").asText()).isEqualTo("success");
         assertThat(ark("GET", p + "/conversations", null).json().path("conversations")).isEmpty();
+    }
+
+    /**
+     * {@code GET /messages?watch=true} read line by line, as the broker's SSE clients read it; the
+     * lines are queued by a reader thread so the test can wait for each with a deadline.
+     */
+    final class Watch implements AutoCloseable {
+        final int status;
+        final java.io.InputStream body;
+        final java.util.concurrent.BlockingQueue<String> lines =
+                new java.util.concurrent.LinkedBlockingQueue<>();
+
+        Watch(String query) throws Exception {
+            this(base, query);
+        }
+
+        Watch(String prefix, String query) throws Exception {
+            HttpRequest request =
+                    HttpRequest.newBuilder(
+                                    URI.create(
+                                            "http://localhost:"
+                                                    + cairn.server.port()
+                                                    + prefix
+                                                    + "/messages?watch=true"
+                                                    + query))
+                            .header("Authorization", "Bearer " + CairnCalls.ADMIN)
+                            .header("Accept", "text/event-stream")
+                            .build();
+            HttpResponse<java.io.InputStream> response =
+                    cairn.http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            status = response.statusCode();
+            body = response.body();
+            if (status == 200) {
+                assertThat(response.headers().firstValue("content-type").orElse(""))
+                        .startsWith("text/event-stream");
+            }
+            Thread.ofVirtual()
+                    .start(
+                            () -> {
+                                try (var reader =
+                                        new java.io.BufferedReader(
+                                                new java.io.InputStreamReader(
+                                                        body,
+                                                        java.nio.charset.StandardCharsets.UTF_8))) {
+                                    String line;
+                                    while ((line = reader.readLine()) != null) {
+                                        lines.add(line);
+                                    }
+                                } catch (IOException e) {
+                                    // closed by the test
+                                }
+                            });
+        }
+
+        /** The next non-empty line (events end with an empty one). */
+        String next() throws InterruptedException {
+            while (true) {
+                String line = lines.poll(20, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(line).as("a line within 20 s").isNotNull();
+                if (!line.isEmpty()) {
+                    return line;
+                }
+            }
+        }
+
+        /** The next event's item, decoded as the broker's clients decode it. */
+        ArkClientShapes.MessageRecord item() throws InterruptedException {
+            String line = next();
+            assertThat(line).startsWith("data: ");
+            return ArkClientShapes.decode("{\"items\":[" + line.substring("data: ".length()) + "]}")
+                    .items()
+                    .getFirst();
+        }
+
+        /** Nothing more arrives within a short while. */
+        void quiet() throws InterruptedException {
+            String line = lines.poll(1500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            while (line != null && line.isEmpty()) {
+                line = lines.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+            assertThat(line).isNull();
+        }
+
+        @Override
+        public void close() throws IOException {
+            body.close();
+        }
+    }
+
+    @Test
+    void watchReplaysAfterTheCursorThenStreamsAppendsLive() throws Exception {
+        String conversation = createConversation();
+        String other = createConversation();
+        appendNumbered(conversation, 3);
+        List<Long> sequences = new ArrayList<>();
+        ark("GET", base + "/messages?conversation_id=" + conversation, null)
+                .json()
+                .path("items")
+                .forEach(i -> sequences.add(i.path("sequence").asLong()));
+        try (Watch watch =
+                new Watch("&conversation_id=" + conversation + "&cursor=" + sequences.get(0))) {
+            assertThat(watch.status).isEqualTo(200);
+            assertThat(watch.next()).isEqualTo(": connected");
+            // Replay: the items after the cursor, in order, as the broker's item JSON.
+            var second = watch.item();
+            assertThat(second.sequence()).isEqualTo(sequences.get(1));
+            assertThat(second.conversationId()).isEqualTo(conversation);
+            assertThat(second.queryId()).isEqualTo("bulk");
+            assertThat(second.message().path("content").asText()).isEqualTo("message 1");
+            assertThat(watch.item().message().path("content").asText()).isEqualTo("message 2");
+            watch.quiet();
+            // Live: appends to the conversation arrive; another conversation's do not.
+            post(other, "q-other", "{\"role\":\"user\",\"content\":\"elsewhere\"}");
+            post(
+                    conversation,
+                    "q-live",
+                    "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\","
+                            + "\"type\":\"function\",\"function\":{\"name\":\"f\","
+                            + "\"arguments\":\"{}\"}}]}");
+            var live = watch.item();
+            assertThat(live.queryId()).isEqualTo("q-live");
+            assertThat(live.sequence()).isGreaterThan(sequences.get(2));
+            assertThat(live.message().path("tool_calls").get(0).path("id").asText())
+                    .isEqualTo("c1");
+            watch.quiet();
+        }
+        // Without a cursor only what is appended from now on comes, of every conversation.
+        try (Watch watch = new Watch("")) {
+            assertThat(watch.next()).isEqualTo(": connected");
+            watch.quiet();
+            post(other, "q-next", "{\"role\":\"user\",\"content\":\"next\"}");
+            var next = watch.item();
+            assertThat(next.conversationId()).isEqualTo(other);
+            assertThat(next.message().path("content").asText()).isEqualTo("next");
+        }
+        assertArkError(ark("GET", base + "/messages?watch=yes", null), 400, "VALIDATION_ERROR");
+        assertThat(cairn.call("GET", base + "/messages?watch=true", null, null).status())
+                .isEqualTo(401);
+    }
+
+    @Test
+    void watchesPerNamespaceAreBoundedAndEndWhenTheClientLeaves() throws Exception {
+        // A namespace of its own: watches left behind must not count against the other tests.
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"ark-watch\"}");
+        String p = "/ark/ark-watch";
+        List<Watch> watches = new ArrayList<>();
+        try {
+            for (int i = 0; i < MessageWatch.MAX_WATCHERS_PER_NAMESPACE; i++) {
+                Watch w = new Watch(p, "");
+                watches.add(w);
+                assertThat(w.status).isEqualTo(200);
+                assertThat(w.next()).isEqualTo(": connected");
+            }
+            var refused = ark("GET", p + "/messages?watch=true", null);
+            assertArkError(refused, 429, "BAD_REQUEST");
+            assertThat(refused.json().path("error").path("message").asText())
+                    .contains("message watches open already");
+        } finally {
+            for (Watch w : watches) {
+                w.close();
+            }
+        }
+        // The server learns that a client left when it writes to it: an append wakes every
+        // watch, their writes fail and they end, so a new watch is admitted again.
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        int status;
+        do {
+            var woken =
+                    ark(
+                            "POST",
+                            p + "/messages",
+                            "{\"conversation_id\":\"c\",\"query_id\":\"wake\",\"messages\":"
+                                    + "[{\"role\":\"user\",\"content\":\"wake up\"}]}");
+            assertThat(woken.status()).isEqualTo(200);
+            Thread.sleep(200);
+            try (Watch again = new Watch(p, "")) {
+                status = again.status;
+            }
+        } while (status == 429 && System.nanoTime() < deadline);
+        assertThat(status).isEqualTo(200);
     }
 
     void post(String conversation, String query, String message) {

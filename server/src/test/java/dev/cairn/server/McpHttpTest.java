@@ -278,7 +278,6 @@ class McpHttpTest {
 
     @Test
     void theGroundedAnswerPromptAssemblesDocumentsAndMemories() {
-        // remember only files a proposal; the REST route stores the memory itself.
         var stored =
                 cairn.call(
                         "POST",

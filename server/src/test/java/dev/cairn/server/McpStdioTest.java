@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,6 +79,15 @@ class McpStdioTest {
             assertThat(((McpSchema.TextContent) result.content().getFirst()).text())
                     .contains("kafka", "fetch.min.bytes");
             assertThat(client.listResourceTemplates().resourceTemplates()).hasSize(2);
+        }
+        // The server ends when its stdin closes; the data dir is deleted after this test, so
+        // wait for it (the shell around it may be gone already, the JVM not yet).
+        for (ProcessHandle child :
+                ProcessHandle.current()
+                        .descendants()
+                        .filter(p -> p.info().commandLine().orElse("").contains(dataDir.toString()))
+                        .toList()) {
+            child.onExit().get(60, TimeUnit.SECONDS);
         }
         List<String> lines = Files.readAllLines(stdout);
         assertThat(lines).hasSizeGreaterThanOrEqualTo(4);

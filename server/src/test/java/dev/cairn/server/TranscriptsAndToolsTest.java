@@ -97,7 +97,12 @@ class TranscriptsAndToolsTest {
         assertThat(best.path("role").asText()).isEqualTo("user");
         assertThat(best.path("snippet").asText()).contains("Kafka consumer lag");
         assertThat(best.path("messageId").asText()).isNotBlank();
-        assertThat(best.path("score").asDouble()).isPositive();
+        // A similarity on 0..1 (not a fused rank score of about 0.02), best first.
+        assertThat(best.path("score").asDouble()).isBetween(0.3, 1.0);
+        List<Double> scores = new ArrayList<>();
+        items.forEach(i -> scores.add(i.path("score").asDouble()));
+        assertThat(scores).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(scores).allSatisfy(x -> assertThat(x).isBetween(0.1, 1.0));
 
         // Dense: no shared words with "restaurant reservation dinner".
         var semantic =

@@ -62,6 +62,12 @@ public interface ConversationRepository {
     MessagePage messagesAfter(
             String namespace, MessageFilter filter, long afterSequence, int limit);
 
+    /**
+     * The highest sequence handed out in the namespace (0 before its first message): a watcher that
+     * starts from it sees only messages appended afterwards.
+     */
+    long lastSequence(String namespace);
+
     /** Every unexpired, unflagged message of the namespace (what transcript search indexes). */
     List<StoredMessage> searchable(String namespace);
 

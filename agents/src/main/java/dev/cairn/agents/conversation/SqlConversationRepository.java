@@ -227,6 +227,21 @@ final class SqlConversationRepository implements ConversationRepository {
     }
 
     @Override
+    public long lastSequence(String namespace) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT last_seq FROM message_sequences WHERE namespace = ?")) {
+                        ps.setString(1, namespace);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            return rs.next() ? rs.getLong(1) : 0L;
+                        }
+                    }
+                });
+    }
+
+    @Override
     public MessagePage messagesAfter(
             String namespace, MessageFilter filter, long afterSequence, int limit) {
         if (afterSequence < 0) {

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -58,6 +59,7 @@ public final class Transcripts implements AutoCloseable {
     private final HybridTextIndex index;
     private final ChangeLog changeLog;
     private final TextIndexFollower follower;
+    private final MessageWatch watch;
 
     private Transcripts(
             Store store, WriteGuard guard, SecretRedactor redactor, HybridTextIndex index) {
@@ -75,6 +77,8 @@ public final class Transcripts implements AutoCloseable {
                         index,
                         this::searchable,
                         store::lastChangeSeq);
+        this.watch =
+                new MessageWatch(store::lastChangeSeq, MessageWatch.MAX_WATCHERS_PER_NAMESPACE);
     }
 
     /**
@@ -95,6 +99,7 @@ public final class Transcripts implements AutoCloseable {
                         SecretRedactor.standard(),
                         index);
         store.changeLog().follow(transcripts.follower);
+        store.changeLog().follow(transcripts.watch);
         return transcripts;
     }
 
@@ -112,7 +117,13 @@ public final class Transcripts implements AutoCloseable {
 
     @Override
     public void close() {
+        changeLog.unfollow(watch);
         changeLog.unfollow(follower);
+    }
+
+    /** Who is waiting for new messages, woken as they are appended. */
+    public MessageWatch watch() {
+        return watch;
     }
 
     public ConversationRepository repository() {
@@ -208,7 +219,9 @@ public final class Transcripts implements AutoCloseable {
 
     /**
      * Transcript search: the best {@code limit} unexpired, unflagged messages for {@code query},
-     * optionally only in one conversation ({@code conversationId}, "" for all).
+     * optionally only in one conversation ({@code conversationId}, "" for all), scored and ordered
+     * by relevance on a 0..1 similarity scale (as key/value search), hits under {@link
+     * TextHit#RELEVANCE_FLOOR} left out.
      */
     public List<TranscriptHit> search(
             String namespace, String query, String conversationId, int limit) {
@@ -239,6 +252,7 @@ public final class Transcripts implements AutoCloseable {
         for (TextHit hit : hits) {
             StoredMessage m = messages.get(hit.id());
             if (m == null
+                    || hit.relevance() < TextHit.RELEVANCE_FLOOR
                     || (!conversationId.isEmpty() && !m.conversationId().equals(conversationId))) {
                 continue;
             }
@@ -249,11 +263,12 @@ public final class Transcripts implements AutoCloseable {
                             m.queryId(),
                             m.role(),
                             snippet(m.content(), query),
-                            hit.score()));
+                            hit.relevance()));
             if (out.size() == limit) {
                 break;
             }
         }
+        out.sort(Comparator.comparingDouble(TranscriptHit::score).reversed());
         return List.copyOf(out);
     }
 

@@ -45,11 +45,8 @@ public final class KeyValueMemory implements AutoCloseable {
     /** Largest value, in UTF-8 bytes: 1 MiB, well above typical tool output. */
     public static final int MAX_VALUE_BYTES = 1024 * 1024;
 
-    /**
-     * Least relevance (0..1) a search hit needs: below it an entry shares neither meaning nor
-     * distinctive terms with the query, and is left out rather than padding {@code top_k}.
-     */
-    public static final double RELEVANCE_FLOOR = 0.1;
+    /** Least relevance (0..1) a search hit needs ({@link TextHit#RELEVANCE_FLOOR}). */
+    public static final double RELEVANCE_FLOOR = TextHit.RELEVANCE_FLOOR;
 
     private final KeyValueRepository repository;
     private final WriteGuard guard;

@@ -25,6 +25,12 @@ public record TextHit(String id, double score, int lexicalRank, int denseRank, d
      */
     public static final double COSINE_BASELINE = 0.45;
 
+    /**
+     * Least relevance a search answer keeps: below it an entry shares neither meaning nor
+     * distinctive terms with the query, and is left out rather than padding the answer.
+     */
+    public static final double RELEVANCE_FLOOR = 0.1;
+
     public TextHit {
         if (!(relevance >= 0 && relevance <= 1)) {
             throw new IllegalArgumentException(

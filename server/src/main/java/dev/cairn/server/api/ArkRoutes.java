@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.agents.conversation.ConversationRepository;
 import dev.cairn.agents.conversation.MessageFilter;
 import dev.cairn.agents.conversation.MessagePage;
+import dev.cairn.agents.conversation.MessageWatch;
 import dev.cairn.agents.conversation.StoredMessage;
 import dev.cairn.agents.conversation.Transcripts;
 import dev.cairn.server.api.view.ArkAnswers;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.AddressRateLimiter;
 import dev.cairn.server.http.ErrorEnvelope;
+import dev.cairn.server.http.EventStream;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.RequestBodies;
@@ -22,6 +24,7 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +45,9 @@ public final class ArkRoutes implements HttpService {
 
     /** Largest page of {@code GET /messages}. */
     public static final int MAX_LIMIT = 1000;
+
+    /** How long a message watch stays silent before it sends a heartbeat comment (the broker's). */
+    public static final Duration HEARTBEAT = Duration.ofSeconds(30);
 
     /** Conversation creates one client address may burst. */
     public static final int CREATE_BURST = 100;
@@ -250,6 +256,14 @@ public final class ArkRoutes implements HttpService {
      */
     private void listMessages(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
+        String watchParam = req.query().first("watch").orElse("false");
+        if (!watchParam.equals("true") && !watchParam.equals("false")) {
+            throw validation("query parameter 'watch' must be true or false");
+        }
+        if (watchParam.equals("true")) {
+            watch(req, res, ns);
+            return;
+        }
         long cursor = pagingParam(req, "cursor", 0, 0, Long.MAX_VALUE);
         MessageFilter filter =
                 new MessageFilter(
@@ -268,6 +282,69 @@ public final class ArkRoutes implements HttpService {
                         page.total(),
                         more,
                         more ? Long.toString(page.items().getLast().sequence()) : null));
+    }
+
+    /**
+     * {@code GET /messages?watch=true}, as the broker streams: a {@code : connected} comment, then
+     * with {@code cursor} every message after that sequence (of {@code conversation_id} when
+     * given), then each message as it is appended, one {@code data:} event of the broker's item
+     * JSON each, and a {@code : heartbeat} comment every {@link #HEARTBEAT} without one. New
+     * messages are announced by the transcripts' {@link MessageWatch} (the store's change log); the
+     * watch ends when a write finds the client gone. At most {@link
+     * MessageWatch#MAX_WATCHERS_PER_NAMESPACE} watches per namespace (429 past it).
+     */
+    private void watch(ServerRequest req, ServerResponse res, String ns) {
+        boolean replay = req.query().first("cursor").filter(c -> !c.isBlank()).isPresent();
+        long cursor = pagingParam(req, "cursor", 0, 0, Long.MAX_VALUE);
+        MessageFilter filter =
+                new MessageFilter(req.query().first("conversation_id").orElse(""), "");
+        MessageWatch.Watcher watcher =
+                transcripts
+                        .watch()
+                        .open(ns)
+                        .orElseThrow(
+                                () -> {
+                                    res.header(HeaderNames.RETRY_AFTER, "5");
+                                    return new HttpProblem(
+                                            429,
+                                            ErrorEnvelope.BAD_REQUEST,
+                                            "namespace '"
+                                                    + ns
+                                                    + "' has "
+                                                    + MessageWatch.MAX_WATCHERS_PER_NAMESPACE
+                                                    + " message watches open already");
+                                });
+        // Registered before the starting point is read, so no append falls in between.
+        long after = replay ? cursor : repository().lastSequence(ns);
+        try (watcher;
+                EventStream out = EventStream.open(res)) {
+            out.comment("connected");
+            while (true) {
+                after = sendAfter(out, ns, filter, after);
+                if (!watcher.awaitAppend(HEARTBEAT)) {
+                    out.comment("heartbeat");
+                }
+            }
+        } catch (IOException e) {
+            // The client went away: the watch is over.
+        } catch (InterruptedException e) {
+            // The server is stopping.
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Sends every message after {@code after}; answers the last sequence sent. */
+    private long sendAfter(EventStream out, String ns, MessageFilter filter, long after)
+            throws IOException {
+        MessagePage page;
+        do {
+            page = repository().messagesAfter(ns, filter, after, ConversationRepository.MAX_READ);
+            for (StoredMessage m : page.items()) {
+                out.data(Json.MAPPER.writeValueAsString(ArkAnswers.Message.of(m)));
+                after = m.sequence();
+            }
+        } while (page.hasMore() && !page.items().isEmpty());
+        return after;
     }
 
     private static long pagingParam(

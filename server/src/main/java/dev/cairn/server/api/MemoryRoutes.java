@@ -86,6 +86,16 @@ public final class MemoryRoutes implements HttpService {
     private void create(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         NewMemoryBody body = RequestBodies.read(req, maxBodyBytes, NewMemoryBody.class);
+        NewMemory draft = draft(ns, body);
+        WriteResult result = guarded(() -> memory.write(draft, actor(req)));
+        Json.send(res, result.deduplicated() ? 200 : 201, MemoryView.Written.of(result));
+    }
+
+    /**
+     * The memory a {@code POST memories} body asks for in a namespace (the MCP {@code remember}
+     * tool binds the same body).
+     */
+    public static NewMemory draft(String ns, NewMemoryBody body) {
         MemoryType type = MemoryType.parse(Fields.required(body.type(), "type"));
         if (body.content().isBlank()) {
             throw new IllegalArgumentException("field 'content' is required and must not be blank");
@@ -98,20 +108,14 @@ public final class MemoryRoutes implements HttpService {
                         body.sessionName(),
                         body.taskName(),
                         body.parentTask());
-        NewMemory draft =
-                NewMemory.of(scope, type, body.content())
-                        .withLayer(
-                                body.layer().isEmpty()
-                                        ? type.defaultLayer()
-                                        : Layer.parse(body.layer()))
-                        .withTags(body.tags())
-                        .withConfidence(unit(body.confidence(), "confidence"))
-                        .withImportance(unit(body.importance(), "importance"))
-                        .withConflictKey(body.conflictKey())
-                        .withSource(source(body.source()))
-                        .withTtlDays(body.ttlDays());
-        WriteResult result = guarded(() -> memory.write(draft, actor(req)));
-        Json.send(res, result.deduplicated() ? 200 : 201, MemoryView.Written.of(result));
+        return NewMemory.of(scope, type, body.content())
+                .withLayer(body.layer().isEmpty() ? type.defaultLayer() : Layer.parse(body.layer()))
+                .withTags(body.tags())
+                .withConfidence(unit(body.confidence(), "confidence"))
+                .withImportance(unit(body.importance(), "importance"))
+                .withConflictKey(body.conflictKey())
+                .withSource(source(body.source()))
+                .withTtlDays(body.ttlDays());
     }
 
     private void list(ServerRequest req, ServerResponse res) {

@@ -79,7 +79,6 @@ public final class CairnMcp {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("retrieve", "retrieve");
         m.put("recall", "recall_memory");
-        m.put("remember", "remember");
         m.put("propose_memory", "propose_memory");
         m.put("search_transcripts", "search_transcript");
         return m;

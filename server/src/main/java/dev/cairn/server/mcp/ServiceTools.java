@@ -8,6 +8,7 @@ import static dev.cairn.server.api.ToolRoutes.schema;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.graph.EntitySummary;
 import dev.cairn.judge.service.JudgeService;
+import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.KnowledgeGraph;
@@ -17,6 +18,7 @@ import dev.cairn.server.api.MemoryRoutes;
 import dev.cairn.server.api.body.DocumentBody;
 import dev.cairn.server.api.body.JudgeBody;
 import dev.cairn.server.api.body.MemoryEditBody;
+import dev.cairn.server.api.body.NewMemoryBody;
 import dev.cairn.server.api.view.EntityView;
 import dev.cairn.server.api.view.JudgeViews;
 import dev.cairn.server.api.view.MemoryView;
@@ -25,14 +27,16 @@ import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
- * The MCP tools that have no {@code /v1} tool twin: memory edits, document ingest, judging, traces
- * and the entity graph. Each one binds its arguments to the REST route's body record and calls the
- * same service (and the same shared helper) as that route.
+ * The MCP tools that have no {@code /v1} tool twin: memory writes and edits, document ingest,
+ * judging, traces and the entity graph. ({@code remember} here stores the memory, as the MCP issue
+ * asks; the {@code /v1} tool of that name files a proposal.) Each one binds its arguments to the
+ * REST route's body record and calls the same service (and the same shared helper) as that route.
  */
 final class ServiceTools {
 
@@ -56,6 +60,43 @@ final class ServiceTools {
             KnowledgeGraph graph,
             JudgeService judge) {
         return List.of(
+                new CairnMcp.McpTool(
+                        "remember",
+                        "Store a durable memory now: a fact, preference or decision worth keeping"
+                                + " for later conversations, one sentence. If an equivalent memory"
+                                + " exists it is merged into that one. Answers the memory (its id"
+                                + " is what forget and update_memory take) and, when merged,"
+                                + " deduplicatedInto. To ask a human first, use propose_memory.",
+                        schema(
+                                List.of("content"),
+                                "content",
+                                prop("string", "What to remember, one sentence."),
+                                "type",
+                                enumProp(
+                                        "Kind of memory; FACT when absent.",
+                                        Arrays.stream(MemoryType.values())
+                                                .map(Enum::name)
+                                                .toList()),
+                                "userId",
+                                prop("string", "The user it is about, if any."),
+                                "agentId",
+                                prop("string", "The agent it belongs to, if any."),
+                                "tags",
+                                STRING_LIST,
+                                "confidence",
+                                prop("number", "0 to 1."),
+                                "conflictKey",
+                                prop("string", "Memories with one key supersede each other.")),
+                        Role.WRITE,
+                        (ns, caller, a) -> {
+                            ObjectNode body = a.deepCopy();
+                            if (!body.hasNonNull("type")) {
+                                body.put("type", MemoryType.FACT.name());
+                            }
+                            NewMemoryBody args = RequestBodies.bind(body, NewMemoryBody.class);
+                            return MemoryView.Written.of(
+                                    memory.write(MemoryRoutes.draft(ns, args), caller));
+                        }),
                 new CairnMcp.McpTool(
                         "forget",
                         "Remove one durable memory by id (from recall). By default it is"

@@ -2,6 +2,7 @@ package dev.cairn.server.mcp;
 
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Principal;
+import dev.cairn.server.http.EventStream;
 import dev.cairn.server.http.Json;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -19,7 +20,6 @@ import io.modelcontextprotocol.spec.McpStreamableServerTransport;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.ProtocolVersions;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -41,7 +41,7 @@ public final class StreamableHttpTransport
         implements McpStreamableServerTransportProvider, HttpService {
 
     static final String PATH = "/mcp/{ns}";
-    private static final String SSE = "text/event-stream";
+    private static final String SSE = EventStream.MEDIA_TYPE;
     private static final String JSON = "application/json";
 
     private final McpJsonMapper mapper;
@@ -275,23 +275,20 @@ public final class StreamableHttpTransport
     /** One SSE response body carrying JSON-RPC messages as {@code message} events. */
     static final class SseStream implements McpStreamableServerTransport {
 
-        private final OutputStream out;
+        private final EventStream out;
         private final String sessionId;
         private final StreamableHttpTransport owner;
         private final ReentrantLock lock = new ReentrantLock();
         private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
-        private SseStream(OutputStream out, String sessionId, StreamableHttpTransport owner) {
+        private SseStream(EventStream out, String sessionId, StreamableHttpTransport owner) {
             this.out = out;
             this.sessionId = sessionId;
             this.owner = owner;
         }
 
         static SseStream open(ServerResponse res, String sessionId, StreamableHttpTransport owner) {
-            res.status(Status.OK_200);
-            res.header(HeaderNames.CONTENT_TYPE, SSE);
-            res.header(HeaderNames.CACHE_CONTROL, "no-cache");
-            return new SseStream(res.outputStream(), sessionId, owner);
+            return new SseStream(EventStream.open(res), sessionId, owner);
         }
 
         @Override
@@ -309,14 +306,7 @@ public final class StreamableHttpTransport
                                 return;
                             }
                             String data = new String(owner.write(message), StandardCharsets.UTF_8);
-                            String event =
-                                    "id: "
-                                            + (messageId != null ? messageId : sessionId)
-                                            + "\nevent: message\ndata: "
-                                            + data
-                                            + "\n\n";
-                            out.write(event.getBytes(StandardCharsets.UTF_8));
-                            out.flush();
+                            out.event(messageId != null ? messageId : sessionId, "message", data);
                         } catch (IOException | UncheckedIOException e) {
                             // The client went away: the stream is over, the session may resume.
                             close();
@@ -344,11 +334,7 @@ public final class StreamableHttpTransport
                     return;
                 }
                 closed.complete(null);
-                try {
-                    out.close();
-                } catch (IOException | UncheckedIOException e) {
-                    // Already gone; nothing to release.
-                }
+                out.close();
             } finally {
                 lock.unlock();
             }
