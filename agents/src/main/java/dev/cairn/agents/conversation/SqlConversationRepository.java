@@ -25,14 +25,15 @@ import java.util.UUID;
  */
 final class SqlConversationRepository implements ConversationRepository {
 
-    private static final String COLUMNS =
-            "seq, conversation_id, query_id, message, role, content, flagged, created_at, flags";
+    private static final String COLUMNS = MessageRows.COLUMNS;
 
     private final SqlAccess sql;
+    private final MessageRows rows;
     private final Clock clock;
 
     SqlConversationRepository(SqlAccess sql, Clock clock) {
         this.sql = Objects.requireNonNull(sql, "sql");
+        this.rows = new MessageRows(sql);
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
@@ -200,7 +201,7 @@ final class SqlConversationRepository implements ConversationRepository {
                 c -> {
                     long total;
                     try (PreparedStatement ps = c.prepareStatement("SELECT count(*)" + where)) {
-                        int i = bindWhere(ps, namespace, now, args);
+                        int i = bindWhere(ps, 1, namespace, now, args);
                         try (ResultSet rs = ps.executeQuery()) {
                             rs.next();
                             total = rs.getLong(1);
@@ -213,14 +214,10 @@ final class SqlConversationRepository implements ConversationRepository {
                                             + COLUMNS
                                             + where
                                             + " ORDER BY seq LIMIT ? OFFSET ?")) {
-                        int i = bindWhere(ps, namespace, now, args);
+                        int i = bindWhere(ps, 1, namespace, now, args);
                         ps.setInt(i++, limit);
                         ps.setInt(i, offset);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            while (rs.next()) {
-                                items.add(row(rs));
-                            }
-                        }
+                        items.addAll(rows.read(ps));
                     }
                     return new MessagePage(items, total, offset);
                 });
@@ -282,11 +279,7 @@ final class SqlConversationRepository implements ConversationRepository {
                         int i = bindWhere(ps, 1, namespace, now, args);
                         ps.setLong(i++, afterSequence);
                         ps.setInt(i, limit);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            while (rs.next()) {
-                                items.add(row(rs));
-                            }
-                        }
+                        items.addAll(rows.read(ps));
                     }
                     return new MessagePage(items, total, (int) Math.min(before, Integer.MAX_VALUE));
                 });
@@ -321,41 +314,9 @@ final class SqlConversationRepository implements ConversationRepository {
         return i;
     }
 
-    private int bindWhere(PreparedStatement ps, String namespace, Instant now, List<String> args)
-            throws SQLException {
-        int i = 1;
-        ps.setString(i++, namespace);
-        sql.bindInstant(ps, i++, now);
-        for (String a : args) {
-            ps.setString(i++, a);
-        }
-        return i;
-    }
-
     @Override
     public List<StoredMessage> searchable(String namespace) {
-        Instant now = clock.instant();
-        return sql.read(
-                c -> {
-                    try (PreparedStatement ps =
-                            c.prepareStatement(
-                                    "SELECT "
-                                            + COLUMNS
-                                            + " FROM messages WHERE namespace = ? AND flagged = ?"
-                                            + " AND (expires_at IS NULL OR expires_at > ?)"
-                                            + " ORDER BY seq")) {
-                        ps.setString(1, namespace);
-                        ps.setBoolean(2, false);
-                        sql.bindInstant(ps, 3, now);
-                        List<StoredMessage> out = new ArrayList<>();
-                        try (ResultSet rs = ps.executeQuery()) {
-                            while (rs.next()) {
-                                out.add(row(rs));
-                            }
-                        }
-                        return List.copyOf(out);
-                    }
-                });
+        return searchableAmong(namespace, null);
     }
 
     @Override
@@ -373,8 +334,15 @@ final class SqlConversationRepository implements ConversationRepository {
         return List.copyOf(out);
     }
 
+    /** The unexpired, unflagged messages, among {@code seqs} unless null, in sequence order. */
     private List<StoredMessage> searchableAmong(String namespace, List<Long> seqs) {
         Instant now = clock.instant();
+        String among =
+                seqs == null
+                        ? ""
+                        : " AND seq IN ("
+                                + String.join(", ", Collections.nCopies(seqs.size(), "?"))
+                                + ")";
         return sql.read(
                 c -> {
                     try (PreparedStatement ps =
@@ -383,24 +351,16 @@ final class SqlConversationRepository implements ConversationRepository {
                                             + COLUMNS
                                             + " FROM messages WHERE namespace = ? AND flagged = ?"
                                             + " AND (expires_at IS NULL OR expires_at > ?)"
-                                            + " AND seq IN ("
-                                            + String.join(
-                                                    ", ", Collections.nCopies(seqs.size(), "?"))
-                                            + ") ORDER BY seq")) {
+                                            + among
+                                            + " ORDER BY seq")) {
                         int i = 1;
                         ps.setString(i++, namespace);
                         ps.setBoolean(i++, false);
                         sql.bindInstant(ps, i++, now);
-                        for (long seq : seqs) {
+                        for (long seq : seqs == null ? List.<Long>of() : seqs) {
                             ps.setLong(i++, seq);
                         }
-                        List<StoredMessage> out = new ArrayList<>();
-                        try (ResultSet rs = ps.executeQuery()) {
-                            while (rs.next()) {
-                                out.add(row(rs));
-                            }
-                        }
-                        return out;
+                        return rows.read(ps);
                     }
                 });
     }
@@ -527,23 +487,6 @@ final class SqlConversationRepository implements ConversationRepository {
                     c, namespace, Change.Kind.MESSAGE, Long.toString(seq), Change.Op.DELETE);
         }
         return List.copyOf(seqs);
-    }
-
-    private StoredMessage row(ResultSet rs) throws SQLException {
-        return new StoredMessage(
-                rs.getLong("seq"),
-                rs.getString("conversation_id"),
-                rs.getString("query_id"),
-                rs.getString("message"),
-                rs.getString("role"),
-                rs.getString("content"),
-                rs.getBoolean("flagged"),
-                sql.readInstant(rs, "created_at"),
-                flags(rs.getString("flags")));
-    }
-
-    private static List<String> flags(String column) {
-        return column == null || column.isEmpty() ? List.of() : List.of(column.split(","));
     }
 
     private static void requireId(String id, String name) {
