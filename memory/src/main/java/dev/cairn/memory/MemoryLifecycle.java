@@ -188,8 +188,10 @@ public final class MemoryLifecycle {
      *   <li>Exact: same scope, same type, same normalised-text hash, ACTIVE or STALE, not deleted
      *       -> {@link DedupDecision.Duplicate} (the lowest id if several).
      *   <li>Near: same scope, same type, ACTIVE, neither disabled nor deleted, no differing
-     *       non-empty conflict keys, cosine >= {@link Config#mergeSimilarity()} -> {@link
-     *       DedupDecision.Merge} with the most similar (ties: lowest id).
+     *       non-empty conflict keys, not two different turns of a conversation, cosine >= {@link
+     *       Config#mergeSimilarity()} -> {@link DedupDecision.Merge} with the most similar (ties:
+     *       lowest id). Two turns are two things that were said: merging one into the other would
+     *       lose its words, and with them what makes it findable.
      *   <li>Otherwise {@link DedupDecision.Insert}.
      * </ol>
      *
@@ -222,6 +224,7 @@ public final class MemoryLifecycle {
                                 n ->
                                         compatibleKeys(
                                                 n.memory().conflictKey(), incoming.conflictKey()))
+                        .filter(n -> !differentTurns(n.memory().source(), incoming.source()))
                         .filter(n -> n.cosine() >= config.mergeSimilarity())
                         .min(
                                 Comparator.comparingDouble(Neighbour::cosine)
@@ -295,6 +298,13 @@ public final class MemoryLifecycle {
         Memory.checkUnit("a", a);
         Memory.checkUnit("b", b);
         return Math.min(1.0, 1.0 - (1.0 - a) * (1.0 - b));
+    }
+
+    /** Both taken from a conversation, from different turns (references). */
+    private static boolean differentTurns(MemorySource a, MemorySource b) {
+        return a.kind() == MemorySource.Kind.CONVERSATION
+                && b.kind() == MemorySource.Kind.CONVERSATION
+                && !a.reference().equals(b.reference());
     }
 
     private static boolean compatibleKeys(String a, String b) {

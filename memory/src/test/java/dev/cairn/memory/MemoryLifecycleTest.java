@@ -205,6 +205,37 @@ class MemoryLifecycleTest {
     }
 
     @Test
+    void twoTurnsOfAConversationNeverMergeButARepeatedTurnIsADuplicate() {
+        MemorySource turn1 = MemorySource.of(MemorySource.Kind.CONVERSATION, "D1:3");
+        MemorySource turn2 = MemorySource.of(MemorySource.Kind.CONVERSATION, "D1:5");
+        Memory said =
+                lifecycle.create(
+                        "m1",
+                        NewMemory.of(SCOPE, MemoryType.EVENT, "Mel: we went camping last week")
+                                .withSource(turn1),
+                        "",
+                        T0);
+        NewMemory another =
+                NewMemory.of(SCOPE, MemoryType.EVENT, "Mel: we went camping at the lake")
+                        .withSource(turn2);
+
+        assertThat(lifecycle.decide(another, List.of(new Neighbour(said, 0.97))))
+                .isEqualTo(new DedupDecision.Insert());
+        assertThat(lifecycle.decide(another.withSource(turn1), List.of(new Neighbour(said, 0.97))))
+                .isEqualTo(new DedupDecision.Merge(said, 0.97));
+        assertThat(
+                        lifecycle.decide(
+                                another.withSource(MemorySource.api()),
+                                List.of(new Neighbour(said, 0.97))))
+                .isEqualTo(new DedupDecision.Merge(said, 0.97));
+        NewMemory repeated =
+                NewMemory.of(SCOPE, MemoryType.EVENT, "Mel: we went camping last week")
+                        .withSource(turn2);
+        assertThat(lifecycle.decide(repeated, List.of(new Neighbour(said, 1.0))))
+                .isEqualTo(new DedupDecision.Duplicate(said));
+    }
+
+    @Test
     void reinforcementCombinesConfidenceUnitesTagsAndRevivesStaleMemory() {
         Memory existing =
                 lifecycle.create(

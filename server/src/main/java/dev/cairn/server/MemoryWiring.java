@@ -47,7 +47,9 @@ public final class MemoryWiring {
                         m.get("maintenance.interval-seconds")
                                 .asLong()
                                 .orElse(d.maintenanceInterval().toSeconds())),
-                true);
+                true,
+                m.get("recall.exchange-share").asDouble().orElse(d.exchangeShare()),
+                m.get("recall.period-bonus").asDouble().orElse(d.periodBonus()));
     }
 
     /** The service with the {@code cairn.memory} settings of the default configuration. */

@@ -72,6 +72,23 @@ public final class LocomoEval {
         }
     }
 
+    /**
+     * How one question fared in one mode: its evidence and the dia_ids of the recalled memories,
+     * best first (a merged memory lists all its turns), for reading the misses.
+     */
+    public record QuestionResult(
+            String sampleId,
+            RecallMode mode,
+            int category,
+            String question,
+            List<String> evidence,
+            List<List<String>> recalled) {
+        public QuestionResult {
+            evidence = List.copyOf(evidence);
+            recalled = List.copyOf(recalled);
+        }
+    }
+
     /** Turns before each turn that its memory carries as context (see the class comment). */
     public static final int DEFAULT_CONTEXT_TURNS = 1;
 
@@ -79,6 +96,7 @@ public final class LocomoEval {
     private final MemoryService service;
     private final int contextTurns;
     private final Consumer<String> progress;
+    private Consumer<QuestionResult> questions = q -> {};
 
     public LocomoEval(Store store, MemoryService service, Consumer<String> progress) {
         this(store, service, DEFAULT_CONTEXT_TURNS, progress);
@@ -107,6 +125,12 @@ public final class LocomoEval {
             lines.add(turn.speaker() + ": " + turn.text());
         }
         return lines.toString();
+    }
+
+    /** Hands every question's result to {@code listener} as it is measured. */
+    public LocomoEval onQuestion(Consumer<QuestionResult> listener) {
+        this.questions = Objects.requireNonNull(listener, "listener");
+        return this;
     }
 
     public static String namespace(Locomo.Conversation c) {
@@ -169,7 +193,16 @@ public final class LocomoEval {
                                                 .withTtlDays(IMPORT_TTL_DAYS);
                                     })
                             .toList();
-            List<WriteResult> written = service.writeAll(drafts, "locomo", session.getFirst().at());
+            // one write per turn, a second apart, as a runtime writes turns as they happen: the
+            // session's turns keep their order
+            List<WriteResult> written = new ArrayList<>();
+            for (int i = 0; i < drafts.size(); i++) {
+                written.addAll(
+                        service.writeAll(
+                                List.of(drafts.get(i)),
+                                "locomo",
+                                session.getFirst().at().plusSeconds(i)));
+            }
             for (int i = 0; i < written.size(); i++) {
                 diaIds.computeIfAbsent(written.get(i).memory().id(), k -> new HashSet<>())
                         .add(session.get(i).diaId());
@@ -225,6 +258,22 @@ public final class LocomoEval {
                     RecallResult r = service.recall(request);
                     latencies.get(mode).add((System.nanoTime() - start) / 1e6);
                     counts.merge(mode, 1, Integer::sum);
+                    questions.accept(
+                            new QuestionResult(
+                                    c.sampleId(),
+                                    mode,
+                                    q.category(),
+                                    q.question(),
+                                    evidence,
+                                    r.memories().stream()
+                                            .map(
+                                                    m ->
+                                                            diaIds
+                                                                    .getOrDefault(m.id(), Set.of())
+                                                                    .stream()
+                                                                    .sorted()
+                                                                    .toList())
+                                            .toList()));
                     for (int k : ks) {
                         Set<String> found = new HashSet<>();
                         for (ScoredMemory s : r.memories().stream().limit(k).toList()) {

@@ -39,6 +39,9 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
     private final LexicalIndex lexical;
     private final Map<String, Map<String, Entry>> tables = new ConcurrentHashMap<>();
 
+    /** Per loaded namespace, its conversation turns in order; guarded like {@link #tables}. */
+    private final Map<String, ConversationTurns> turns = new ConcurrentHashMap<>();
+
     MemoryIndexes(MemoryRepository repository, LexicalIndex lexical) {
         this.repository = repository;
         this.lexical = lexical;
@@ -60,12 +63,26 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             table = tables.get(namespace);
             if (table == null) {
                 Map<String, Entry> loaded = new ConcurrentHashMap<>();
-                repository.forEachLive(namespace, (m, v) -> loaded.put(m.id(), new Entry(m, v)));
+                ConversationTurns said = new ConversationTurns();
+                repository.forEachLive(
+                        namespace,
+                        (m, v) -> {
+                            loaded.put(m.id(), new Entry(m, v));
+                            said.put(m);
+                        });
+                turns.put(namespace, said);
                 tables.put(namespace, loaded);
                 table = loaded;
             }
             return table;
         }
+    }
+
+    /** The conversation turns of a namespace in order, loading the namespace on first use. */
+    ConversationTurns turns(String namespace) {
+        table(namespace);
+        ConversationTurns said = turns.get(namespace);
+        return said != null ? said : new ConversationTurns(); // deleted since
     }
 
     Optional<Entry> entry(String namespace, String id) {
@@ -105,6 +122,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             lexical.deleteNamespace(ns);
             synchronized (tables) {
                 tables.remove(ns);
+                turns.remove(ns);
             }
             return;
         }
@@ -118,6 +136,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                 lexical.deleteDocument(ns, change.entityId());
                 if (table != null) {
                     table.remove(change.entityId());
+                    turns.get(ns).remove(change.entityId());
                 }
                 return;
             }
@@ -126,6 +145,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             if (table != null) {
                 float[] vector = repository.embedding(ns, memory.id());
                 table.put(memory.id(), new Entry(memory, vector));
+                turns.get(ns).put(memory);
             }
             // Re-adding an unchanged text would only leave a deleted copy in BM25's statistics.
             if (old == null || !old.memory().content().equals(memory.content())) {
@@ -152,6 +172,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         lexical.deleteAll();
         synchronized (tables) {
             tables.clear();
+            turns.clear();
         }
     }
 

@@ -4,6 +4,7 @@ import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.memory.AssembledContext;
 import dev.cairn.memory.ContextAssembler;
 import dev.cairn.memory.Memory;
+import dev.cairn.memory.QueryPeriod;
 import dev.cairn.memory.RecallScorer;
 import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.TextNormalizer;
@@ -29,6 +30,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +44,10 @@ import java.util.function.Predicate;
  * {@code (w_d * max(0, cos) + w_l * bm25 / max bm25) / (w_d + w_l)}, the lexical or dense part
  * alone in those modes, BM25 alone when the query could not be embedded in time. With a query
  * vector, a candidate below the cosine threshold is dropped unless its content holds the query
- * verbatim. {@link RecallScorer} adds recency, type and confidence on top.
+ * verbatim. A memory written in the calendar period the query names ({@link QueryPeriod}) is {@link
+ * MemoryServiceConfig#periodBonus()} more relevant; a conversation turn's neighbours in its session
+ * get {@link MemoryServiceConfig#exchangeShare()} of its relevance (an exchange spreads over
+ * several turns). {@link RecallScorer} adds recency, type and confidence on top.
  *
  * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
  */
@@ -158,6 +163,8 @@ final class MemoryRecall implements AutoCloseable {
         String normalizedQuery = TextNormalizer.normalize(request.query());
         Instant now = clock.instant();
         List<ScoredMemory> scored = new ArrayList<>();
+        Optional<QueryPeriod> period =
+                config.periodBonus() > 0 ? QueryPeriod.of(request.query()) : Optional.empty();
         for (FusedCandidate c : MIX.fuse(rankings, weights)) {
             MemoryIndexes.Entry e = table.get(c.id());
             if (e == null) {
@@ -172,7 +179,14 @@ final class MemoryRecall implements AutoCloseable {
                     continue;
                 }
             }
-            scored.add(scorer.score(e.memory(), c.score(), now));
+            double relevance = c.score();
+            if (period.isPresent() && period.get().covers(e.memory().createdAt())) {
+                relevance = Math.min(1.0, relevance * (1 + config.periodBonus()));
+            }
+            scored.add(scorer.score(e.memory(), relevance, now));
+        }
+        if (config.exchangeShare() > 0) {
+            scored = withExchanges(ns, scored, table, eligible, now);
         }
         List<ScoredMemory> ranked =
                 scored.stream().sorted(ScoredMemory.ORDER).limit(request.limit()).toList();
@@ -186,6 +200,39 @@ final class MemoryRecall implements AutoCloseable {
         }
         return new RecallResult(
                 ranked, context, partial, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /**
+     * {@code scored} with each conversation turn's neighbours in its session (the turns right
+     * before and after it) at {@link MemoryServiceConfig#exchangeShare()} of its relevance, where
+     * that is more than their own: the answer to a question found by its words comes with it.
+     */
+    private List<ScoredMemory> withExchanges(
+            String ns,
+            List<ScoredMemory> scored,
+            Map<String, MemoryIndexes.Entry> table,
+            Predicate<Memory> eligible,
+            Instant now) {
+        ConversationTurns turns = indexes.turns(ns);
+        Map<String, ScoredMemory> best = new HashMap<>();
+        scored.forEach(s -> best.put(s.id(), s));
+        for (ScoredMemory s : scored) {
+            if (!ConversationTurns.isTurn(s.memory())) {
+                continue;
+            }
+            double shared = config.exchangeShare() * s.components().relevance();
+            for (var neighbour : List.of(turns.before(s.id()), turns.after(s.id()))) {
+                MemoryIndexes.Entry e = neighbour.map(table::get).orElse(null);
+                if (e == null || !eligible.test(e.memory())) {
+                    continue;
+                }
+                ScoredMemory own = best.get(e.memory().id());
+                if (own == null || own.components().relevance() < shared) {
+                    best.put(e.memory().id(), scorer.score(e.memory(), shared, now));
+                }
+            }
+        }
+        return new ArrayList<>(best.values());
     }
 
     /** BM25 candidates within scope, at most {@code candidates}. */

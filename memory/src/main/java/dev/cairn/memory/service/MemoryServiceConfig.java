@@ -22,6 +22,10 @@ import java.util.Objects;
  * @param maintenanceInterval period of the maintenance jobs, zero disables scheduling ({@code
  *     maintenance.interval-seconds}, 600)
  * @param recordRecalls whether recall updates lastRecalledAt and recalledCount
+ * @param exchangeShare share of a conversation turn's relevance that the turns right before and
+ *     after it in its session get ({@code recall.exchange-share}, 0.95; 0 turns it off): an
+ *     exchange spreads over several turns, and the one that answers often shares no words with the
+ *     question. Chosen on LoCoMo's first five conversations (see docs/memory.md).
  */
 public record MemoryServiceConfig(
         MemoryLifecycle.Config lifecycle,
@@ -31,13 +35,17 @@ public record MemoryServiceConfig(
         double denseWeight,
         int userCap,
         Duration maintenanceInterval,
-        boolean recordRecalls) {
+        boolean recordRecalls,
+        double exchangeShare,
+        double periodBonus) {
 
     public static final int DEFAULT_CANDIDATES = 100;
     public static final double DEFAULT_LEXICAL_WEIGHT = 0.1;
     public static final double DEFAULT_DENSE_WEIGHT = 0.9;
     public static final int DEFAULT_USER_CAP = 2000;
     public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofMinutes(10);
+    public static final double DEFAULT_EXCHANGE_SHARE = 0.95;
+    public static final double DEFAULT_PERIOD_BONUS = 0.2;
 
     public MemoryServiceConfig {
         Objects.requireNonNull(lifecycle, "lifecycle");
@@ -62,6 +70,14 @@ public record MemoryServiceConfig(
             throw new IllegalArgumentException(
                     "illegal maintenanceInterval: " + maintenanceInterval + ", must be >= 0");
         }
+        if (!(exchangeShare >= 0 && exchangeShare <= 1)) {
+            throw new IllegalArgumentException(
+                    "illegal exchangeShare: " + exchangeShare + ", must be in [0, 1]");
+        }
+        if (!(periodBonus >= 0 && periodBonus <= 1)) {
+            throw new IllegalArgumentException(
+                    "illegal periodBonus: " + periodBonus + ", must be in [0, 1]");
+        }
     }
 
     public static MemoryServiceConfig defaults() {
@@ -73,7 +89,9 @@ public record MemoryServiceConfig(
                 DEFAULT_DENSE_WEIGHT,
                 DEFAULT_USER_CAP,
                 DEFAULT_MAINTENANCE_INTERVAL,
-                true);
+                true,
+                DEFAULT_EXCHANGE_SHARE,
+                DEFAULT_PERIOD_BONUS);
     }
 
     public MemoryServiceConfig withCandidates(int candidates) {
@@ -85,7 +103,9 @@ public record MemoryServiceConfig(
                 denseWeight,
                 userCap,
                 maintenanceInterval,
-                recordRecalls);
+                recordRecalls,
+                exchangeShare,
+                periodBonus);
     }
 
     public MemoryServiceConfig withHybridWeights(double lexicalWeight, double denseWeight) {
@@ -97,7 +117,9 @@ public record MemoryServiceConfig(
                 denseWeight,
                 userCap,
                 maintenanceInterval,
-                recordRecalls);
+                recordRecalls,
+                exchangeShare,
+                periodBonus);
     }
 
     public MemoryServiceConfig withUserCap(int userCap) {
@@ -109,7 +131,9 @@ public record MemoryServiceConfig(
                 denseWeight,
                 userCap,
                 maintenanceInterval,
-                recordRecalls);
+                recordRecalls,
+                exchangeShare,
+                periodBonus);
     }
 
     public MemoryServiceConfig withMaintenanceInterval(Duration maintenanceInterval) {
@@ -121,7 +145,9 @@ public record MemoryServiceConfig(
                 denseWeight,
                 userCap,
                 maintenanceInterval,
-                recordRecalls);
+                recordRecalls,
+                exchangeShare,
+                periodBonus);
     }
 
     public MemoryServiceConfig withRecordRecalls(boolean recordRecalls) {
@@ -133,7 +159,9 @@ public record MemoryServiceConfig(
                 denseWeight,
                 userCap,
                 maintenanceInterval,
-                recordRecalls);
+                recordRecalls,
+                exchangeShare,
+                periodBonus);
     }
 
     public MemoryServiceConfig withMergeSimilarity(double mergeSimilarity) {
@@ -145,6 +173,36 @@ public record MemoryServiceConfig(
                 denseWeight,
                 userCap,
                 maintenanceInterval,
-                recordRecalls);
+                recordRecalls,
+                exchangeShare,
+                periodBonus);
+    }
+
+    public MemoryServiceConfig withExchangeShare(double exchangeShare) {
+        return new MemoryServiceConfig(
+                lifecycle,
+                weights,
+                candidates,
+                lexicalWeight,
+                denseWeight,
+                userCap,
+                maintenanceInterval,
+                recordRecalls,
+                exchangeShare,
+                periodBonus);
+    }
+
+    public MemoryServiceConfig withPeriodBonus(double periodBonus) {
+        return new MemoryServiceConfig(
+                lifecycle,
+                weights,
+                candidates,
+                lexicalWeight,
+                denseWeight,
+                userCap,
+                maintenanceInterval,
+                recordRecalls,
+                exchangeShare,
+                periodBonus);
     }
 }

@@ -278,6 +278,60 @@ class MemoryServiceTest {
                 .doesNotContain(bob);
     }
 
+    /** Writes {@code lines} as the turns of session {@code session}, a second apart. */
+    List<String> converse(String session, String... lines) {
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < lines.length; i++) {
+            NewMemory turn =
+                    NewMemory.of(
+                                    new Scope("team", "u" + (i % 2), "", session, "", ""),
+                                    MemoryType.EVENT,
+                                    lines[i])
+                            .withSource(
+                                    dev.cairn.memory.MemorySource.of(
+                                            dev.cairn.memory.MemorySource.Kind.CONVERSATION,
+                                            session + ":" + i));
+            ids.add(service.writeAll(List.of(turn), "a", T0.plusSeconds(i)).get(0).memory().id());
+        }
+        return ids;
+    }
+
+    @Test
+    void aTurnFoundByItsWordsBringsTheTurnsAroundItInItsSession() {
+        List<String> said =
+                converse(
+                        "s1",
+                        "Mel: how was the weekend",
+                        "Mel: do you keep any pets at home?",
+                        "Caro: yup, Oscar, my guinea pig",
+                        "Mel: lunch was great today");
+        converse("s2", "Caro: the printer jammed again");
+        RecallRequest pets = RecallRequest.of("team", "pets at home").withMode(RecallMode.LEXICAL);
+
+        List<ScoredMemory> found = service.recall(pets).memories();
+
+        assertThat(found)
+                .extracting(ScoredMemory::id)
+                .containsExactlyInAnyOrder(said.get(1), said.get(0), said.get(2));
+        Map<String, Double> relevance = new java.util.HashMap<>();
+        found.forEach(m -> relevance.put(m.id(), m.components().relevance()));
+        assertThat(relevance.get(said.get(1))).isEqualTo(1.0);
+        assertThat(relevance.get(said.get(2)))
+                .isEqualTo(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE);
+        assertThat(relevance.get(said.get(0)))
+                .isEqualTo(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE);
+
+        service.close();
+        service =
+                open(
+                        MemoryServiceConfig.defaults()
+                                .withMaintenanceInterval(Duration.ZERO)
+                                .withExchangeShare(0));
+        assertThat(service.recall(pets).memories())
+                .extracting(ScoredMemory::id)
+                .containsExactly(said.get(1));
+    }
+
     @Test
     void recallReturnsComponentsContextAndLayers() {
         String id =

@@ -15,7 +15,9 @@ import dev.cairn.safety.WriteGuard;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoreConfig;
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -100,8 +102,34 @@ final class EvalLocomoCommand implements Callable<Integer> {
                             + " it answers); 0 stores bare turns")
     int contextTurns;
 
+    @Option(
+            names = "--exchange-share",
+            paramLabel = "X",
+            description =
+                    "share of a turn's relevance its neighbouring turns get (default "
+                            + MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE
+                            + "; 0 turns it off)")
+    Double exchangeShare;
+
+    @Option(
+            names = "--period-bonus",
+            paramLabel = "X",
+            description =
+                    "relevance bonus of memories written in the period a question names (default "
+                            + MemoryServiceConfig.DEFAULT_PERIOD_BONUS
+                            + "; 0 turns it off)")
+    Double periodBonus;
+
     @Option(names = "--json", paramLabel = "FILE")
     Path json;
+
+    @Option(
+            names = "--questions",
+            paramLabel = "FILE",
+            description =
+                    "write every question's evidence and recalled dia_ids, one JSON line per"
+                            + " question and mode, for reading the misses")
+    Path questionsFile;
 
     @Option(
             names = "--embedding-cache",
@@ -127,6 +155,12 @@ final class EvalLocomoCommand implements Callable<Integer> {
                         .withMaintenanceInterval(Duration.ZERO)
                         .withRecordRecalls(false)
                         .withCandidates(candidates);
+        if (exchangeShare != null) {
+            config = config.withExchangeShare(exchangeShare);
+        }
+        if (periodBonus != null) {
+            config = config.withPeriodBonus(periodBonus);
+        }
         if (weights != null) {
             if (weights.size() != 2) {
                 throw new IllegalArgumentException("--weights takes two numbers: lexical,dense");
@@ -156,13 +190,28 @@ final class EvalLocomoCommand implements Callable<Integer> {
                                 WriteGuard.standard(),
                                 config,
                                 Clock.systemUTC())) {
-            result =
+            LocomoEval eval =
                     new LocomoEval(
-                                    store,
-                                    service,
-                                    contextTurns,
-                                    msg -> System.err.println("[locomo] " + msg))
-                            .run(conversations, ks, parsed, threshold);
+                            store,
+                            service,
+                            contextTurns,
+                            msg -> System.err.println("[locomo] " + msg));
+            if (questionsFile == null) {
+                result = eval.run(conversations, ks, parsed, threshold);
+            } else {
+                try (BufferedWriter out = Files.newBufferedWriter(questionsFile)) {
+                    eval.onQuestion(
+                            q -> {
+                                try {
+                                    out.write(Json.MAPPER.writeValueAsString(q));
+                                    out.newLine();
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            });
+                    result = eval.run(conversations, ks, parsed, threshold);
+                }
+            }
         } finally {
             if (temporary) {
                 deleteTree(dir);
@@ -180,6 +229,8 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("candidates", candidates);
             out.put("threshold", threshold);
             out.put("contextTurns", contextTurns);
+            out.put("exchangeShare", config.exchangeShare());
+            out.put("periodBonus", config.periodBonus());
             out.put(
                     "weights",
                     Map.of("lexical", config.lexicalWeight(), "dense", config.denseWeight()));
