@@ -87,6 +87,7 @@ final class DefaultJudge implements Judge {
                 if (c.score() >= config.supportThreshold()
                         && !c.polarityMismatch()
                         && c.quantityConflict().isEmpty()
+                        && c.actionConflict().isEmpty()
                         && (supporting[k] == null || c.score() > supporting[k].score())) {
                     supporting[k] = c;
                 }
@@ -229,11 +230,13 @@ final class DefaultJudge implements Judge {
                 return describe(best) + " < " + f(config.supportThreshold());
             }
             return "best match has "
-                    + (best.quantityConflict().isEmpty()
-                            ? (best.negationMismatch()
-                                    ? "a negation mismatch"
-                                    : "antonyms " + best.antonym())
-                            : best.quantityConflict());
+                    + (!best.quantityConflict().isEmpty()
+                            ? best.quantityConflict()
+                            : best.polarityMismatch()
+                                    ? (best.negationMismatch()
+                                            ? "a negation mismatch"
+                                            : "antonyms " + best.antonym())
+                                    : "a different action: " + best.actionConflict());
         }
         return "";
     }

@@ -111,6 +111,44 @@ class JudgeTest {
     }
 
     @Test
+    void aDifferentActionOnTheSameObjectIsNotSupport() {
+        List<Evidence> e =
+                List.of(
+                        Evidence.of(
+                                "nginx",
+                                "Reload nginx on the edge hosts after you change its configuration."));
+        Judgement restart =
+                judge.judge(JudgeInput.of("q", "Restart nginx on the edge hosts [1].", e));
+        ClaimVerdict claim = restart.claims().getFirst();
+        assertThat(claim.supported()).isFalse();
+        assertThat(claim.contradicted()).isFalse(); // unsupported, not contradicted
+        assertThat(claim.reasons())
+                .anySatisfy(r -> assertThat(r).contains("a different action: restart vs reload"));
+        assertThat(restart.citationCoverage()).isZero();
+
+        Judgement reload =
+                judge.judge(JudgeInput.of("q", "Reload nginx on the edge hosts [1].", e));
+        assertThat(reload.claims().getFirst().supported()).isTrue();
+        assertThat(reload.citationCoverage()).isEqualTo(1.0);
+    }
+
+    @Test
+    void aClaimNamingSeveralStepsIsSupportedByASentenceNamingOne() {
+        assertThat(
+                        Comparison.actionConflict(
+                                stems("drain the node and restart it"), stems("restart the node")))
+                .isEmpty();
+        assertThat(Comparison.actionConflict(stems("restart the node"), stems("drain the node")))
+                .isEqualTo("restart vs drain");
+        assertThat(Comparison.actionConflict(stems("restarting pods"), stems("restarts pods")))
+                .isEmpty();
+    }
+
+    private static java.util.Set<String> stems(String text) {
+        return Statement.of(text).stems();
+    }
+
+    @Test
     void negatedAntonymIsNotAContradiction() {
         Judgement j = judge("Mutual TLS is not disabled for internal services [2].");
 

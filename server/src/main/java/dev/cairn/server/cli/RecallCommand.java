@@ -32,10 +32,10 @@ final class RecallCommand implements Callable<Integer> {
     @Option(names = "--namespace", required = true, paramLabel = "NS")
     String namespace;
 
-    @Option(names = "--user", paramLabel = "U", description = "only this user's memories")
+    @Option(names = "--user", paramLabel = "U", description = "this user's memories and the shared ones (no user, no agent)")
     String user;
 
-    @Option(names = "--agent", paramLabel = "A", description = "only this agent's memories")
+    @Option(names = "--agent", paramLabel = "A", description = "this agent's memories and the shared ones (no user, no agent)")
     String agent;
 
     @Option(names = "--limit", defaultValue = "25", paramLabel = "N")
@@ -74,7 +74,7 @@ final class RecallCommand implements Callable<Integer> {
                             .withScope(user == null ? "" : user, agent == null ? "" : agent)
                             .withLimit(limit)
                             .withMaxTokens(maxTokens);
-            try (Cairn cairn = local.open();
+            try (Cairn cairn = local.openToRead(namespace);
                     MemoryService memory =
                             MemoryWiring.open(
                                     cairn,
