@@ -22,8 +22,8 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * {@code /openapi} is checked against the code: the routes {@link CairnRouting} registers are
  * recorded (every service's {@code routing} runs against a recording {@link HttpRouting.Builder})
- * and each must be an operation of the document, with its method; the document names no route
- * the server lacks.
+ * and each must be an operation of the document, with its method; the document names no route the
+ * server lacks.
  */
 class OpenApiDocumentTest {
 
@@ -37,7 +37,9 @@ class OpenApiDocumentTest {
     static void open() throws IOException {
         components =
                 ServerComponents.open(
-                        ServerSettings.defaults(dataDir).withPort(0).withAdminToken(CairnCalls.ADMIN));
+                        ServerSettings.defaults(dataDir)
+                                .withPort(0)
+                                .withAdminToken(CairnCalls.ADMIN));
         try (InputStream in = OpenApiDocumentTest.class.getResourceAsStream("/openapi.yaml")) {
             document = new Yaml().load(in);
         }
@@ -99,9 +101,13 @@ class OpenApiDocumentTest {
     @Test
     void everyRouteIsInTheDocumentAndNothingElseIs() {
         Set<String> routes = routes();
-        assertThat(routes).as("the recorder saw the routing").contains("POST /v1/namespaces/{}/retrieve");
+        assertThat(routes)
+                .as("the recorder saw the routing")
+                .contains("POST /v1/namespaces/{}/retrieve");
         assertThat(documented()).as("routes missing from openapi.yaml").containsAll(routes);
-        assertThat(routes).as("operations in openapi.yaml the server lacks").containsAll(documented());
+        assertThat(routes)
+                .as("operations in openapi.yaml the server lacks")
+                .containsAll(documented());
     }
 
     @Test

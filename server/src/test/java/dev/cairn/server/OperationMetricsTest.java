@@ -2,10 +2,6 @@ package dev.cairn.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.helidon.webserver.http.HttpRouting;
-import io.helidon.webserver.testing.junit5.DirectClient;
-import io.helidon.webserver.testing.junit5.RoutingTest;
-import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,22 +14,17 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code /metrics} times each operation an agent runtime calls in its own histogram, and counts
  * blocked writes and the index lag.
  */
-@RoutingTest
 class OperationMetricsTest {
 
     @TempDir static Path dataDir;
-    static RoutedCairn cairn;
+    static ServerFixture cairn;
     static final String A = CairnCalls.ADMIN;
     static final String NS = "/v1/namespaces/obs/";
 
-    @SetUpRoute
-    static void routing(HttpRouting.Builder routing) {
-        cairn = RoutedCairn.open(dataDir, routing);
-    }
-
     @BeforeAll
-    static void start(DirectClient client) {
-        cairn.connect(client);
+    static void start() {
+        // a real socket: the counts are those an operator's scraper sees
+        cairn = new ServerFixture(dataDir);
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"obs\"}");
     }
 
@@ -84,7 +75,11 @@ class OperationMetricsTest {
         String metrics = cairn.call("GET", "/metrics", null, null).body();
         System.out.println(
                 metrics.lines()
-                        .filter(l -> l.startsWith("cairn_operation_seconds_count") || l.startsWith("cairn_http_requests_seconds_count"))
+                        .filter(
+                                l ->
+                                        l.startsWith("cairn_operation_seconds_count")
+                                                || l.startsWith(
+                                                        "cairn_http_requests_seconds_count"))
                         .toList());
         assertThat(
                         sample(

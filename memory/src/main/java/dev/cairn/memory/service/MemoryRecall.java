@@ -252,9 +252,9 @@ final class MemoryRecall implements AutoCloseable {
 
     /**
      * Whether a memory of {@code userId}/{@code agentId} is in the request's scope. An unscoped
-     * request sees every memory. A scoped one sees the shared memories (neither user nor agent)
-     * and those that belong to an asked user or agent, never one of another user or agent: with
-     * only a user asked, an agent's memory without a user is that agent's, not the user's.
+     * request sees every memory. A scoped one sees the shared memories (neither user nor agent) and
+     * those that belong to an asked user or agent, never one of another user or agent: with only a
+     * user asked, an agent's memory without a user is that agent's, not the user's.
      */
     static boolean inScope(String userId, String agentId, RecallRequest r) {
         boolean askedUser = !r.userId().isEmpty();

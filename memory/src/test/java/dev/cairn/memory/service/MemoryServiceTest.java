@@ -297,8 +297,7 @@ class MemoryServiceTest {
                 .contains(alice, shared, plannerOnly)
                 .doesNotContain(bob);
 
-        RecallResult unscoped =
-                service.recall(RecallRequest.of("team", "tea").withThreshold(0.0));
+        RecallResult unscoped = service.recall(RecallRequest.of("team", "tea").withThreshold(0.0));
         assertThat(unscoped.memories())
                 .extracting(ScoredMemory::id)
                 .contains(alice, bob, shared, plannerOnly);

@@ -50,7 +50,9 @@ final class IngestCommand implements Callable<Integer> {
             names = "--create",
             description = "create the namespace when it does not exist (default true)",
             negatable = true,
-            defaultValue = "true")
+            defaultValue = "true",
+            // without it picocli toggles the default: --create would mean false
+            fallbackValue = "true")
     boolean create;
 
     @Mixin LocalOptions local;

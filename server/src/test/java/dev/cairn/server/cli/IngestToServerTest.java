@@ -68,6 +68,7 @@ class IngestToServerTest {
                         docs.toString(),
                         "--namespace",
                         "fresh",
+                        "--create", // the flag the issue used, which picocli used to invert
                         "--server",
                         url,
                         "--token",
