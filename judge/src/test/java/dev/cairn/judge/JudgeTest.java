@@ -133,6 +133,28 @@ class JudgeTest {
     }
 
     @Test
+    void aStepListSaysRestartSoALongerClaimSayingReloadIsNotSupported() {
+        List<Evidence> steps =
+                List.of(
+                        Evidence.of(
+                                "billing-cert-rotation#1",
+                                "1. Issue a new certificate from the internal CA: `certctl issue"
+                                        + " billing-api --days 90`.\n2. Store it in the vault under"
+                                        + " `tls/billing-api`.\n3. Restart billing-api one pod at a"
+                                        + " time; each pod reads the vault when it starts."));
+        String answer =
+                "Run certctl issue billing-api --days 90, store the certificate in the vault under"
+                        + " tls/billing-api, then %s billing-api one pod at a time [1].";
+        Judgement restart = judge.judge(JudgeInput.of("q", answer.formatted("restart"), steps));
+        assertThat(restart.citationCoverage()).isEqualTo(1.0);
+
+        Judgement reload = judge.judge(JudgeInput.of("q", answer.formatted("reload"), steps));
+        assertThat(reload.citationCoverage()).isZero();
+        assertThat(reload.claims().getFirst().reasons())
+                .anySatisfy(r -> assertThat(r).contains("a different action: reload vs restart"));
+    }
+
+    @Test
     void aClaimNamingSeveralStepsIsSupportedByASentenceNamingOne() {
         assertThat(
                         Comparison.actionConflict(

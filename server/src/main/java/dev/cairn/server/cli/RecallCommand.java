@@ -111,6 +111,13 @@ final class RecallCommand implements Callable<Integer> {
                 answer.path("tokens").asInt(),
                 answer.path("tookMs").asLong(),
                 answer.path("partial").asBoolean() ? " (partial)" : "");
+        if (answer.path("memories").isEmpty()) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "no memory in scope reached cosine %.2f to the query (--threshold lowers it)%n",
+                    cosine);
+            return 0;
+        }
         System.out.printf(
                 Locale.ROOT,
                 "%-4s %-7s %-6s %-11s %-36s %s%n",

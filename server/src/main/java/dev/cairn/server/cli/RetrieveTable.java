@@ -56,7 +56,9 @@ final class RetrieveTable {
                         "title / heading"));
         int i = 1;
         for (JsonNode hit : hits) {
-            String title = hit.path("title").asText() + " / " + hit.path("heading").asText();
+            // the heading path starts with the document title ("Title > Section")
+            String heading = hit.path("heading").asText();
+            String title = heading.isBlank() ? hit.path("title").asText() : heading;
             lines.add(
                     String.format(
                             Locale.ROOT,
@@ -67,7 +69,7 @@ final class RetrieveTable {
                             rank(hit, "dense"),
                             rank(hit, "graph"),
                             hit.path("chunkId").asText(),
-                            wide ? title : abbreviate(title, 60)));
+                            wide ? title : keepEnd(title, 60)));
             String text = hit.path("text").asText().replaceAll("\\s+", " ").strip();
             lines.add("    " + (wide ? text : abbreviate(text, SNIPPET_CHARS)));
         }
@@ -116,6 +118,11 @@ final class RetrieveTable {
     private static String rank(JsonNode hit, String signal) {
         JsonNode r = hit.path("ranks").path(signal);
         return r.isMissingNode() || r.isNull() ? "-" : r.asText();
+    }
+
+    /** The end of a heading path says most: "…API certificate > Steps". */
+    private static String keepEnd(String s, int max) {
+        return s.length() <= max ? s : "…" + s.substring(s.length() - max + 1);
     }
 
     private static String abbreviate(String s, int max) {

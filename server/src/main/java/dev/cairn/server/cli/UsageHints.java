@@ -35,8 +35,9 @@ final class UsageHints {
                     + typed
                     + "'"
                     + suggestion(typed, where.getSubcommands().keySet())
-                    + "; commands: "
-                    + String.join(", ", where.getSubcommands().keySet());
+                    + " (commands: "
+                    + String.join(", ", where.getSubcommands().keySet())
+                    + ")";
         }
         Optional<String> unknownOption = unknownOption(where.getCommandSpec(), args);
         if (unknownOption.isPresent()) {

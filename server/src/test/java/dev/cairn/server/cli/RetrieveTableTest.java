@@ -21,7 +21,7 @@ class RetrieveTableTest {
                 {"traceId":"tr_01abc","plan":"scoped","grounding":0.78,"partial":false,
                  "timings":{"totalMs":41.6},
                  "hits":[
-                  {"chunkId":"%s","title":"Rotate","heading":"Steps","text":"%s","score":0.0325,
+                  {"chunkId":"%s","title":"Rotate","heading":"Rotate > Steps","text":"%s","score":0.0325,
                    "ranks":{"lexical":2,"dense":1}},
                   {"chunkId":"b#0","title":"Other","heading":"","text":"short","score":0.01,
                    "ranks":{"graph":1}}]}
@@ -40,6 +40,8 @@ class RetrieveTableTest {
         assertThat(lines.get(4)).startsWith("    Issue a new certificate").endsWith("…");
         assertThat(lines.get(4).strip()).hasSize(RetrieveTable.SNIPPET_CHARS);
         assertThat(lines.get(5)).containsPattern("-\\s+-\\s+1\\s+b#0");
+        assertThat(first).endsWith("Rotate > Steps");
+        assertThat(lines.get(5)).endsWith("Other"); // no heading: the title
     }
 
     @Test
