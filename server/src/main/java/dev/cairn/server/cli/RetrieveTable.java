@@ -53,7 +53,7 @@ final class RetrieveTable {
                         "dense",
                         "graph",
                         "chunk",
-                        "title / heading"));
+                        "section"));
         int i = 1;
         for (JsonNode hit : hits) {
             // the heading path starts with the document title ("Title > Section")

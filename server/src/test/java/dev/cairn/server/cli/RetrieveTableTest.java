@@ -34,7 +34,7 @@ class RetrieveTableTest {
         List<String> lines = RetrieveTable.lines(answer(), false);
         assertThat(lines.getFirst())
                 .startsWith("trace tr_01abc, plan scoped, grounding 0.78, 42 ms");
-        assertThat(lines.get(2)).contains("lex", "dense", "graph", "chunk");
+        assertThat(lines.get(2)).contains("lex", "dense", "graph", "chunk", "section");
         String first = lines.get(3);
         assertThat(first).contains(LONG_ID).containsPattern("0\\.0325\\s+2\\s+1\\s+-\\s");
         assertThat(lines.get(4)).startsWith("    Issue a new certificate").endsWith("…");
