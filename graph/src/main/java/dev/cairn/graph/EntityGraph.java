@@ -94,6 +94,17 @@ public interface EntityGraph {
     GraphRelation addRelation(String namespace, Relation relation);
 
     /**
+     * Where a relation end lands in the graph now, creating nothing: a document id names the
+     * document once it is in the graph, anything else the entity of that name or alias (its
+     * canonical key when the graph does not know it yet).
+     *
+     * @param namespace namespace
+     * @param ref a relation end as given
+     * @return the node it names
+     */
+    NodeRef locate(String namespace, NodeRef ref);
+
+    /**
      * Removes a relation added by {@link #addRelation}.
      *
      * @param namespace namespace

@@ -138,6 +138,12 @@ final class InMemoryEntityGraph implements EntityGraph {
     }
 
     @Override
+    public NodeRef locate(String namespace, NodeRef ref) {
+        NamespaceGraph ns = namespace(namespace);
+        return read(ns, () -> ns.peek(ref));
+    }
+
+    @Override
     public boolean removeRelation(String namespace, Relation relation) {
         NamespaceGraph ns = namespaces.get(namespace);
         return ns != null && write(ns, () -> ns.removeApiRelation(relation));

@@ -180,13 +180,14 @@ final class NamespaceGraph {
         };
     }
 
-    /** Like resolve, without creating anything. */
-    private NodeRef peek(NodeRef ref) {
+    /** Like resolve, without creating anything. Read lock held. */
+    NodeRef peek(NodeRef ref) {
         return switch (ref.kind()) {
             case DOCUMENT, CHUNK -> ref;
             case ENTITY, UNRESOLVED -> {
                 NodeRef doc = NodeRef.document(ref.id());
-                if (ref.kind() == NodeKind.UNRESOLVED && graph.containsVertex(doc)) {
+                if (ref.kind() == NodeKind.UNRESOLVED
+                        && (graph.containsVertex(doc) || chunksByDocument.containsKey(ref.id()))) {
                     yield doc;
                 }
                 yield new NodeRef(

@@ -15,6 +15,9 @@ import java.util.Set;
  *     none
  * @param quantityConflict the first claim quantity that disagrees with a quantity of the same kind
  *     in a matching context, e.g. {@code "number 500 vs 100"}; empty when none
+ * @param actionConflict the operational actions that separate them when each names one the other
+ *     does not, e.g. {@code "restart vs reload"}: different actions on the same object are not the
+ *     same instruction however alike the sentences read; empty when none
  */
 record Comparison(
         double similarity,
@@ -22,7 +25,8 @@ record Comparison(
         double score,
         boolean negationMismatch,
         String antonym,
-        String quantityConflict) {
+        String quantityConflict,
+        String actionConflict) {
 
     /** Antonym pairs, compared after {@link Text#stem stemming}. */
     static final List<String[]> ANTONYMS =
@@ -86,6 +90,49 @@ record Comparison(
                     pair("inside", "outside"),
                     pair("win", "lose"));
 
+    /**
+     * Operational actions a runbook step names, compared after {@link Text#stem stemming}. Only
+     * words that name an operation on a system: scientific prose (the SciFact calibration) hardly
+     * uses them, so they change no verdict there.
+     */
+    static final Set<String> ACTIONS =
+            java.util.stream.Stream.of(
+                            "restart",
+                            "reload",
+                            "reboot",
+                            "shutdown",
+                            "kill",
+                            "terminate",
+                            "delete",
+                            "drop",
+                            "truncate",
+                            "deploy",
+                            "redeploy",
+                            "rollback",
+                            "revert",
+                            "scale",
+                            "drain",
+                            "cordon",
+                            "uncordon",
+                            "upgrade",
+                            "downgrade",
+                            "restore",
+                            "backup",
+                            "rotate",
+                            "revoke",
+                            "purge",
+                            "flush",
+                            "reindex",
+                            "failover",
+                            "suspend",
+                            "resume",
+                            "pause",
+                            "archive",
+                            "rebuild",
+                            "reinstall")
+                    .map(Text::stem)
+                    .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
     /** Every stem that appears in an antonym pair. */
     static final Set<String> POLAR_STEMS =
             ANTONYMS.stream()
@@ -116,7 +163,30 @@ record Comparison(
                 claim.polar().isEmpty() && sentence.polar().isEmpty()
                         ? ""
                         : antonym(claim.stems(), sentence.stems()),
-                quantityConflict(claim.quantities(), sentence.quantities()));
+                quantityConflict(claim.quantities(), sentence.quantities()),
+                actionConflict(claim.stems(), sentence.stems()));
+    }
+
+    /**
+     * "restart vs reload" when the claim names an action the sentence does not and the sentence
+     * names one the claim does not; a claim that names several steps is not in conflict with a
+     * sentence that names one of them.
+     */
+    static String actionConflict(Set<String> claimStems, Set<String> sentenceStems) {
+        String claimOnly = firstAction(claimStems, sentenceStems);
+        String sentenceOnly = firstAction(sentenceStems, claimStems);
+        return claimOnly.isEmpty() || sentenceOnly.isEmpty()
+                ? ""
+                : claimOnly + " vs " + sentenceOnly;
+    }
+
+    private static String firstAction(Set<String> stems, Set<String> other) {
+        return stems.stream()
+                .filter(ACTIONS::contains)
+                .filter(a -> !other.contains(a))
+                .sorted()
+                .findFirst()
+                .orElse("");
     }
 
     static double overlap(Set<String> claimStems, Set<String> sentenceStems) {

@@ -49,16 +49,20 @@ final class DefaultJudge implements Judge {
 
         List<EvidenceSentence> sentences = new ArrayList<>();
         List<List<Quantities.Quantity>> evidenceQuantities = new ArrayList<>();
+        List<Set<String>> evidenceStems = new ArrayList<>();
         for (int k = 0; k < evidence.size(); k++) {
             List<Quantities.Quantity> all = new ArrayList<>();
+            Set<String> stems = new java.util.HashSet<>();
             for (String unit : ClaimExtractor.units(evidence.get(k).text())) {
                 for (String s : Sentences.split(unit)) {
                     Statement st = Statement.of(s);
                     sentences.add(new EvidenceSentence(k, st));
                     all.addAll(st.quantities());
+                    stems.addAll(st.stems());
                 }
             }
             evidenceQuantities.add(all);
+            evidenceStems.add(stems);
         }
         double[][] sim =
                 similarity.similarities(
@@ -87,6 +91,7 @@ final class DefaultJudge implements Judge {
                 if (c.score() >= config.supportThreshold()
                         && !c.polarityMismatch()
                         && c.quantityConflict().isEmpty()
+                        && c.actionConflict().isEmpty()
                         && (supporting[k] == null || c.score() > supporting[k].score())) {
                     supporting[k] = c;
                 }
@@ -114,6 +119,12 @@ final class DefaultJudge implements Judge {
                 String why =
                         supportFailure(
                                 best[k], supporting[k], quantities, evidenceQuantities.get(k));
+                // every action the claim names must be one the evidence names, like its numbers:
+                // a step list that says "restart" does not support "reload" in a longer claim
+                String action = Comparison.actionConflict(statement.stems(), evidenceStems.get(k));
+                if (why.isEmpty() && !action.isEmpty()) {
+                    why = "a different action: " + action;
+                }
                 if (why.isEmpty() && !contradictedBy.contains(id)) {
                     supportedBy.add(id);
                     supportingCitations++;
@@ -229,11 +240,13 @@ final class DefaultJudge implements Judge {
                 return describe(best) + " < " + f(config.supportThreshold());
             }
             return "best match has "
-                    + (best.quantityConflict().isEmpty()
-                            ? (best.negationMismatch()
-                                    ? "a negation mismatch"
-                                    : "antonyms " + best.antonym())
-                            : best.quantityConflict());
+                    + (!best.quantityConflict().isEmpty()
+                            ? best.quantityConflict()
+                            : best.polarityMismatch()
+                                    ? (best.negationMismatch()
+                                            ? "a negation mismatch"
+                                            : "antonyms " + best.antonym())
+                                    : "a different action: " + best.actionConflict());
         }
         return "";
     }

@@ -111,6 +111,66 @@ class JudgeTest {
     }
 
     @Test
+    void aDifferentActionOnTheSameObjectIsNotSupport() {
+        List<Evidence> e =
+                List.of(
+                        Evidence.of(
+                                "nginx",
+                                "Reload nginx on the edge hosts after you change its configuration."));
+        Judgement restart =
+                judge.judge(JudgeInput.of("q", "Restart nginx on the edge hosts [1].", e));
+        ClaimVerdict claim = restart.claims().getFirst();
+        assertThat(claim.supported()).isFalse();
+        assertThat(claim.contradicted()).isFalse(); // unsupported, not contradicted
+        assertThat(claim.reasons())
+                .anySatisfy(r -> assertThat(r).contains("a different action: restart vs reload"));
+        assertThat(restart.citationCoverage()).isZero();
+
+        Judgement reload =
+                judge.judge(JudgeInput.of("q", "Reload nginx on the edge hosts [1].", e));
+        assertThat(reload.claims().getFirst().supported()).isTrue();
+        assertThat(reload.citationCoverage()).isEqualTo(1.0);
+    }
+
+    @Test
+    void aStepListSaysRestartSoALongerClaimSayingReloadIsNotSupported() {
+        List<Evidence> steps =
+                List.of(
+                        Evidence.of(
+                                "billing-cert-rotation#1",
+                                "1. Issue a new certificate from the internal CA: `certctl issue"
+                                        + " billing-api --days 90`.\n2. Store it in the vault under"
+                                        + " `tls/billing-api`.\n3. Restart billing-api one pod at a"
+                                        + " time; each pod reads the vault when it starts."));
+        String answer =
+                "Run certctl issue billing-api --days 90, store the certificate in the vault under"
+                        + " tls/billing-api, then %s billing-api one pod at a time [1].";
+        Judgement restart = judge.judge(JudgeInput.of("q", answer.formatted("restart"), steps));
+        assertThat(restart.citationCoverage()).isEqualTo(1.0);
+
+        Judgement reload = judge.judge(JudgeInput.of("q", answer.formatted("reload"), steps));
+        assertThat(reload.citationCoverage()).isZero();
+        assertThat(reload.claims().getFirst().reasons())
+                .anySatisfy(r -> assertThat(r).contains("a different action: reload vs restart"));
+    }
+
+    @Test
+    void aClaimNamingSeveralStepsIsSupportedByASentenceNamingOne() {
+        assertThat(
+                        Comparison.actionConflict(
+                                stems("drain the node and restart it"), stems("restart the node")))
+                .isEmpty();
+        assertThat(Comparison.actionConflict(stems("restart the node"), stems("drain the node")))
+                .isEqualTo("restart vs drain");
+        assertThat(Comparison.actionConflict(stems("restarting pods"), stems("restarts pods")))
+                .isEmpty();
+    }
+
+    private static java.util.Set<String> stems(String text) {
+        return Statement.of(text).stems();
+    }
+
+    @Test
     void negatedAntonymIsNotAContradiction() {
         Judgement j = judge("Mutual TLS is not disabled for internal services [2].");
 

@@ -245,16 +245,50 @@ final class EntityRepository {
 
     // ---- API relations (primary) ---------------------------------------------------------
 
-    /** Stores a relation from {@code POST relations} with its {@code RELATION} change row. */
-    StoredRelation addApiRelation(String namespace, Relation relation) {
-        String id = UUID.randomUUID().toString();
+    /**
+     * Stores a relation from {@code POST relations} with its {@code RELATION} change row, unless
+     * one with the same ends and type is stored already: then that one is the answer and nothing is
+     * written, so posting a relation twice leaves one edge.
+     */
+    AddedRelation addApiRelation(String namespace, Relation relation) {
         return sql.write(
                 namespace,
                 c -> {
+                    Optional<StoredRelation> same = sameApiRelation(c, namespace, relation);
+                    if (same.isPresent()) {
+                        return new AddedRelation(same.get(), false);
+                    }
+                    String id = UUID.randomUUID().toString();
                     insertRelation(c, namespace, id, "", Source.API, relation);
                     sql.appendChange(c, namespace, Change.Kind.RELATION, id, Change.Op.UPSERT);
-                    return new StoredRelation(id, "", Source.API, relation);
+                    return new AddedRelation(
+                            new StoredRelation(id, "", Source.API, relation), true);
                 });
+    }
+
+    /** An API relation and whether this call stored it. */
+    record AddedRelation(StoredRelation stored, boolean created) {}
+
+    /** The API relation with the same ends (as given) and type, if one was posted before. */
+    private static Optional<StoredRelation> sameApiRelation(
+            Connection c, String namespace, Relation r) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT id, document_id, source, from_kind, from_id, to_kind, to_id, type,"
+                                + " confidence FROM knowledge_relations WHERE namespace = ? AND"
+                                + " source = ? AND from_kind = ? AND from_id = ? AND to_kind = ?"
+                                + " AND to_id = ? AND type = ? ORDER BY id LIMIT 1")) {
+            ps.setString(1, namespace);
+            ps.setString(2, Source.API.wire());
+            ps.setString(3, r.from().kind().name());
+            ps.setString(4, r.from().id());
+            ps.setString(5, r.to().kind().name());
+            ps.setString(6, r.to().id());
+            ps.setString(7, r.type().wireName());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(relation(rs)) : Optional.empty();
+            }
+        }
     }
 
     /** An API relation by id. */

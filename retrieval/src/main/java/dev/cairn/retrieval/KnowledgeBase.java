@@ -422,7 +422,10 @@ public final class KnowledgeBase implements AutoCloseable {
                             hit == null ? "" : hit.title(),
                             hit == null ? "" : hit.heading(),
                             hit == null ? "" : hit.text(),
-                            hit == null ? dev.cairn.store.Authority.DEFAULT : hit.authority()));
+                            hit == null ? dev.cairn.store.Authority.DEFAULT : hit.authority(),
+                            c.filteredOut(),
+                            c.explanation(),
+                            c.graphPath()));
         }
         Map<String, Object> requestView = new LinkedHashMap<>();
         requestView.put("query", request.query());

@@ -167,13 +167,14 @@ public final class KnowledgeGraph
 
     /**
      * Stores a relation from {@code POST relations} (source {@code api}) with its {@code RELATION}
-     * change; the graph picks it up when the change log next catches up.
+     * change, or finds the one with the same ends and type posted before; the graph picks a new one
+     * up when the change log next catches up, and {@link #locate} tells where its ends land.
      *
      * @param from entity name or document id
      * @param to entity name or document id
      * @throws NoSuchElementException when the namespace does not exist
      */
-    public GraphRelation addRelation(
+    public AddedRelation addRelation(
             String namespace, String from, String to, RelationType type, double confidence) {
         Relation relation =
                 new Relation(NodeRef.unresolved(from), NodeRef.unresolved(to), type, confidence);
@@ -181,9 +182,34 @@ public final class KnowledgeGraph
             throw new IllegalArgumentException(
                     "illegal relation: " + from + " -> " + to + ", ends must differ");
         }
-        repository.addApiRelation(namespace, relation);
+        EntityRepository.AddedRelation added = repository.addApiRelation(namespace, relation);
+        Relation stored = added.stored().relation();
+        return new AddedRelation(
+                new GraphRelation(
+                        stored.from(),
+                        stored.to(),
+                        type,
+                        type.defaultWeight() * stored.confidence()),
+                stored.confidence(),
+                added.created());
+    }
+
+    /**
+     * A relation from {@code POST relations} with the confidence it was stored with, and whether
+     * this call stored it (false: the same ends and type were posted before).
+     */
+    public record AddedRelation(GraphRelation relation, double confidence, boolean created) {}
+
+    /**
+     * The relation with its ends as the graph resolves them now (a document, or an entity by name
+     * or alias); call it after the change log caught up with the relation.
+     */
+    public GraphRelation locate(String namespace, GraphRelation relation) {
         return new GraphRelation(
-                relation.from(), relation.to(), type, type.defaultWeight() * confidence);
+                graph.locate(namespace, relation.from()),
+                graph.locate(namespace, relation.to()),
+                relation.type(),
+                relation.weight());
     }
 
     @Override

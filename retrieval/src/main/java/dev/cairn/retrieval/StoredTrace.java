@@ -41,7 +41,11 @@ public record StoredTrace(
         return entries.stream().filter(Entry::selected).toList();
     }
 
-    /** One candidate of the trace; text, title and heading are empty for unselected ones. */
+    /**
+     * One candidate of the trace; text, title and heading are empty for unselected ones. {@code
+     * filteredOut}, {@code explanation} and {@code graphPath} are those of the {@link
+     * TraceCandidate} it was, so a stored trace tells as much as the inline one.
+     */
     public record Entry(
             int position,
             String chunkId,
@@ -53,11 +57,46 @@ public record StoredTrace(
             String title,
             String heading,
             String text,
-            Authority authority) {
+            Authority authority,
+            boolean filteredOut,
+            String explanation,
+            List<GraphContext.TraversedRelation> graphPath) {
 
         public Entry {
             ranks = Map.copyOf(ranks);
             scores = Map.copyOf(scores);
+            Objects.requireNonNull(explanation, "explanation");
+            graphPath = List.copyOf(graphPath);
+        }
+
+        /** A candidate nothing filtered out, without a lexical explanation or graph path. */
+        public Entry(
+                int position,
+                String chunkId,
+                String documentId,
+                double fused,
+                Map<Signal, Integer> ranks,
+                Map<Signal, Double> scores,
+                boolean selected,
+                String title,
+                String heading,
+                String text,
+                Authority authority) {
+            this(
+                    position,
+                    chunkId,
+                    documentId,
+                    fused,
+                    ranks,
+                    scores,
+                    selected,
+                    title,
+                    heading,
+                    text,
+                    authority,
+                    false,
+                    "",
+                    List.of());
         }
     }
 }

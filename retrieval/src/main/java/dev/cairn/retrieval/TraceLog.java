@@ -50,6 +50,8 @@ final class TraceLog implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
     private static final TypeReference<Map<String, Double>> NUMBERS = new TypeReference<>() {};
+    private static final TypeReference<List<GraphContext.TraversedRelation>> PATH =
+            new TypeReference<>() {};
 
     private final SqlAccess sql;
     private final int retention;
@@ -145,7 +147,8 @@ final class TraceLog implements AutoCloseable {
                 c.prepareStatement(
                         "INSERT INTO retrieval_trace_hits (namespace, trace_id, position, chunk_id,"
                                 + " document_id, fused, ranks, scores, selected, title, heading,"
-                                + " text, authority) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                                + " text, authority, filtered_out, explanation, graph_path)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (StoredTrace.Entry e : trace.entries()) {
                 ps.setString(1, namespace);
                 ps.setString(2, trace.traceId());
@@ -160,6 +163,9 @@ final class TraceLog implements AutoCloseable {
                 ps.setString(11, e.heading());
                 ps.setString(12, e.text());
                 ps.setString(13, e.authority().name());
+                ps.setBoolean(14, e.filteredOut());
+                ps.setString(15, e.explanation());
+                sql.bindJson(ps, 16, json(e.graphPath()));
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -212,7 +218,8 @@ final class TraceLog implements AutoCloseable {
         try (PreparedStatement ps =
                 c.prepareStatement(
                         "SELECT position, chunk_id, document_id, fused, ranks, scores, selected,"
-                                + " title, heading, text, authority FROM retrieval_trace_hits"
+                                + " title, heading, text, authority, filtered_out, explanation,"
+                                + " graph_path FROM retrieval_trace_hits"
                                 + " WHERE namespace = ? AND trace_id = ? ORDER BY position")) {
             ps.setString(1, namespace);
             ps.setString(2, traceId);
@@ -236,7 +243,10 @@ final class TraceLog implements AutoCloseable {
                                     rs.getString("title"),
                                     rs.getString("heading"),
                                     rs.getString("text"),
-                                    Authority.valueOf(rs.getString("authority"))));
+                                    Authority.valueOf(rs.getString("authority")),
+                                    rs.getBoolean("filtered_out"),
+                                    rs.getString("explanation"),
+                                    parse(rs.getString("graph_path"), PATH)));
                 }
             }
         }

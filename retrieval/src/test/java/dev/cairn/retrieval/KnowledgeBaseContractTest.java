@@ -53,7 +53,9 @@ abstract class KnowledgeBaseContractTest {
         if (kb != null) {
             kb.close();
         }
-        store.close();
+        if (store != null) { // null when the backend skipped the test
+            store.close();
+        }
     }
 
     static ParsedDocument markdown(String fileName, String text) {
@@ -262,6 +264,41 @@ abstract class KnowledgeBaseContractTest {
                         result.hits().stream().map(RetrievedHit::chunkId).toList());
         assertThat(trace.selected().getFirst().text()).isEqualTo(result.hits().getFirst().text());
         assertThat(kb.trace("other-" + ns, result.traceId())).isEmpty();
+    }
+
+    @Test
+    void storedTraceKeepsFilteredOutAndExplanationsAcrossARestart() {
+        ingestBoth();
+        RetrieveRequest request =
+                new RetrieveRequest(
+                        "flush the cache or promote the replica",
+                        10,
+                        100,
+                        SignalWeights.DEFAULTS,
+                        60,
+                        FusionStrategy.RRF,
+                        new RetrieveFilters(List.of(), List.of(), Set.of(Authority.AUTHORITATIVE)),
+                        true);
+        RetrieveResult result = kb.retrieve(ns, request);
+        kb.close(); // waits for the trace's write, so the reopened one reads the store
+        kb =
+                KnowledgeBase.open(
+                        store,
+                        TestModel.get(),
+                        indexRoot.resolve("lucene"),
+                        RetrievalConfig.defaults());
+        StoredTrace stored = kb.trace(ns, result.traceId()).orElseThrow();
+        assertThat(stored.entries()).hasSameSizeAs(result.candidates());
+        for (int i = 0; i < result.candidates().size(); i++) {
+            TraceCandidate inline = result.candidates().get(i);
+            StoredTrace.Entry entry = stored.entries().get(i);
+            assertThat(entry.chunkId()).isEqualTo(inline.chunkId());
+            assertThat(entry.filteredOut()).isEqualTo(inline.filteredOut());
+            assertThat(entry.explanation()).isEqualTo(inline.explanation());
+            assertThat(entry.graphPath()).isEqualTo(inline.graphPath());
+        }
+        assertThat(stored.entries()).anyMatch(StoredTrace.Entry::filteredOut);
+        assertThat(stored.entries()).anyMatch(e -> !e.explanation().isEmpty());
     }
 
     @Test

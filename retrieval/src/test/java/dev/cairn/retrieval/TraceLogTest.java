@@ -40,6 +40,14 @@ class TraceLogTest {
                     .extracting(StoredTrace.Entry::text)
                     .containsExactly("runbook text");
             assertThat(stored.entries().get(1).ranks()).containsEntry(Signal.DENSE, 2);
+            assertThat(stored.entries().get(1).filteredOut()).isTrue();
+            assertThat(stored.entries().get(1).explanation())
+                    .isEqualTo("weight(text:runbook) = 1.2");
+            assertThat(stored.entries().get(1).graphPath())
+                    .containsExactly(
+                            new GraphContext.TraversedRelation("ledger-db", "d2", "governs", 0.8));
+            assertThat(stored.entries().get(0).filteredOut()).isFalse();
+            assertThat(stored.entries().get(0).graphPath()).isEmpty();
             assertThat(reopened.find("other", "t-1")).isEmpty();
             reopened.close();
         }
@@ -100,6 +108,11 @@ class TraceLogTest {
                                 "",
                                 "",
                                 "",
-                                Authority.DEFAULT)));
+                                Authority.DEFAULT,
+                                true,
+                                "weight(text:runbook) = 1.2",
+                                List.of(
+                                        new GraphContext.TraversedRelation(
+                                                "ledger-db", "d2", "governs", 0.8)))));
     }
 }

@@ -79,6 +79,14 @@ public final class ServerComponents implements AutoCloseable {
 
             memory = MemoryWiring.open(cairn, settings);
             MemoryWiring.bindMetrics(memory, metrics);
+            // how far the slowest derived index (Lucene, vectors, graph) trails the store
+            io.micrometer.core.instrument.Gauge.builder(
+                            "cairn.index.lag",
+                            cairn.store(),
+                            s -> s.lastChangeSeq() - s.changeLog().appliedSeq())
+                    .description("store changes the slowest derived index has not applied")
+                    .baseUnit("changes")
+                    .register(metrics);
             KnowledgeBase knowledge = cairn.knowledge();
             GovernanceModule governance =
                     GovernanceModule.create(

@@ -137,6 +137,30 @@ class GraphEndpointsTest {
     }
 
     @Test
+    void postedRelationEndsAreResolvedAtWriteTimeAndRepeatingItChangesNothing() {
+        // "PG" is an alias of ledger-db; the other end is a document id
+        String body = "{\"from\":\"search-reindex\",\"to\":\"PG\",\"type\":\"depends_on\"}";
+        var first = cairn.call("POST", NS + "/relations", A, body);
+        assertThat(first.status()).as(first.body()).isEqualTo(201);
+        assertThat(first.json().path("from").asText()).isEqualTo("document:search-reindex");
+        assertThat(first.json().path("to").asText()).isEqualTo("entity:ledger-db");
+
+        var again = cairn.call("POST", NS + "/relations", A, body);
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        assertThat(again.json()).isEqualTo(first.json());
+
+        var entity = cairn.call("GET", NS + "/entities/ledger-db", A, null).json();
+        long edges = 0;
+        for (JsonNode r : entity.path("relations")) {
+            if (r.path("from").asText().equals("document:search-reindex")
+                    && r.path("type").asText().equals("depends_on")) {
+                edges++;
+            }
+        }
+        assertThat(edges).as(entity.toString()).isEqualTo(1);
+    }
+
+    @Test
     void unknownRelationTypeIsA400NamingTheAllowedValues() {
         var answer =
                 cairn.call(
@@ -197,6 +221,19 @@ class GraphEndpointsTest {
         assertThat(promote).as(json.path("trace").toString()).isNotNull();
         assertThat(promote.at("/graphPath/0/type").asText()).isEqualTo("governs");
         assertThat(promote.at("/ranks/graph").asInt()).isPositive();
+
+        // the stored trace tells the same: one trace view for both
+        JsonNode stored =
+                cairn.call("GET", NS + "/traces/" + json.path("traceId").asText(), A, null).json();
+        JsonNode storedPromote = null;
+        for (JsonNode t : stored.path("trace")) {
+            if (t.path("chunkId").asText().equals(promote.path("chunkId").asText())) {
+                storedPromote = t;
+            }
+        }
+        assertThat(storedPromote).as(stored.toString()).isNotNull();
+        assertThat(storedPromote.path("graphPath")).isEqualTo(promote.path("graphPath"));
+        assertThat(storedPromote.path("ranks")).isEqualTo(promote.path("ranks"));
     }
 
     private static List<String> texts(JsonNode array) {

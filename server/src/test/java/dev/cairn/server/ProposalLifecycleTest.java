@@ -72,6 +72,29 @@ class ProposalLifecycleTest {
     }
 
     @Test
+    void reviewStatusErrorNamesOnlyTheTwoDecisions() {
+        JsonNode p =
+                create(
+                        "{\"type\":\"memory\",\"title\":\"Freeze\",\"description\":\"d\","
+                                + "\"content\":\"No deploys in the last week of a quarter.\","
+                                + "\"taskName\":\"t\",\"agentName\":\"a\",\"memoryType\":\"DECISION\"}");
+        String id = p.path("id").asText();
+        for (String wrong : List.of("approved", "pending", "applied")) {
+            var r = review(id, wrong);
+            assertThat(r.status()).as(r.body()).isEqualTo(400);
+            assertThat(r.json().path("detail").asText())
+                    .isEqualTo("field 'status' must be accepted or rejected, got '" + wrong + "'");
+        }
+        assertThat(review(id, " Rejected ").status()).isEqualTo(204);
+        assertThat(
+                        cairn.call("GET", NS + "/proposals/" + id, A, null)
+                                .json()
+                                .path("status")
+                                .asText())
+                .isEqualTo("rejected");
+    }
+
+    @Test
     void acceptedMemoryProposalAppliesOnceWithTagsFromTheFirstTagsLine() {
         JsonNode p =
                 create(

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,11 +38,19 @@ class TwoServersOnePostgresTest {
 
     @BeforeAll
     void start() {
+        if (!PostgresTestDatabase.available()) {
+            return; // each test skips (or fails) on its own, so it is counted
+        }
         database = PostgresTestDatabase.create();
         writer = new ServerFixture(settings(dataDirs.resolve("writer")));
         reader = new ServerFixture(settings(dataDirs.resolve("reader")));
         assertThat(writer.call("POST", "/v1/namespaces", A, "{\"name\":\"" + NS + "\"}").status())
                 .isEqualTo(201);
+    }
+
+    @BeforeEach
+    void requireDatabase() {
+        PostgresTestDatabase.assumeAvailable();
     }
 
     private ServerSettings settings(Path dir) {

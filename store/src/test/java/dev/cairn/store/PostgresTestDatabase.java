@@ -66,6 +66,9 @@ public final class PostgresTestDatabase implements AutoCloseable {
     public static final Duration ABANDONED_AFTER = Duration.ofHours(6);
 
     private static final Object LOCK = new Object();
+    private static final java.util.concurrent.atomic.AtomicBoolean SKIP_REPORTED =
+            new java.util.concurrent.atomic.AtomicBoolean();
+    private static volatile Boolean docker;
     private static String baseUrl;
     private static PostgreSQLContainer<?> container;
 
@@ -190,6 +193,23 @@ public final class PostgresTestDatabase implements AutoCloseable {
                 return baseUrl;
             }
         }
+        skipOrFail();
+        throw new AssertionError("unreachable");
+    }
+
+    /**
+     * Skips the calling test when no PostgreSQL is available, or fails it when {@value
+     * #REQUIRE_ENV} is set. A class whose tests share one database creates it in its BeforeAll
+     * method only when {@link #available()}, and calls this before each test: an abort in BeforeAll
+     * would skip the class as a whole, and its tests would appear in no count.
+     */
+    public static void assumeAvailable() {
+        if (!available()) {
+            skipOrFail();
+        }
+    }
+
+    private static void skipOrFail() {
         String reason =
                 "no PostgreSQL for tests: Docker is not available and "
                         + URL_ENV
@@ -198,8 +218,11 @@ public final class PostgresTestDatabase implements AutoCloseable {
         if (required()) {
             Assertions.fail(reason + ", and " + REQUIRE_ENV + " requires PostgreSQL tests to run");
         }
+        if (!SKIP_REPORTED.getAndSet(true)) {
+            // surefire keeps a skip's reason in its XML report only; say it once on the console
+            System.err.println("[cairn] PostgreSQL tests skipped: " + reason);
+        }
         Assumptions.abort(reason);
-        throw new AssertionError("unreachable");
     }
 
     private static String envUrl() {
@@ -214,11 +237,16 @@ public final class PostgresTestDatabase implements AutoCloseable {
     }
 
     private static boolean dockerAvailable() {
-        try {
-            return DockerClientFactory.instance().isDockerAvailable();
-        } catch (RuntimeException | LinkageError e) {
-            return false;
+        Boolean known = docker;
+        if (known == null) {
+            try {
+                known = DockerClientFactory.instance().isDockerAvailable();
+            } catch (RuntimeException | LinkageError e) {
+                known = false;
+            }
+            docker = known;
         }
+        return known;
     }
 
     private static String redact(String url) {

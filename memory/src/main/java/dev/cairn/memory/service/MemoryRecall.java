@@ -292,14 +292,32 @@ final class MemoryRecall implements AutoCloseable {
     private static Predicate<Memory> eligibility(RecallRequest r) {
         return m ->
                 m.recallable()
-                        && (r.userId().isEmpty()
-                                || m.scope().userId().isEmpty()
-                                || m.scope().userId().equals(r.userId()))
-                        && (r.agentId().isEmpty()
-                                || m.scope().agentId().isEmpty()
-                                || m.scope().agentId().equals(r.agentId()))
+                        && inScope(m.scope().userId(), m.scope().agentId(), r)
                         && (r.types().isEmpty() || r.types().contains(m.type()))
                         && (r.layers().isEmpty() || r.layers().contains(m.layer()));
+    }
+
+    /**
+     * Whether a memory of {@code userId}/{@code agentId} is in the request's scope. An unscoped
+     * request sees every memory. A scoped one sees the shared memories (neither user nor agent) and
+     * those that belong to an asked user or agent, never one of another user or agent: with only a
+     * user asked, an agent's memory without a user is that agent's, not the user's.
+     */
+    static boolean inScope(String userId, String agentId, RecallRequest r) {
+        boolean askedUser = !r.userId().isEmpty();
+        boolean askedAgent = !r.agentId().isEmpty();
+        if (!askedUser && !askedAgent) {
+            return true;
+        }
+        boolean otherUser = askedUser && !userId.isEmpty() && !userId.equals(r.userId());
+        boolean otherAgent = askedAgent && !agentId.isEmpty() && !agentId.equals(r.agentId());
+        if (otherUser || otherAgent) {
+            return false;
+        }
+        boolean shared = userId.isEmpty() && agentId.isEmpty();
+        return shared
+                || (askedUser && userId.equals(r.userId()))
+                || (askedAgent && agentId.equals(r.agentId()));
     }
 
     /** Lets recorded recalls finish, then stops the executors. */

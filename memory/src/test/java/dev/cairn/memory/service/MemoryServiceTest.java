@@ -268,6 +268,16 @@ class MemoryServiceTest {
                         .memory()
                         .id();
 
+        String plannerOnly =
+                service.write(
+                                NewMemory.of(
+                                        Scope.of("team", "", "planner"),
+                                        MemoryType.FACT,
+                                        "the planner agent prefers tea breaks at ten"),
+                                "d")
+                        .memory()
+                        .id();
+
         RecallResult r =
                 service.recall(
                         RecallRequest.of("team", "tea").withScope("alice", "").withThreshold(0.0));
@@ -275,7 +285,22 @@ class MemoryServiceTest {
         assertThat(r.memories())
                 .extracting(ScoredMemory::id)
                 .contains(alice, shared)
+                .doesNotContain(bob, plannerOnly);
+
+        RecallResult withAgent =
+                service.recall(
+                        RecallRequest.of("team", "tea")
+                                .withScope("alice", "planner")
+                                .withThreshold(0.0));
+        assertThat(withAgent.memories())
+                .extracting(ScoredMemory::id)
+                .contains(alice, shared, plannerOnly)
                 .doesNotContain(bob);
+
+        RecallResult unscoped = service.recall(RecallRequest.of("team", "tea").withThreshold(0.0));
+        assertThat(unscoped.memories())
+                .extracting(ScoredMemory::id)
+                .contains(alice, bob, shared, plannerOnly);
     }
 
     /** Writes {@code lines} as the turns of session {@code session}, a second apart. */

@@ -21,6 +21,9 @@ public final class RetrievalSchema implements Schema {
 
     @Override
     public List<String> migrations() {
-        return List.of("V002__retrieval_traces.sql", "V005__entity_graph.sql");
+        return List.of(
+                "V002__retrieval_traces.sql",
+                "V005__entity_graph.sql",
+                "V009__trace_candidate_detail.sql");
     }
 }

@@ -93,8 +93,13 @@ public final class GraphRoutes implements HttpService {
         String to = Fields.required(body.to(), "to");
         RelationType type = RelationType.parse(Fields.required(body.type(), "type"));
         double confidence = body.confidence();
-        GraphRelation relation = graph.addRelation(ns, from, to, type, confidence);
+        KnowledgeGraph.AddedRelation added = graph.addRelation(ns, from, to, type, confidence);
         knowledge.catchUp(); // applies the RELATION change to the graph
-        Json.send(res, 201, EntityView.Relation.of(relation, confidence));
+        // ends as resolved at write time: entity:ledgerdb or document:..., never unresolved:
+        GraphRelation relation = graph.locate(ns, added.relation());
+        Json.send(
+                res,
+                added.created() ? 201 : 200,
+                EntityView.Relation.of(relation, added.confidence()));
     }
 }

@@ -16,6 +16,7 @@ import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
+import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
@@ -178,6 +179,9 @@ public final class KnowledgeRoutes implements HttpService {
         boolean withTrace =
                 req.query().first("trace").map(Boolean::parseBoolean).orElse(false) || body.trace();
         RetrieveResult result = knowledge.retrieve(ns, body.toRequest());
+        if (result.partial()) {
+            MetricsFilter.markPartial(req);
+        }
         Json.send(res, 200, RetrieveAnswer.of(result, withTrace));
     }
 

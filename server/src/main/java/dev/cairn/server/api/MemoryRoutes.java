@@ -10,9 +10,9 @@ import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
 import dev.cairn.memory.service.MemoryEdit;
 import dev.cairn.memory.service.MemoryService;
+import dev.cairn.memory.service.RecallResult;
 import dev.cairn.memory.service.WriteResult;
 import dev.cairn.memory.store.MemoryFilter;
-import dev.cairn.safety.WriteBlockedException;
 import dev.cairn.server.api.body.MemoryEditBody;
 import dev.cairn.server.api.body.NewMemoryBody;
 import dev.cairn.server.api.body.ReasonBody;
@@ -22,9 +22,9 @@ import dev.cairn.server.api.view.RecallAnswer;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
-import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
+import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
@@ -38,7 +38,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Memory resources under {@code /v1/namespaces/{ns}} (API.md): {@code memories} CRUD with the list
@@ -87,7 +86,7 @@ public final class MemoryRoutes implements HttpService {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         NewMemoryBody body = RequestBodies.read(req, maxBodyBytes, NewMemoryBody.class);
         NewMemory draft = draft(ns, body);
-        WriteResult result = guarded(() -> memory.write(draft, actor(req)));
+        WriteResult result = memory.write(draft, actor(req));
         Json.send(res, result.deduplicated() ? 200 : 201, MemoryView.Written.of(result));
     }
 
@@ -150,7 +149,7 @@ public final class MemoryRoutes implements HttpService {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         MemoryEditBody body = RequestBodies.read(req, maxBodyBytes, MemoryEditBody.class);
         List<MemoryEdit> edits = edits(body);
-        WriteResult result = guarded(() -> memory.update(ns, id(req), edits, actor(req)));
+        WriteResult result = memory.update(ns, id(req), edits, actor(req));
         Json.send(res, 200, MemoryView.Written.of(result));
     }
 
@@ -216,18 +215,14 @@ public final class MemoryRoutes implements HttpService {
     private void recall(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
         RecallBody body = RequestBodies.read(req, maxBodyBytes, RecallBody.class);
-        Json.send(res, 200, RecallAnswer.of(memory.recall(body.toRequest(ns))));
+        RecallResult result = memory.recall(body.toRequest(ns));
+        if (result.partial()) {
+            MetricsFilter.markPartial(req);
+        }
+        Json.send(res, 200, RecallAnswer.of(result));
     }
 
     // ---- parsing ------------------------------------------------------------------------
-
-    private static <T> T guarded(Supplier<T> write) {
-        try {
-            return write.get();
-        } catch (WriteBlockedException e) {
-            throw new HttpProblem(422, e.getMessage());
-        }
-    }
 
     private static String actor(ServerRequest req) {
         return AuthFilter.principal(req).token().name();

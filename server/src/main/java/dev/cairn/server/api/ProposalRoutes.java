@@ -131,13 +131,7 @@ public final class ProposalRoutes implements HttpService {
     private void review(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.REVIEW);
         ReviewBody body = RequestBodies.read(req, maxBodyBytes, ReviewBody.class);
-        ProposalStatus decision = ProposalStatus.parse(Fields.required(body.status(), "status"));
-        if (decision != ProposalStatus.ACCEPTED && decision != ProposalStatus.REJECTED) {
-            throw new IllegalArgumentException(
-                    "field 'status' must be accepted or rejected, got '"
-                            + decision.wireName()
-                            + "'");
-        }
+        ProposalStatus decision = reviewDecision(Fields.required(body.status(), "status"));
         proposals.review(
                 ns,
                 req.path().pathParameters().get("id"),
@@ -145,6 +139,22 @@ public final class ProposalRoutes implements HttpService {
                 Fields.required(body.reviewer(), "reviewer"),
                 body.reviewNote());
         res.status(204).send();
+    }
+
+    /**
+     * A review decides {@code accepted} or {@code rejected}; the other statuses are reached by
+     * creating, applying or archiving, so the error names only the two a reviewer may send.
+     */
+    static ProposalStatus reviewDecision(String status) {
+        String wire = status.strip().toLowerCase(java.util.Locale.ROOT);
+        if (wire.equals(ProposalStatus.ACCEPTED.wireName())) {
+            return ProposalStatus.ACCEPTED;
+        }
+        if (wire.equals(ProposalStatus.REJECTED.wireName())) {
+            return ProposalStatus.REJECTED;
+        }
+        throw new IllegalArgumentException(
+                "field 'status' must be accepted or rejected, got '" + status + "'");
     }
 
     private void apply(ServerRequest req, ServerResponse res) {

@@ -6,6 +6,7 @@ import dev.cairn.retrieval.ingest.BeirCorpusReader;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.server.Cairn;
+import dev.cairn.server.http.Json;
 import dev.cairn.store.Namespace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,7 +50,9 @@ final class IngestCommand implements Callable<Integer> {
             names = "--create",
             description = "create the namespace when it does not exist (default true)",
             negatable = true,
-            defaultValue = "true")
+            defaultValue = "true",
+            // without it picocli toggles the default: --create would mean false
+            fallbackValue = "true")
     boolean create;
 
     @Mixin LocalOptions local;
@@ -58,7 +61,7 @@ final class IngestCommand implements Callable<Integer> {
     RemoteOptions remote;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         Namespace.requireValidName(namespace);
         List<Source> sources = sources(paths);
         if (sources.isEmpty()) {
@@ -102,8 +105,17 @@ final class IngestCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int ingestRemote(List<Source> sources) {
+    private int ingestRemote(List<Source> sources) throws IOException {
+        if (remote.getIfExists("/v1/namespaces/" + namespace).isEmpty()) {
+            if (!create) {
+                throw new IllegalArgumentException(
+                        "namespace '" + namespace + "' does not exist at " + remote.server);
+            }
+            remote.post("/v1/namespaces", Map.of("name", namespace));
+            System.out.printf(Locale.ROOT, "created namespace %s%n", namespace);
+        }
         int documents = 0;
+        int chunks = 0;
         try (ProgressBar bar = progressBar(sources)) {
             for (Source source : sources) {
                 List<ParsedDocument> docs = new ArrayList<>();
@@ -124,7 +136,8 @@ final class IngestCommand implements Callable<Integer> {
                             Files.exists(source.path()) && !source.beir()
                                     ? read(source.path())
                                     : doc.body());
-                    remote.post("/v1/namespaces/" + namespace + "/documents", body);
+                    String answer = remote.post("/v1/namespaces/" + namespace + "/documents", body);
+                    chunks += Json.MAPPER.readTree(answer).path("chunks").asInt();
                     documents++;
                 }
                 bar.step();
@@ -132,8 +145,9 @@ final class IngestCommand implements Callable<Integer> {
         }
         System.out.printf(
                 Locale.ROOT,
-                "ingested %d documents into %s at %s%n",
+                "ingested %d documents (%d chunks) into %s at %s%n",
                 documents,
+                chunks,
                 namespace,
                 remote.server);
         return 0;

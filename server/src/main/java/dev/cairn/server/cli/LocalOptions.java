@@ -2,12 +2,32 @@ package dev.cairn.server.cli;
 
 import dev.cairn.server.Cairn;
 import dev.cairn.server.ServerSettings;
+import dev.cairn.store.Namespace;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Store;
 import io.helidon.config.Config;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import picocli.CommandLine.Option;
 
-/** Where a command finds Cairn's data when it runs without a server. */
+/**
+ * Where a command finds Cairn's data when it runs without a server. Before the encoder loads (about
+ * 15 s of PyTorch start-up) the cheap checks run: the data dir exists, no running server holds it,
+ * the namespace is there.
+ */
 final class LocalOptions {
+
+    /** The embedded store's file in the data dir (see {@code Store.embedded}). */
+    static final String EMBEDDED_DB_FILE = "cairn.db";
 
     @Option(
             names = "--data",
@@ -25,7 +45,97 @@ final class LocalOptions {
         return Settings.resolve(Config.create().get("cairn"), dataDir, null, dbUrl);
     }
 
+    /** Opens the data dir for writing; it is created when missing. */
     Cairn open() {
-        return Cairn.open(settings());
+        ServerSettings settings = settings();
+        requireNotServed(settings);
+        return Cairn.open(settings);
+    }
+
+    /**
+     * Opens the data dir to read {@code namespace}; never creates a data dir, and fails before the
+     * encoder loads when the namespace is not there.
+     */
+    Cairn openToRead(String namespace) {
+        ServerSettings settings = settings();
+        requireReadable(settings, namespace);
+        return Cairn.open(settings);
+    }
+
+    /** The cheap checks of {@link #openToRead}, on their own. */
+    static void requireReadable(ServerSettings settings, String namespace) {
+        Namespace.requireValidName(namespace);
+        Path dir = settings.dataDir().toAbsolutePath();
+        boolean embedded = settings.dbUrl().isBlank();
+        if (embedded && !Files.isRegularFile(dir.resolve(EMBEDDED_DB_FILE))) {
+            throw new IllegalArgumentException(
+                    "no Cairn data in "
+                            + dir
+                            + "; ingest something first, pass --data DIR, or ask a running"
+                            + " server with --server URL");
+        }
+        requireNotServed(settings);
+        try (Store store = embedded ? Store.embedded(dir) : Store.postgres(settings.dbUrl())) {
+            if (store.namespace(namespace).isEmpty()) {
+                String known =
+                        store.namespaces(PageRequest.first(100)).items().stream()
+                                .map(Namespace::name)
+                                .collect(Collectors.joining(", "));
+                throw new IllegalArgumentException(
+                        "namespace '"
+                                + namespace
+                                + "' does not exist in "
+                                + (embedded ? dir.toString() : "the database")
+                                + (known.isEmpty() ? " (it has none)" : "; it has: " + known));
+            }
+        }
+    }
+
+    /**
+     * Fails when a running server holds the data dir's Lucene indexes: opening them here would fail
+     * on the index lock after the encoder loaded, with a message about Lucene.
+     */
+    static void requireNotServed(ServerSettings settings) {
+        Path dir = settings.dataDir().toAbsolutePath();
+        heldLock(dir.resolve("lucene"))
+                .ifPresent(
+                        lock -> {
+                            throw new IllegalArgumentException(
+                                    "the data dir "
+                                            + dir
+                                            + " is in use by a running Cairn server; ask that"
+                                            + " server instead: --server URL --token TOKEN (for"
+                                            + " example --server localhost:8080)");
+                        });
+    }
+
+    /** A Lucene {@code write.lock} under {@code indexes} that another process holds. */
+    static Optional<Path> heldLock(Path indexes) {
+        if (!Files.isDirectory(indexes)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> files = Files.walk(indexes, 3)) {
+            return files.filter(f -> f.getFileName().toString().equals("write.lock"))
+                    .filter(LocalOptions::lockedElsewhere)
+                    .findFirst();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + indexes, e);
+        }
+    }
+
+    /** Lucene's native lock is an OS file lock: if we can take it, nobody holds it. */
+    private static boolean lockedElsewhere(Path lockFile) {
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                return true;
+            }
+            lock.release();
+            return false;
+        } catch (OverlappingFileLockException e) {
+            return true; // this very process holds it
+        } catch (IOException e) {
+            return false; // unreadable lock file: let Lucene report what is wrong
+        }
     }
 }

@@ -2,6 +2,10 @@ package dev.cairn.server.cli;
 
 import io.helidon.logging.common.LogConfig;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,24 +28,56 @@ public final class Main implements Runnable {
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_FAILURE = 1;
 
+    /**
+     * Loggers whose level a command-line call lowers. JUL holds loggers weakly, so the levels set
+     * on them would be lost with the logger objects if nothing kept them.
+     */
+    private static final List<Logger> QUIETED = new ArrayList<>();
+
     public static void main(String[] args) {
         LogConfig.configureRuntime();
+        if (!servesOperators(args)) {
+            quietForCommandLine();
+        }
         System.exit(run(args));
+    }
+
+    /**
+     * {@code serve} logs what an operator needs (schema migrations, the engine it loaded); every
+     * other command prints only what was asked for, plus warnings that change its answer.
+     */
+    static boolean servesOperators(String... args) {
+        return args.length > 0 && args[0].equals("serve");
+    }
+
+    private static void quietForCommandLine() {
+        Logger cairn = Logger.getLogger("dev.cairn");
+        cairn.setLevel(Level.WARNING);
+        // the launcher leaves the Vector API out of short commands; Lucene's note about it is
+        // advice for a server, not for one retrieve
+        Logger vectorization = Logger.getLogger("org.apache.lucene.internal.vectorization");
+        vectorization.setLevel(Level.SEVERE);
+        QUIETED.add(cairn);
+        QUIETED.add(vectorization);
     }
 
     /** Runs the command line and answers its exit code. */
     public static int run(String... args) {
+        return run(new PrintWriter(System.err, true), args);
+    }
+
+    /** Runs the command line with usage errors and failures going to {@code err}. */
+    static int run(PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new Main());
+        cli.setErr(err);
         cli.setParameterExceptionHandler(
                 (e, ignored) -> {
-                    PrintWriter err = e.getCommandLine().getErr();
-                    err.println("cairn: " + e.getMessage());
+                    err.println("cairn: " + UsageHints.message(e, args));
                     err.flush();
                     return EXIT_USAGE;
                 });
         cli.setExecutionExceptionHandler(
                 (e, command, parsed) -> {
-                    PrintWriter err = command.getErr();
                     if (e instanceof IllegalArgumentException) {
                         err.println("cairn: " + e.getMessage());
                         err.flush();

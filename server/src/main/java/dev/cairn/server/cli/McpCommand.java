@@ -156,9 +156,7 @@ final class McpCommand implements Callable<Integer> {
 
     /** The server's MCP endpoint; a URL without a scheme means plain HTTP. */
     static URI endpoint(String server, String namespace) {
-        String base = server.contains("://") ? server : "http://" + server;
-        base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-        return URI.create(base + "/mcp/" + namespace);
+        return URI.create(RemoteOptions.baseUri(server) + "/mcp/" + namespace);
     }
 
     /** Replaces every JUL handler (Helidon's writes to stdout) by one on stderr. */

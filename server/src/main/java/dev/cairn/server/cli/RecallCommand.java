@@ -32,10 +32,16 @@ final class RecallCommand implements Callable<Integer> {
     @Option(names = "--namespace", required = true, paramLabel = "NS")
     String namespace;
 
-    @Option(names = "--user", paramLabel = "U", description = "only this user's memories")
+    @Option(
+            names = "--user",
+            paramLabel = "U",
+            description = "this user's memories and the shared ones (no user, no agent)")
     String user;
 
-    @Option(names = "--agent", paramLabel = "A", description = "only this agent's memories")
+    @Option(
+            names = "--agent",
+            paramLabel = "A",
+            description = "this agent's memories and the shared ones (no user, no agent)")
     String agent;
 
     @Option(names = "--limit", defaultValue = "25", paramLabel = "N")
@@ -43,6 +49,12 @@ final class RecallCommand implements Callable<Integer> {
 
     @Option(names = "--max-tokens", defaultValue = "3500", paramLabel = "N")
     int maxTokens;
+
+    @Option(
+            names = "--threshold",
+            paramLabel = "COS",
+            description = "least cosine of a memory to the query (default 0.5)")
+    Double threshold;
 
     @Option(names = "--json", description = "print the API's JSON answer")
     boolean json;
@@ -63,6 +75,8 @@ final class RecallCommand implements Callable<Integer> {
         body.put("agentId", agent == null ? "" : agent);
         body.put("limit", limit);
         body.put("maxTokens", maxTokens);
+        double cosine = threshold == null ? RecallRequest.DEFAULT_THRESHOLD : threshold;
+        body.put("threshold", cosine);
         JsonNode answer;
         if (remote != null && remote.remote()) {
             answer =
@@ -73,8 +87,9 @@ final class RecallCommand implements Callable<Integer> {
                     RecallRequest.of(namespace, query)
                             .withScope(user == null ? "" : user, agent == null ? "" : agent)
                             .withLimit(limit)
+                            .withThreshold(cosine)
                             .withMaxTokens(maxTokens);
-            try (Cairn cairn = local.open();
+            try (Cairn cairn = local.openToRead(namespace);
                     MemoryService memory =
                             MemoryWiring.open(
                                     cairn,
@@ -96,6 +111,13 @@ final class RecallCommand implements Callable<Integer> {
                 answer.path("tokens").asInt(),
                 answer.path("tookMs").asLong(),
                 answer.path("partial").asBoolean() ? " (partial)" : "");
+        if (answer.path("memories").isEmpty()) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "no memory in scope reached cosine %.2f to the query (--threshold lowers it)%n",
+                    cosine);
+            return 0;
+        }
         System.out.printf(
                 Locale.ROOT,
                 "%-4s %-7s %-6s %-11s %-36s %s%n",

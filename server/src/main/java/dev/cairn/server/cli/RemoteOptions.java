@@ -4,10 +4,12 @@ import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** A running Cairn server a command talks to instead of the local data dir. */
@@ -16,8 +18,9 @@ final class RemoteOptions {
     @Option(
             names = "--server",
             paramLabel = "URL",
-            description = "a running Cairn server, e.g. http://localhost:8080")
-    URI server;
+            description =
+                    "a running Cairn server, e.g. localhost:8080 (http unless a scheme is given)")
+    String server;
 
     @Option(
             names = "--token",
@@ -32,22 +35,62 @@ final class RemoteOptions {
         return server != null;
     }
 
+    /**
+     * The server's base URI; a URL without a scheme ({@code localhost:8080}) means plain HTTP, as a
+     * browser would read it. {@code URI.create("localhost:8080")} would take "localhost" for the
+     * scheme instead.
+     */
+    static URI baseUri(String server) {
+        String url = server.strip();
+        String base = url.contains("://") ? url : "http://" + url;
+        base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        try {
+            URI uri = new URI(base);
+            if (uri.getHost() == null) {
+                throw new URISyntaxException(server, "no host");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(
+                    "--server must be a URL such as localhost:8080 or https://cairn.example.com,"
+                            + " got '"
+                            + server
+                            + "'");
+        }
+    }
+
     /** POSTs JSON and answers the response body; a non-2xx answer fails with its detail. */
     String post(String path, Object body) {
+        HttpRequest request =
+                request(path)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(Json.bytes(body)))
+                        .build();
+        return send(request, false).orElseThrow();
+    }
+
+    /** GETs a path: its body, or empty when the server answers 404. */
+    Optional<String> getIfExists(String path) {
+        return send(request(path).GET().build(), true);
+    }
+
+    private HttpRequest.Builder request(String path) {
         String secret = token != null ? token : System.getenv().getOrDefault("CAIRN_TOKEN", "");
         if (secret.isBlank()) {
             throw new IllegalArgumentException("--server needs --token or CAIRN_TOKEN");
         }
-        HttpRequest request =
-                HttpRequest.newBuilder(server.resolve(path))
-                        .timeout(Duration.ofMinutes(5))
-                        .header("Authorization", "Bearer " + secret)
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(Json.bytes(body)))
-                        .build();
+        return HttpRequest.newBuilder(baseUri(server).resolve(path))
+                .timeout(Duration.ofMinutes(5))
+                .header("Authorization", "Bearer " + secret);
+    }
+
+    private Optional<String> send(HttpRequest request, boolean notFoundIsEmpty) {
         try {
             HttpResponse<String> response =
                     http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (notFoundIsEmpty && response.statusCode() == 404) {
+                return Optional.empty();
+            }
             if (response.statusCode() / 100 != 2) {
                 String detail = response.body();
                 try {
@@ -58,7 +101,7 @@ final class RemoteOptions {
                 throw new IllegalStateException(
                         "server answered " + response.statusCode() + ": " + detail);
             }
-            return response.body();
+            return Optional.of(response.body());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot reach " + server, e);
         } catch (InterruptedException e) {

@@ -43,31 +43,14 @@ final class ServeCommand implements Callable<Integer> {
                                             server.close();
                                             stopped.countDown();
                                         }));
-        String url = server.baseUri().toString();
-        System.out.println(
-                "Cairn is listening on "
-                        + url
-                        + " ("
-                        + server.store().kind().name().toLowerCase(java.util.Locale.ROOT)
+        String store =
+                server.store().kind().name().toLowerCase(java.util.Locale.ROOT)
                         + " store"
                         + (settings.dbUrl().isBlank()
                                 ? " in " + settings.dataDir().toAbsolutePath()
-                                : "")
-                        + ")");
-        String token = server.generatedAdminToken().orElse("$CAIRN_TOKEN");
-        server.generatedAdminToken()
-                .ifPresent(
-                        t -> {
-                            System.out.println("Admin token (shown once, keep it): " + t);
-                        });
-        System.out.println("Try:");
-        System.out.println("  curl " + url + "/health");
-        System.out.println(
-                "  curl -H 'Authorization: Bearer "
-                        + token
-                        + "' -H 'Content-Type: application/json' -d '{\"name\":\"runbooks\"}' "
-                        + url
-                        + "/v1/namespaces");
+                                : "");
+        ServeBanner.lines(server.baseUri().toString(), store, server.generatedAdminToken())
+                .forEach(System.out::println);
         System.out.flush();
         stopped.await();
         return 0;

@@ -30,9 +30,11 @@ public final class Problems {
                                         .send(req, res, e.status(), e.getMessage(), e.code()))
                 .error(
                         WriteBlockedException.class,
-                        (req, res, e) ->
-                                ErrorEnvelope.forPath(req.path().path())
-                                        .send(req, res, 422, e.getMessage(), ""))
+                        (req, res, e) -> {
+                            MetricsFilter.markBlocked(req);
+                            ErrorEnvelope.forPath(req.path().path())
+                                    .send(req, res, 422, e.getMessage(), "");
+                        })
                 .error(
                         dev.cairn.agents.conversation.MessageTooLargeException.class,
                         (req, res, e) ->

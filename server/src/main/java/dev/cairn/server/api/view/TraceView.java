@@ -21,7 +21,11 @@ public record TraceView(
         String createdAt,
         List<Entry> trace) {
 
-    /** A candidate; title, heading, text and authority only when it was selected. */
+    /**
+     * A candidate: the fields of the inline trace's candidates ({@code filteredOut}, {@code
+     * explanation} and {@code graphPath} only when they say something), and title, heading, text
+     * and authority when it was selected.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Entry(
             String chunkId,
@@ -33,7 +37,10 @@ public record TraceView(
             String title,
             String heading,
             String text,
-            String authority) {
+            String authority,
+            Boolean filteredOut,
+            String explanation,
+            List<SignalViews.Relation> graphPath) {
 
         static Entry of(StoredTrace.Entry e) {
             boolean shown = e.selected();
@@ -47,7 +54,10 @@ public record TraceView(
                     shown ? e.title() : null,
                     shown ? e.heading() : null,
                     shown ? e.text() : null,
-                    shown ? e.authority().key() : null);
+                    shown ? e.authority().key() : null,
+                    e.filteredOut() ? Boolean.TRUE : null,
+                    e.explanation().isEmpty() ? null : e.explanation(),
+                    e.graphPath().isEmpty() ? null : SignalViews.Relation.all(e.graphPath()));
         }
     }
 

@@ -1,0 +1,95 @@
+package dev.cairn.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Usage mistakes name what was typed and the closest valid option or command. */
+class CommandLineUsageTest {
+
+    private record Outcome(int exit, String err) {}
+
+    private static Outcome run(String... args) {
+        StringWriter err = new StringWriter();
+        int exit = Main.run(new PrintWriter(err, true), args);
+        return new Outcome(exit, err.toString());
+    }
+
+    @Test
+    void misspelledOptionIsNamedBeforeTheMissingRequiredOne() {
+        Outcome o = run("retrieve", "how?", "--namespce", "runbooks");
+        assertThat(o.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(o.err())
+                .contains("unknown option '--namespce'; did you mean '--namespace'?")
+                .contains("cairn retrieve --help")
+                .doesNotContain("Missing required option");
+    }
+
+    @Test
+    void optionWithoutItsDashGetsTheDashedName() {
+        Outcome o = run("retrieve", "how?", "--namespace", "ops", "--topk", "3");
+        assertThat(o.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(o.err()).contains("unknown option '--topk'; did you mean '--top-k'?");
+    }
+
+    @Test
+    void optionWithValueAfterEqualsIsNamedWithoutTheValue() {
+        Outcome o = run("recall", "what?", "--namespace=ops", "--usr=jon");
+        assertThat(o.err()).contains("unknown option '--usr'; did you mean '--user'?");
+    }
+
+    @Test
+    void misspelledCommandGetsTheClosestCommandAndTheList() {
+        Outcome o = run("retrive", "how?", "--namespace", "ops");
+        assertThat(o.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(o.err())
+                .contains("unknown command 'retrive'; did you mean 'retrieve'?")
+                .contains("(commands: serve, ingest, retrieve, recall, mcp, eval)")
+                .doesNotContain("index 0");
+    }
+
+    @Test
+    void nothingCloseMeansNoGuess() {
+        Outcome o = run("retrieve", "how?", "--namespace", "ops", "--verbose-output");
+        assertThat(o.err())
+                .contains("unknown option '--verbose-output'")
+                .doesNotContain("did you mean");
+        assertThat(UsageHints.suggestion("frobnicate", List.of("serve", "ingest"))).isEmpty();
+    }
+
+    @Test
+    void negativeNumbersAndNegatedOptionsAreNotUnknownOptions() {
+        var spec = new picocli.CommandLine(new IngestCommand()).getCommandSpec();
+        assertThat(UsageHints.unknownOption(spec, "docs", "--namespace", "x", "--no-create"))
+                .isEmpty();
+        var retrieve = new picocli.CommandLine(new RetrieveCommand()).getCommandSpec();
+        assertThat(UsageHints.unknownOption(retrieve, "q", "--top-k", "-1")).isEmpty();
+        assertThat(UsageHints.unknownOption(retrieve, "q", "--", "--not-an-option")).isEmpty();
+    }
+
+    @Test
+    void editDistanceCountsATranspositionAsOneEdit() {
+        assertThat(UsageHints.distance("namespace", "namespce")).isEqualTo(1);
+        assertThat(UsageHints.distance("retrieve", "retreive")).isEqualTo(1);
+        assertThat(UsageHints.distance("serve", "serve")).isZero();
+        assertThat(UsageHints.distance("", "abc")).isEqualTo(3);
+    }
+
+    @Test
+    void serverUrlWithoutSchemeIsPlainHttp() {
+        assertThat(RemoteOptions.baseUri("localhost:8080"))
+                .isEqualTo(URI.create("http://localhost:8080"));
+        assertThat(RemoteOptions.baseUri("https://cairn.example.com/"))
+                .isEqualTo(URI.create("https://cairn.example.com"));
+        assertThat(RemoteOptions.baseUri(" 10.0.0.5:9000 ").resolve("/v1/namespaces"))
+                .isEqualTo(URI.create("http://10.0.0.5:9000/v1/namespaces"));
+        assertThatThrownBy(() -> RemoteOptions.baseUri("http://"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--server must be a URL such as localhost:8080");
+    }
+}
