@@ -2,6 +2,7 @@ package dev.cairn.server;
 
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.server.http.ProtocolErrors;
 import dev.cairn.store.Store;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
@@ -33,6 +34,8 @@ public final class CairnServer implements AutoCloseable {
                             // No Helidon payload limit: its 413 is not problem+json.
                             // Json.readBody enforces cairn.server.max-body-bytes instead.
                             .shutdownGracePeriod(settings.shutdownGrace())
+                            // Errors found before routing answer problem+json too.
+                            .directHandlers(ProtocolErrors.handlers())
                             .shutdownHook(false)
                             .routing(CairnRouting.register(HttpRouting.builder(), components))
                             .build()
