@@ -2,6 +2,7 @@ package dev.cairn.server;
 
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.server.http.ClientDisconnects;
 import dev.cairn.server.http.ProtocolErrors;
 import dev.cairn.store.Store;
 import io.helidon.webserver.WebServer;
@@ -26,6 +27,7 @@ public final class CairnServer implements AutoCloseable {
     private CairnServer(ServerSettings settings) {
         this.settings = settings;
         this.components = ServerComponents.open(settings);
+        ClientDisconnects.install();
         try {
             this.web =
                     WebServer.builder()
@@ -36,6 +38,10 @@ public final class CairnServer implements AutoCloseable {
                             .shutdownGracePeriod(settings.shutdownGrace())
                             // Errors found before routing answer problem+json too.
                             .directHandlers(ProtocolErrors.handlers())
+                            // A client that stalls mid-request or idles is let go: stalled
+                            // connections cannot pile up and starve the others.
+                            .connectionConfig(c -> c.readTimeout(ServerSettings.READ_TIMEOUT))
+                            .idleConnectionTimeout(ServerSettings.IDLE_TIMEOUT)
                             .shutdownHook(false)
                             .routing(CairnRouting.register(HttpRouting.builder(), components))
                             .build()
@@ -56,7 +62,10 @@ public final class CairnServer implements AutoCloseable {
     }
 
     public URI baseUri() {
-        String host = settings.host().equals("0.0.0.0") ? "localhost" : settings.host();
+        String host =
+                settings.host().equals("0.0.0.0") || settings.host().equals("127.0.0.1")
+                        ? "localhost"
+                        : settings.host();
         return URI.create("http://" + host + ":" + port());
     }
 

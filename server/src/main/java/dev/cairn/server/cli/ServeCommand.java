@@ -23,6 +23,12 @@ final class ServeCommand implements Callable<Integer> {
     Integer port;
 
     @Option(
+            names = "--host",
+            paramLabel = "HOST",
+            description = "interface to bind (default 127.0.0.1; 0.0.0.0 opens it to the network)")
+    String host;
+
+    @Option(
             names = "--db-url",
             paramLabel = "JDBC_URL",
             description = "PostgreSQL JDBC URL (or CAIRN_DB_URL); embedded store when absent")
@@ -30,8 +36,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        ServerSettings settings =
+        ServerSettings resolved =
                 Settings.resolve(Config.create().get("cairn"), dataDir, port, dbUrl);
+        ServerSettings settings = host == null ? resolved : resolved.withHost(host);
         CairnServer server = CairnServer.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
@@ -54,12 +61,16 @@ final class ServeCommand implements Callable<Integer> {
                                 ? " in " + settings.dataDir().toAbsolutePath()
                                 : "")
                         + ")");
-        String token = server.generatedAdminToken().orElse("$CAIRN_TOKEN");
-        server.generatedAdminToken()
-                .ifPresent(
-                        t -> {
-                            System.out.println("Admin token (shown once, keep it): " + t);
-                        });
+        String token =
+                server.generatedAdminToken()
+                        .map(
+                                t ->
+                                        AdminTokenNotice.announce(
+                                                t,
+                                                System.console() != null,
+                                                settings.dataDir(),
+                                                System.out))
+                        .orElse("$CAIRN_TOKEN");
         System.out.println("Try:");
         System.out.println("  curl " + url + "/health");
         System.out.println(
