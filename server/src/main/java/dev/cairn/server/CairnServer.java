@@ -20,6 +20,9 @@ public final class CairnServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(CairnServer.class.getName());
 
+    /** How often connections are checked against {@link ServerSettings#IDLE_TIMEOUT}. */
+    private static final java.time.Duration IDLE_CHECK_PERIOD = java.time.Duration.ofSeconds(5);
+
     private final ServerSettings settings;
     private final ServerComponents components;
     private final WebServer web;
@@ -40,8 +43,9 @@ public final class CairnServer implements AutoCloseable {
                             .directHandlers(ProtocolErrors.handlers())
                             // A client that stalls mid-request or idles is let go: stalled
                             // connections cannot pile up and starve the others.
-                            .connectionConfig(c -> c.readTimeout(ServerSettings.READ_TIMEOUT))
+                            .connectionOptions(o -> o.readTimeout(ServerSettings.READ_TIMEOUT))
                             .idleConnectionTimeout(ServerSettings.IDLE_TIMEOUT)
+                            .idleConnectionPeriod(IDLE_CHECK_PERIOD)
                             .shutdownHook(false)
                             .routing(CairnRouting.register(HttpRouting.builder(), components))
                             .build()

@@ -49,8 +49,11 @@ public record ServerSettings(
     /** How long a request's head or body may stall between reads before the connection closes. */
     public static final Duration READ_TIMEOUT = Duration.ofSeconds(20);
 
-    /** How long an idle keep-alive connection is kept. */
-    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * How long a connection may go without a complete request, idle between requests or stalled in
+     * the middle of one, before it is closed.
+     */
+    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
     public static final int DEFAULT_PORT = 8080;
     public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;

@@ -139,6 +139,8 @@ class HostileInputTest {
                     new Route("POST", "/orloj/hostile/get", "{\"key\":\"k\"}"),
                     new Route("POST", "/orloj/hostile/search", "{\"query\":\"java\"}"),
                     new Route("POST", "/orloj/hostile/list", "{\"prefix\":\"k\"}"),
+                    new Route("POST", NS + "/tools/retrieve", "{\"query\":\"java\"}"),
+                    new Route("POST", NS + "/tools/recall_memory", "{\"query\":\"java\"}"),
                     new Route("POST", "/v1/namespaces", "{\"name\":\"other\"}"));
 
     static Stream<Case> malformedBodies() {

@@ -120,14 +120,6 @@ class ServiceHygieneTest {
     }
 
     @Test
-    void aStalledClientIsLetGoAfterTheReadTimeout() {
-        assertThat(ServerSettings.READ_TIMEOUT)
-                .isLessThanOrEqualTo(java.time.Duration.ofSeconds(30));
-        assertThat(ServerSettings.IDLE_TIMEOUT)
-                .isLessThanOrEqualTo(java.time.Duration.ofMinutes(2));
-    }
-
-    @Test
     void loggedCallerTextCannotForgeALine() {
         assertThat(LogText.escape("/v1/x\nSEVERE: forged\u0000"))
                 .isEqualTo("/v1/x\\u000ASEVERE: forged\\u0000")

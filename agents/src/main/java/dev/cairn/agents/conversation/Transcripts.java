@@ -124,9 +124,10 @@ public final class Transcripts implements AutoCloseable {
 
     /**
      * Scans, redacts, stores and indexes messages. A transcript is a record of what happened, so
-     * nothing the scanner finds refuses a message: it is stored as sent (every string's secrets
-     * redacted) with the rule names that matched as its flags, and a flagged message is kept out of
-     * search (and so of extraction and recall contexts, which read through search).
+     * nothing the scanner finds refuses a message: it is stored as sent (invisible characters
+     * removed and every string's secrets redacted) with the rule names that matched as its flags,
+     * and a flagged message is kept out of search (and so of extraction and recall contexts, which
+     * read through search).
      *
      * @throws MessageTooLargeException when a message's JSON exceeds {@link #MAX_MESSAGE_BYTES}
      *     (nothing of the batch is stored)
