@@ -218,6 +218,9 @@ final class NamespaceGraph {
 
     private void adoptPlaceholder(String documentId, NodeRef doc) {
         String key = Canonical.key(documentId);
+        if (key.isBlank()) {
+            return; // an id with no letters or digits to key on (e.g. only punctuation or CJK)
+        }
         NodeRef placeholder = new NodeRef(NodeKind.ENTITY, key);
         if (placeholders.remove(key) && graph.containsVertex(placeholder)) {
             moveEdges(placeholder, doc);

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Pure lifecycle policy for memories: creation, expiry, status transitions, supersession,
@@ -188,10 +189,10 @@ public final class MemoryLifecycle {
      *   <li>Exact: same scope, same type, same normalised-text hash, ACTIVE or STALE, not deleted
      *       -> {@link DedupDecision.Duplicate} (the lowest id if several).
      *   <li>Near: same scope, same type, ACTIVE, neither disabled nor deleted, no differing
-     *       non-empty conflict keys, not two different turns of a conversation, cosine >= {@link
-     *       Config#mergeSimilarity()} -> {@link DedupDecision.Merge} with the most similar (ties:
-     *       lowest id). Two turns are two things that were said: merging one into the other would
-     *       lose its words, and with them what makes it findable.
+     *       non-empty conflict keys, the same numbers, not two different turns of a conversation,
+     *       cosine >= {@link Config#mergeSimilarity()} -> {@link DedupDecision.Merge} with the most
+     *       similar (ties: lowest id). Two turns are two things that were said: merging one into
+     *       the other would lose its words, and with them what makes it findable.
      *   <li>Otherwise {@link DedupDecision.Insert}.
      * </ol>
      *
@@ -226,6 +227,7 @@ public final class MemoryLifecycle {
                                                 n.memory().conflictKey(), incoming.conflictKey()))
                         .filter(n -> !differentTurns(n.memory().source(), incoming.source()))
                         .filter(n -> n.cosine() >= config.mergeSimilarity())
+                        .filter(n -> sameNumbers(n.memory().content(), incoming.content()))
                         .min(
                                 Comparator.comparingDouble(Neighbour::cosine)
                                         .reversed()
@@ -235,6 +237,26 @@ public final class MemoryLifecycle {
                     near.get().memory(), Math.max(-1.0, Math.min(1.0, near.get().cosine())));
         }
         return new DedupDecision.Insert();
+    }
+
+    private static final java.util.regex.Pattern NUMBER = Pattern.compile("\\d+(?:[.,:]\\d+)*");
+
+    /**
+     * Whether two texts state the same numbers (ports, versions, amounts, limits): "the limit is
+     * 500" and "the limit is 50" are close in meaning but must not merge, or one fact is lost.
+     */
+    static boolean sameNumbers(String a, String b) {
+        return numbers(a).equals(numbers(b));
+    }
+
+    private static List<String> numbers(String text) {
+        List<String> out = new ArrayList<>();
+        java.util.regex.Matcher m = NUMBER.matcher(text);
+        while (m.find()) {
+            out.add(m.group());
+        }
+        out.sort(null);
+        return out;
     }
 
     /**

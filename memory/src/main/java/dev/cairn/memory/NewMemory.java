@@ -1,5 +1,6 @@
 package dev.cairn.memory;
 
+import dev.cairn.safety.WriteGuard;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -38,6 +39,8 @@ public record NewMemory(
             throw new IllegalArgumentException("illegal content: blank, must have text");
         }
         Objects.requireNonNull(layer, "layer");
+        // Checked before normalising: lower case would hide most secret formats.
+        tags.forEach(t -> WriteGuard.refuseSecret(Objects.requireNonNull(t, "tag"), "tags"));
         tags = Memory.normalizeTags(tags);
         Memory.checkUnit("confidence", confidence);
         Memory.checkUnit("importance", importance);

@@ -40,7 +40,15 @@ final class PatternSecretRedactor implements SecretRedactor {
                     "required",
                     "optional");
 
-    private record Detector(SecretKind kind, Pattern pattern, boolean assignment) {}
+    private record Detector(SecretKind kind, Pattern pattern, Check check) {
+        /** What a match must also satisfy. */
+        enum Check {
+            NONE,
+            ASSIGNMENT,
+            AWS_CONTEXT,
+            PROSE_PASSWORD
+        }
+    }
 
     private static final String KEY_WORDS =
             "password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key"
@@ -70,12 +78,34 @@ final class PatternSecretRedactor implements SecretRedactor {
                             "(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|ant-)?[A-Za-z0-9_-]{20,}",
                             0),
                     d(SecretKind.SLACK_TOKEN, "\\bxox[abprs]-[A-Za-z0-9-]{10,}", 0),
+                    // gitleaks slack-webhook-url
+                    d(
+                            SecretKind.SLACK_WEBHOOK,
+                            "(?i)(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)"
+                                    + "/[A-Za-z0-9+/_-]{20,}",
+                            0),
+                    // gitleaks stripe-access-token: secret and restricted keys, live and test
+                    d(
+                            SecretKind.STRIPE_KEY,
+                            "\\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,99}\\b",
+                            0),
+                    // gitleaks npm-access-token
+                    d(SecretKind.NPM_TOKEN, "\\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", 0),
+                    // Cairn's own API tokens (ApiToken: "cairn_" and 32 random bytes, base64url)
+                    d(SecretKind.CAIRN_TOKEN, "\\bcairn_[A-Za-z0-9_-]{32,}", 0),
                     d(SecretKind.AWS_ACCESS_KEY_ID, "\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b", 0),
                     d(
                             SecretKind.AWS_SECRET_KEY,
                             "(?i)\\baws_?secret_?(?:access_?)?key(?:_id)?[\"']?\\s*[:=]\\s*[\"']?"
                                     + "([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
                             0),
+                    // detect-secrets AWSKeyDetector: a bare 40-character secret access key, taken
+                    // as one only near "aws", "secret", "credential" or an access key id
+                    new Detector(
+                            SecretKind.AWS_SECRET_KEY,
+                            Pattern.compile(
+                                    "(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"),
+                            Detector.Check.AWS_CONTEXT),
                     d(SecretKind.GOOGLE_API_KEY, "\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0),
                     d(
                             SecretKind.BEARER_TOKEN,
@@ -88,6 +118,15 @@ final class PatternSecretRedactor implements SecretRedactor {
                             "(?i)(?:\\bauthorization[\"']?\\s*[:=]\\s*[\"']?basic\\s+([A-Za-z0-9+/]{6,}=*)"
                                     + "|(?:^|\\s)(?:-u|--user)\\s+([^\\s:'\"]+:[^\\s'\"]+))",
                             Pattern.MULTILINE),
+                    // "the staging db password is hunter2": a password stated in words
+                    new Detector(
+                            SecretKind.PASSWORD,
+                            Pattern.compile(
+                                    "(?i)\\b(?:password|passwd|passphrase|passcode|pwd|pin code)"
+                                            + "(?: for [^\\s.,;:]{1,40}| of [^\\s.,;:]{1,40})?"
+                                            + " (?:is|was|is set to|has been set to|became)"
+                                            + " [\"'`]?([^\\s\"'`]{3,128}?)[\"'`]?(?=[.,;!?)]?(?:\\s|$))"),
+                            Detector.Check.PROSE_PASSWORD),
                     new Detector(
                             SecretKind.SECRET_ASSIGNMENT,
                             Pattern.compile(
@@ -95,10 +134,10 @@ final class PatternSecretRedactor implements SecretRedactor {
                                             + KEY_WORDS
                                             + "))[\"']?\\s*(=|:)\\s*(?:\"([^\"\\r\\n]{1,512})\""
                                             + "|'([^'\\r\\n]{1,512})'|([^\\s\"',;&)}\\]]{1,512}))"),
-                            true));
+                            Detector.Check.ASSIGNMENT));
 
     private static Detector d(SecretKind kind, String regex, int flags) {
-        return new Detector(kind, Pattern.compile(regex, flags), false);
+        return new Detector(kind, Pattern.compile(regex, flags), Detector.Check.NONE);
     }
 
     private PatternSecretRedactor() {}
@@ -110,7 +149,12 @@ final class PatternSecretRedactor implements SecretRedactor {
             Matcher m = detector.pattern().matcher(text);
             while (m.find()) {
                 SecretFinding f =
-                        detector.assignment() ? assignment(m) : finding(detector.kind(), m);
+                        switch (detector.check()) {
+                            case NONE -> finding(detector.kind(), m);
+                            case ASSIGNMENT -> assignment(m);
+                            case AWS_CONTEXT -> awsSecret(text, m);
+                            case PROSE_PASSWORD -> prosePassword(m);
+                        };
                 if (f != null && all.stream().noneMatch(o -> overlaps(o, f))) {
                     all.add(f);
                 }
@@ -120,8 +164,14 @@ final class PatternSecretRedactor implements SecretRedactor {
         return List.copyOf(all);
     }
 
+    /**
+     * Redacts {@link SafeText#normalize the normalised text}: invisible characters are dropped and
+     * compatibility forms folded first, so "AKIA\u200B..." is found, and the text returned (the
+     * text stored) is the normalised one.
+     */
     @Override
-    public RedactionResult redact(String text) {
+    public RedactionResult redact(String original) {
+        String text = SafeText.normalize(original);
         List<SecretFinding> findings = detect(text);
         if (findings.isEmpty()) {
             return new RedactionResult(text, Map.of());
@@ -159,6 +209,129 @@ final class PatternSecretRedactor implements SecretRedactor {
         }
         SecretKind kind = key.contains("pass") ? SecretKind.PASSWORD : SecretKind.SECRET_ASSIGNMENT;
         return new SecretFinding(kind, m.start(g), m.end(g));
+    }
+
+    /** Words that follow "password is" in prose about passwords rather than in a password. */
+    private static final Set<String> PROSE_WORDS =
+            Set.of(
+                    "required",
+                    "set",
+                    "stored",
+                    "saved",
+                    "kept",
+                    "missing",
+                    "empty",
+                    "wrong",
+                    "incorrect",
+                    "correct",
+                    "invalid",
+                    "valid",
+                    "expired",
+                    "changed",
+                    "reset",
+                    "rotated",
+                    "managed",
+                    "provided",
+                    "sent",
+                    "shown",
+                    "hidden",
+                    "masked",
+                    "encrypted",
+                    "hashed",
+                    "weak",
+                    "strong",
+                    "long",
+                    "short",
+                    "too",
+                    "not",
+                    "the",
+                    "a",
+                    "an",
+                    "in",
+                    "at",
+                    "on",
+                    "secret",
+                    "unknown",
+                    "same",
+                    "different",
+                    "optional",
+                    "mandatory",
+                    "needed",
+                    "case-sensitive",
+                    "generated",
+                    "random",
+                    "configured",
+                    "available",
+                    "unavailable",
+                    "locked",
+                    "blank",
+                    "now",
+                    "still",
+                    "also",
+                    "only",
+                    "always",
+                    "never",
+                    "your",
+                    "my",
+                    "their",
+                    "our",
+                    "his",
+                    "her",
+                    "this",
+                    "that",
+                    "what",
+                    "which",
+                    "here",
+                    "there",
+                    "below",
+                    "above",
+                    "ok",
+                    "fine",
+                    "good",
+                    "bad",
+                    "secure",
+                    "insecure");
+
+    /** A password stated in prose; null when the "value" is an ordinary word about passwords. */
+    private static SecretFinding prosePassword(Matcher m) {
+        String value = m.group(1);
+        String lower = value.toLowerCase(Locale.ROOT);
+        if (PROSE_WORDS.contains(lower)
+                || PLACEHOLDERS.contains(lower)
+                || lower.startsWith("[redacted")
+                || lower.startsWith("${")
+                || lower.startsWith("<")
+                || lower.endsWith("ed")
+                || lower.endsWith("ing")
+                || lower.endsWith("ly")) {
+            return null;
+        }
+        return new SecretFinding(SecretKind.PASSWORD, m.start(1), m.end(1));
+    }
+
+    /** Within this many characters before a bare 40-character run, a word says it is AWS's. */
+    private static final int AWS_CONTEXT_CHARS = 120;
+
+    private static final Pattern AWS_CONTEXT =
+            Pattern.compile("(?i)aws|amazon|secret|credential|\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b");
+
+    /**
+     * A bare AWS secret access key: 40 characters of base64 with upper case, lower case and a
+     * digit, near a word that names it (a git SHA is lower-case hex, so never one).
+     */
+    private static SecretFinding awsSecret(String text, Matcher m) {
+        String value = m.group(1);
+        boolean upper = value.chars().anyMatch(Character::isUpperCase);
+        boolean lower = value.chars().anyMatch(Character::isLowerCase);
+        boolean digit = value.chars().anyMatch(Character::isDigit);
+        if (!(upper && lower && digit)) {
+            return null;
+        }
+        int from = Math.max(0, m.start() - AWS_CONTEXT_CHARS);
+        if (!AWS_CONTEXT.matcher(text.substring(from, m.start())).find()) {
+            return null;
+        }
+        return new SecretFinding(SecretKind.AWS_SECRET_KEY, m.start(1), m.end(1));
     }
 
     private static boolean plausibleSecret(String value, boolean colon, boolean quoted) {

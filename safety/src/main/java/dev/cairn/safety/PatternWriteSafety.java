@@ -97,7 +97,40 @@ final class PatternWriteSafety implements WriteSafety {
                     rule(
                             SafetyRule.TOOL_CALL_LOOKALIKE,
                             "\"role\" ?: ?\"(?:system|tool|developer|function)\""),
-                    rule(SafetyRule.TOOL_CALL_LOOKALIKE, "\\bfunction_call\\b|</?tool_call>"));
+                    rule(SafetyRule.TOOL_CALL_LOOKALIKE, "\\bfunction_call\\b|</?tool_call>"),
+                    // German, French, Spanish, Italian, Portuguese, Dutch: "ignore all previous
+                    // instructions" in the languages attacks are most often written in.
+                    rule(
+                            SafetyRule.INSTRUCTION_OVERRIDE,
+                            "\\b(?:ignorier(?:e|en|t)?|vergiss|vergessen sie|missachte)"
+                                    + " (?:\\p{L}+ ){0,4}(?:anweisungen|instruktionen|befehle"
+                                    + "|regeln|vorgaben|anordnungen)\\b"),
+                    rule(
+                            SafetyRule.INSTRUCTION_OVERRIDE,
+                            "\\b(?:ignorez|ignores|oublie[zs]?|ignore(?= (?:toutes|tous|les) )|ignora"
+                                    + "|ignorate|olvida|esquece|negeer|vergeet) (?:\\p{L}+ ){0,4}(?:instructions|consignes"
+                                    + "|instrucciones|istruzioni|instruções|instrucoes|instructies"
+                                    + "|regels|règles|reglas|regole|regras)\\b"),
+                    rule(
+                            SafetyRule.PHISHING_LINK,
+                            "\\b(?:tell|ask|instruct|direct|redirect|send|point|remind|urge)"
+                                    + " (?:the |all |every |any )?(?:users?|customers?|visitors?"
+                                    + "|readers?|them|people|employees?)\\b.{0,60}?\\b(?:to )?"
+                                    + "(?:visit|go to|open|click|log ?in|sign ?in|enter|reset"
+                                    + "|verify|confirm|update|re-?enter|submit)\\b.{0,120}?"
+                                    + "(?:https?://|www\\.)"),
+                    rule(
+                            SafetyRule.PHISHING_LINK,
+                            "\\b(?:verify|confirm|re-?enter|update|validate) (?:your |their |the )?"
+                                    + "(?:account|password|credentials|login|identity|payment"
+                                    + "|card|billing)\\b.{0,80}?(?:https?://|www\\.)"));
+
+    /** Instruction overrides with every space and punctuation removed (spaced-out letters). */
+    private static final Pattern SQUEEZED_OVERRIDE =
+            Pattern.compile(
+                    "(?:ignore|disregard|forget|override|bypass)(?:all|any|every|the|your|of|these"
+                            + "|those|my)*(?:previous|prior|above|earlier|preceding|system)"
+                            + "(?:instructions?|prompts?|rules|directions|guidelines)");
 
     private static TextRule rule(SafetyRule rule, String regex) {
         return new TextRule(rule, Pattern.compile(regex));
@@ -125,14 +158,23 @@ final class PatternWriteSafety implements WriteSafety {
         View view = View.of(text);
         boolean message = target == WriteTarget.MESSAGE;
         for (TextRule r : TEXT_RULES) {
-            if (message && r.rule() == SafetyRule.TOOL_CALL_LOOKALIKE) {
-                continue; // chat messages are turns; tool calls and roles are their structure
-            }
+            // A message's text is its content only (its role and tool calls are structure, checked
+            // by the transcript writer), so a tool-call lookalike inside it is a fake too.
             Verdict verdict = message ? Verdict.FLAG : r.rule().verdict();
             Matcher m = r.pattern().matcher(view.text());
             while (m.find() && hits.size() < MAX_HITS) {
                 hits.add(new RuleHit(r.rule(), verdict, view.originalOffset(m.start())));
             }
+        }
+        // "i g n o r e  a l l  p r e v i o u s ..." : the same override, letters only.
+        String squeezed = view.text().replaceAll("[^\\p{L}]+", "");
+        if (hits.stream().noneMatch(h -> h.rule() == SafetyRule.INSTRUCTION_OVERRIDE)
+                && SQUEEZED_OVERRIDE.matcher(squeezed).find()) {
+            hits.add(
+                    new RuleHit(
+                            SafetyRule.INSTRUCTION_OVERRIDE,
+                            message ? Verdict.FLAG : SafetyRule.INSTRUCTION_OVERRIDE.verdict(),
+                            0));
         }
         return SafetyResult.of(hits);
     }
@@ -146,9 +188,10 @@ final class PatternWriteSafety implements WriteSafety {
                 hits.add(RuleHit.of(SafetyRule.BIDI_CONTROL, i));
             } else if (isControl(cp)) {
                 hits.add(RuleHit.of(SafetyRule.CONTROL_CHARACTER, i));
-            } else if (isInvisible(cp)
-                    && !(cp == 0xFEFF && i == 0)
-                    && !joinerBetweenScripts(text, i, cp)) {
+            } else if (SafeText.isTag(cp)
+                    || (SafeText.isInvisible(cp)
+                            && !(cp == 0xFEFF && i == 0)
+                            && !SafeText.joinerBetweenScripts(text, i, cp))) {
                 hits.add(RuleHit.of(SafetyRule.INVISIBLE_CHARACTER, i));
             }
             i += len;
@@ -159,37 +202,6 @@ final class PatternWriteSafety implements WriteSafety {
         return (cp < 0x20 && cp != '\n' && cp != '\r' && cp != '\t')
                 || cp == 0x7F
                 || (cp >= 0x80 && cp <= 0x9F);
-    }
-
-    private static boolean isInvisible(int cp) {
-        return (cp >= 0x200B && cp <= 0x200D)
-                || (cp >= 0x2060 && cp <= 0x2064)
-                || cp == 0xFEFF
-                || cp == 0x180E;
-    }
-
-    /** ZWJ/ZWNJ between non-ASCII letters, marks or symbols (Persian, Indic, emoji sequences). */
-    private static boolean joinerBetweenScripts(String text, int i, int cp) {
-        if (cp != 0x200C && cp != 0x200D) {
-            return false;
-        }
-        if (i == 0 || i + 1 >= text.length()) {
-            return false;
-        }
-        int before = text.codePointBefore(i);
-        int after = text.codePointAt(i + 1);
-        return joinable(before) && joinable(after);
-    }
-
-    private static boolean joinable(int cp) {
-        if (cp < 0x80) {
-            return false;
-        }
-        int type = Character.getType(cp);
-        return Character.isLetter(cp)
-                || type == Character.NON_SPACING_MARK
-                || type == Character.COMBINING_SPACING_MARK
-                || type == Character.OTHER_SYMBOL;
     }
 
     /**
@@ -206,7 +218,9 @@ final class PatternWriteSafety implements WriteSafety {
             while (i < original.length()) {
                 int cp = original.codePointAt(i);
                 int len = Character.charCount(cp);
-                if (Character.getType(cp) == Character.FORMAT) {
+                if (SafeText.isTag(cp) && cp >= 0xE0020 && cp <= 0xE007E) {
+                    cp -= 0xE0000; // a TAG character spells ASCII invisibly: read what it spells
+                } else if (Character.getType(cp) == Character.FORMAT) {
                     i += len;
                     continue;
                 }
@@ -222,7 +236,7 @@ final class PatternWriteSafety implements WriteSafety {
                 }
                 String s = Character.toString(cp);
                 if (cp >= 0x80) {
-                    s = Normalizer.normalize(s, Normalizer.Form.NFKC);
+                    s = Confusables.fold(Normalizer.normalize(s, Normalizer.Form.NFKC));
                 }
                 s = s.toLowerCase(Locale.ROOT);
                 for (int k = 0; k < s.length(); k++) {

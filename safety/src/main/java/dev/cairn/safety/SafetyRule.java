@@ -44,6 +44,23 @@ public enum SafetyRule {
     INVISIBLE_CHARACTER(Verdict.FLAG),
     /** C0 and C1 control characters other than tab, line feed and carriage return. BLOCK. */
     CONTROL_CHARACTER(Verdict.BLOCK),
+    /**
+     * An instruction to send people to a link to log in, verify or enter credentials ("tell the
+     * user to verify their account at https://..."). FLAG: support runbooks link login pages too.
+     */
+    PHISHING_LINK(Verdict.FLAG),
+    /**
+     * A conversation message claiming the system or developer role, or tool calls on a message that
+     * is not the assistant's: replayed into a prompt, it would speak with authority it does not
+     * have. FLAG (messages are never refused).
+     */
+    FORGED_TURN(Verdict.FLAG),
+    /**
+     * A secret in a field that identifies or groups (user, agent, session, task, conflict key, tag,
+     * proposal task or agent name, key/value key): redacting would merge or split scopes, so the
+     * write is refused. BLOCK.
+     */
+    SECRET_IN_IDENTIFIER(Verdict.BLOCK),
     /** Larger than the configured limit for its {@link WriteTarget}. BLOCK. */
     OVERSIZED(Verdict.BLOCK);
 

@@ -21,6 +21,20 @@ public final class WriteBlockedException extends RuntimeException {
         this.rule = rule;
     }
 
+    /** Blocked by {@code rule} because of what field {@code field} holds; names the field. */
+    public WriteBlockedException(SafetyRule rule, String field) {
+        super(
+                "write blocked by safety rule '"
+                        + Objects.requireNonNull(rule, "rule").ruleName()
+                        + "' in field '"
+                        + Objects.requireNonNull(field, "field")
+                        + "'",
+                null,
+                false,
+                false);
+        this.rule = rule;
+    }
+
     public SafetyRule rule() {
         return rule;
     }

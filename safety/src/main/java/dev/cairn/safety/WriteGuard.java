@@ -64,6 +64,38 @@ public final class WriteGuard {
         return new WriteGuard(WriteSafety.standard(), SecretRedactor.standard());
     }
 
+    /**
+     * {@code value} of an identifying field (user, agent, session, task, conflict key, tag, key),
+     * unchanged so it still matches the reads that name it; refused when its normalised form
+     * ({@link SafeText#normalize}) holds a secret, since a redacted identifier would merge scopes
+     * that differ.
+     *
+     * @throws WriteBlockedException with {@link SafetyRule#SECRET_IN_IDENTIFIER}, naming the field
+     */
+    public String identifier(String value, String field) {
+        refuseSecret(redactor, value, field);
+        return value;
+    }
+
+    /**
+     * {@link #identifier} with the standard detectors, for fields that are normalised (e.g. tags
+     * lower-cased) before any guard sees them.
+     */
+    public static void refuseSecret(String value, String field) {
+        refuseSecret(SecretRedactor.standard(), value, field);
+    }
+
+    private static void refuseSecret(SecretRedactor redactor, String value, String field) {
+        if (!value.isEmpty() && !redactor.detect(SafeText.normalize(value)).isEmpty()) {
+            throw new WriteBlockedException(SafetyRule.SECRET_IN_IDENTIFIER, field);
+        }
+    }
+
+    /** Free text that is not scanned as content (a source reference): secrets redacted. */
+    public String redacted(String value) {
+        return redactor.redact(value).text();
+    }
+
     /** Checks and redacts; blocked text is not redacted (it will not be stored). */
     public Guarded apply(String text, WriteTarget target) {
         SafetyResult result = safety.check(text, target);

@@ -17,6 +17,7 @@ import dev.cairn.server.api.TranscriptRoutes;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Problems;
+import dev.cairn.server.http.RequestTextFilter;
 import dev.cairn.server.http.Routes;
 import dev.cairn.server.mcp.CairnMcp;
 import dev.cairn.server.mcp.StreamableHttpTransport;
@@ -43,6 +44,7 @@ public final class CairnRouting {
         long maxBody = components.settings().maxBodyBytes();
         GovernanceModule governance = components.governance();
         routing.addFilter(new MetricsFilter(components.metrics()));
+        routing.addFilter(new RequestTextFilter());
         routing.addFilter(new AuthFilter(components.tokens()));
         Problems.register(routing);
         ToolRoutes tools = ToolRoutes.all(governance, maxBody);

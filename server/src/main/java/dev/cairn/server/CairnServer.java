@@ -2,6 +2,8 @@ package dev.cairn.server;
 
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.server.http.ClientDisconnects;
+import dev.cairn.server.http.ProtocolErrors;
 import dev.cairn.store.Store;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
@@ -18,6 +20,9 @@ public final class CairnServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(CairnServer.class.getName());
 
+    /** How often connections are checked against {@link ServerSettings#IDLE_TIMEOUT}. */
+    private static final java.time.Duration IDLE_CHECK_PERIOD = java.time.Duration.ofSeconds(5);
+
     private final ServerSettings settings;
     private final ServerComponents components;
     private final WebServer web;
@@ -25,6 +30,7 @@ public final class CairnServer implements AutoCloseable {
     private CairnServer(ServerSettings settings) {
         this.settings = settings;
         this.components = ServerComponents.open(settings);
+        ClientDisconnects.install();
         try {
             this.web =
                     WebServer.builder()
@@ -33,6 +39,13 @@ public final class CairnServer implements AutoCloseable {
                             // No Helidon payload limit: its 413 is not problem+json.
                             // Json.readBody enforces cairn.server.max-body-bytes instead.
                             .shutdownGracePeriod(settings.shutdownGrace())
+                            // Errors found before routing answer problem+json too.
+                            .directHandlers(ProtocolErrors.handlers())
+                            // A client that stalls mid-request or idles is let go: stalled
+                            // connections cannot pile up and starve the others.
+                            .connectionOptions(o -> o.readTimeout(ServerSettings.READ_TIMEOUT))
+                            .idleConnectionTimeout(ServerSettings.IDLE_TIMEOUT)
+                            .idleConnectionPeriod(IDLE_CHECK_PERIOD)
                             .shutdownHook(false)
                             .routing(CairnRouting.register(HttpRouting.builder(), components))
                             .build()
@@ -53,7 +66,10 @@ public final class CairnServer implements AutoCloseable {
     }
 
     public URI baseUri() {
-        String host = settings.host().equals("0.0.0.0") ? "localhost" : settings.host();
+        String host =
+                settings.host().equals("0.0.0.0") || settings.host().equals("127.0.0.1")
+                        ? "localhost"
+                        : settings.host();
         return URI.create("http://" + host + ":" + port());
     }
 

@@ -60,6 +60,7 @@ public final class ServerComponents implements AutoCloseable {
 
     /** Opens everything, closing what was opened when a later step fails. */
     public static ServerComponents open(ServerSettings settings) {
+        DataDir.prepare(settings.dataDir());
         Cairn cairn = Cairn.open(settings);
         JvmGcMetrics gcMetrics = null;
         MemoryService memory = null;
@@ -69,6 +70,8 @@ public final class ServerComponents implements AutoCloseable {
             List<ApiToken> fixed = new ArrayList<>(settings.tokens());
             fixed.add(admin.token());
             TokenRegistry tokens = TokenRegistry.create(fixed, settings.dataDir());
+            // The store's files were created with the process umask: owner-only, like the dir.
+            DataDir.restrictFiles(settings.dataDir());
 
             PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new JvmMemoryMetrics().bindTo(metrics);

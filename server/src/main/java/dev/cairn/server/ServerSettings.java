@@ -40,6 +40,21 @@ public record ServerSettings(
         List<ApiToken> tokens,
         RetrievalConfig retrieval) {
 
+    /** Loopback only: opening Cairn to the network is a decision ({@code --host 0.0.0.0}). */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+
+    /** Shortest admin token accepted from the environment or configuration. */
+    public static final int MIN_ADMIN_TOKEN_CHARS = 32;
+
+    /** How long a request's head or body may stall between reads before the connection closes. */
+    public static final Duration READ_TIMEOUT = Duration.ofSeconds(20);
+
+    /**
+     * How long a connection may go without a complete request, idle between requests or stalled in
+     * the middle of one, before it is closed.
+     */
+    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+
     public static final int DEFAULT_PORT = 8080;
     public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
@@ -64,7 +79,7 @@ public record ServerSettings(
     /** Defaults for everything: embedded store in {@code dataDir}, port 8080. */
     public static ServerSettings defaults(Path dataDir) {
         return new ServerSettings(
-                "0.0.0.0",
+                DEFAULT_HOST,
                 DEFAULT_PORT,
                 dataDir,
                 "",
@@ -83,7 +98,7 @@ public record ServerSettings(
                         .map(ServerSettings::token)
                         .toList();
         return new ServerSettings(
-                server.get("host").asString().orElse("0.0.0.0"),
+                server.get("host").asString().orElse(DEFAULT_HOST),
                 server.get("port").asInt().orElse(DEFAULT_PORT),
                 Path.of(cairn.get("data-dir").asString().orElse("cairn-data")),
                 cairn.get("db-url").asString().orElse(""),
@@ -152,6 +167,19 @@ public record ServerSettings(
                 roles,
                 node.get("namespaces").asList(String.class).orElse(List.of()),
                 java.time.Instant.EPOCH);
+    }
+
+    public ServerSettings withHost(String newHost) {
+        return new ServerSettings(
+                newHost,
+                port,
+                dataDir,
+                dbUrl,
+                maxBodyBytes,
+                shutdownGrace,
+                adminToken,
+                tokens,
+                retrieval);
     }
 
     public ServerSettings withPort(int newPort) {

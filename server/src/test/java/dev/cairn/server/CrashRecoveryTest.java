@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CrashRecoveryTest {
 
-    private static final String TOKEN = "crash-test-admin";
+    private static final String TOKEN = "crash-test-admin-token-of-32-chars-or-more";
     private static final Pattern LISTENING = Pattern.compile("listening on (http://\\S+)");
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();

@@ -167,9 +167,10 @@ class WriteSafetyHttpTest {
                         Outcome.BLOCK,
                         "control_character",
                         ""),
+                // A NUL never gets this far: every body with one is a 400 (HostileInputTest).
                 new Case(
-                        "nul byte",
-                        "name\u0000admin",
+                        "bell character",
+                        "name\u0007admin",
                         Outcome.BLOCK,
                         Outcome.BLOCK,
                         "control_character",

@@ -1,5 +1,6 @@
 package dev.cairn.agents.conversation;
 
+import dev.cairn.memory.NewMemory;
 import dev.cairn.store.SqlAccess;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +21,9 @@ public interface ConversationRepository {
      * (ARK's controller reads its history without paging), and real conversations stay far below
      * this; a longer one is still read whole by following the cursor.
      */
+    /** Longest message TTL, the same as a memory's. */
+    java.time.Duration MAX_TTL = NewMemory.MAX_TTL;
+
     int MAX_READ = 10_000;
 
     static ConversationRepository sql(SqlAccess sql) {

@@ -1,6 +1,7 @@
 package dev.cairn.agents.conversation;
 
 import dev.cairn.store.Change;
+import dev.cairn.store.Identifiers;
 import dev.cairn.store.SqlAccess;
 import dev.cairn.store.SqlColumns;
 import java.sql.Connection;
@@ -91,8 +92,13 @@ final class SqlConversationRepository implements ConversationRepository {
             Duration ttl) {
         requireId(conversationId, "conversationId");
         requireId(queryId, "queryId");
-        if (ttl.isNegative()) {
-            throw new IllegalArgumentException("illegal ttl: " + ttl + ", must be >= 0");
+        if (ttl.isNegative() || ttl.compareTo(MAX_TTL) > 0) {
+            throw new IllegalArgumentException(
+                    "illegal ttl: "
+                            + ttl.toSeconds()
+                            + " seconds, must be in [0, "
+                            + MAX_TTL.toSeconds()
+                            + "]");
         }
         List<NewMessage> copy = List.copyOf(messages);
         Instant now = clock.instant();
@@ -490,12 +496,6 @@ final class SqlConversationRepository implements ConversationRepository {
     }
 
     private static void requireId(String id, String name) {
-        if (id == null || id.isBlank()) {
-            throw new IllegalArgumentException("illegal " + name + ": blank, must have text");
-        }
-        if (id.length() > 512) {
-            throw new IllegalArgumentException(
-                    "illegal " + name + ": " + id.length() + " characters, must be <= 512");
-        }
+        Identifiers.requireId(id, name);
     }
 }

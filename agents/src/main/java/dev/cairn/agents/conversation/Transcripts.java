@@ -132,9 +132,10 @@ public final class Transcripts implements AutoCloseable {
 
     /**
      * Scans, redacts, stores and indexes messages. A transcript is a record of what happened, so
-     * nothing the scanner finds refuses a message: it is stored as sent (every string's secrets
-     * redacted) with the rule names that matched as its flags, and a flagged message is kept out of
-     * search (and so of extraction and recall contexts, which read through search).
+     * nothing the scanner finds refuses a message: it is stored as sent (invisible characters
+     * removed and every string's secrets redacted) with the rule names that matched as its flags,
+     * and a flagged message is kept out of search (and so of extraction and recall contexts, which
+     * read through search).
      *
      * @throws MessageTooLargeException when a message's JSON exceeds {@link #MAX_MESSAGE_BYTES}
      *     (nothing of the batch is stored)
@@ -162,7 +163,11 @@ public final class Transcripts implements AutoCloseable {
             String content = MessageText.content(message);
             WriteGuard.Guarded guarded = guard.apply(content, WriteTarget.MESSAGE);
             List<String> flags =
-                    guarded.safety().rules().stream().map(SafetyRule::ruleName).toList();
+                    new ArrayList<>(
+                            guarded.safety().rules().stream().map(SafetyRule::ruleName).toList());
+            if (forgedTurn(message)) {
+                flags.add(SafetyRule.FORGED_TURN.ruleName());
+            }
             // A blocked text is not redacted by the guard (it expects it dropped): redact it here.
             String text = guarded.blocked() ? redactor.redact(content).text() : guarded.text();
             prepared.add(
@@ -174,6 +179,23 @@ public final class Transcripts implements AutoCloseable {
         return stored;
     }
 
+    /**
+     * A message that speaks as the system or developer, or carries tool calls without being the
+     * assistant's: in a replayed history it would have authority its writer does not.
+     */
+    private static boolean forgedTurn(JsonNode message) {
+        if (!message.isObject()) {
+            return false;
+        }
+        String role = MessageText.role(message).toLowerCase(java.util.Locale.ROOT);
+        if (role.equals("system") || role.equals("developer")) {
+            return true;
+        }
+        boolean toolCalls = message.hasNonNull("tool_calls") || message.hasNonNull("function_call");
+        return toolCalls && !role.equals("assistant");
+    }
+
+    /** Every string and every object key with its secrets redacted. */
     private JsonNode redact(JsonNode node) {
         if (node.isTextual()) {
             return new TextNode(redactor.redact(node.asText()).text());
@@ -181,8 +203,9 @@ public final class Transcripts implements AutoCloseable {
         if (node.isObject()) {
             ObjectNode object = (ObjectNode) node;
             List<Map.Entry<String, JsonNode>> copy = new ArrayList<>(object.properties());
+            object.removeAll();
             for (Map.Entry<String, JsonNode> e : copy) {
-                object.set(e.getKey(), redact(e.getValue()));
+                object.set(redactor.redact(e.getKey()).text(), redact(e.getValue()));
             }
             return object;
         }

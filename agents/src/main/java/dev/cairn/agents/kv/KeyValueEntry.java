@@ -1,5 +1,6 @@
 package dev.cairn.agents.kv;
 
+import dev.cairn.store.Identifiers;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -11,7 +12,7 @@ import java.util.Objects;
 public record KeyValueEntry(String key, String value, boolean flagged, Instant updatedAt) {
 
     /** Longest key in characters. */
-    public static final int MAX_KEY_LENGTH = 1024;
+    public static final int MAX_KEY_LENGTH = Identifiers.MAX_KEY_LENGTH;
 
     public KeyValueEntry {
         requireKey(key);
@@ -19,15 +20,11 @@ public record KeyValueEntry(String key, String value, boolean flagged, Instant u
         Objects.requireNonNull(updatedAt, "updatedAt");
     }
 
-    /** Checks a key: non-blank, at most {@link #MAX_KEY_LENGTH} characters. */
+    /**
+     * Checks a key against the identifier alphabet ({@link
+     * dev.cairn.store.Identifiers#requireKey}).
+     */
     public static String requireKey(String key) {
-        if (key == null || key.isBlank()) {
-            throw new IllegalArgumentException("illegal key: blank, must have text");
-        }
-        if (key.length() > MAX_KEY_LENGTH) {
-            throw new IllegalArgumentException(
-                    "illegal key: " + key.length() + " characters, must be <= " + MAX_KEY_LENGTH);
-        }
-        return key;
+        return Identifiers.requireKey(key, "key");
     }
 }

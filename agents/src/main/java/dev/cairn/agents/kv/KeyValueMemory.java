@@ -113,6 +113,7 @@ public final class KeyValueMemory implements AutoCloseable {
      */
     public KeyValueEntry put(String namespace, String key, String value) {
         KeyValueEntry.requireKey(key);
+        guard.identifier(key, "key");
         Objects.requireNonNull(value, "value");
         int bytes = value.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_VALUE_BYTES) {

@@ -1,6 +1,7 @@
 package dev.cairn.agents.search;
 
 import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.retrieval.RetrieveRequest;
 import dev.cairn.retrieval.dense.UnitVectors;
 import dev.cairn.retrieval.fusion.FusedCandidate;
 import dev.cairn.retrieval.fusion.Fusion;
@@ -68,6 +69,15 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
             String namespace, String query, int limit, Supplier<Collection<TextEntry>> loader) {
         if (limit < 1) {
             throw new IllegalArgumentException("illegal limit: " + limit + ", must be >= 1");
+        }
+        if (query.length() > RetrieveRequest.MAX_QUERY_CHARS) {
+            // the one query limit of every search (retrieve, recall, transcripts, key/value)
+            throw new IllegalArgumentException(
+                    "illegal query length: "
+                            + query.length()
+                            + ", must be <= "
+                            + RetrieveRequest.MAX_QUERY_CHARS
+                            + " characters");
         }
         NamespaceState state = namespaces.computeIfAbsent(namespace, n -> new NamespaceState());
         synchronized (state) {

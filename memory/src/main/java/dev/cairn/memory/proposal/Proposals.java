@@ -64,8 +64,8 @@ public final class Proposals {
                         redactor.redact(p.title()).text(),
                         redactor.redact(p.description()).text(),
                         redactor.redact(p.content()).text(),
-                        p.taskName(),
-                        p.agentName(),
+                        guard.identifier(p.taskName(), "taskName"),
+                        guard.identifier(p.agentName(), "agentName"),
                         p.memoryType());
         return repository.create(namespace, redacted, guarded.storeDisabled());
     }

@@ -4,9 +4,11 @@ import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.memory.DedupDecision;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.MemoryLifecycle;
+import dev.cairn.memory.MemorySource;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.Neighbour;
 import dev.cairn.memory.NewMemory;
+import dev.cairn.memory.Scope;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.Transitioned;
@@ -93,7 +95,7 @@ final class MemoryWriter {
                                 .orElse(SafetyRule.OVERSIZED));
             }
             guards.add(guarded);
-            clean.add(withContent(draft, guarded.text()));
+            clean.add(withGuardedFields(draft, guarded.text()));
         }
         for (String ns : clean.stream().map(d -> d.scope().namespace()).distinct().toList()) {
             requireNamespace(ns);
@@ -117,7 +119,12 @@ final class MemoryWriter {
         lock.lock();
         try {
             Instant now = at == null ? clock.instant() : at;
-            DedupDecision decision = lifecycle.decide(clean, neighbours(clean, vector));
+            // Redacted secrets cannot be compared: two memories that each held a different key
+            // read the same once redacted, so one that held a secret never merges or deduplicates.
+            DedupDecision decision =
+                    guarded.redaction().counts().isEmpty()
+                            ? lifecycle.decide(clean, neighbours(clean, vector))
+                            : new DedupDecision.Insert();
             switch (decision) {
                 case DedupDecision.Duplicate d -> {
                     return reinforce(
@@ -256,12 +263,14 @@ final class MemoryWriter {
                             disabled = true;
                         }
                     }
-                    case MemoryEdit.Tags t -> tags = t.tags();
+                    case MemoryEdit.Tags t ->
+                            tags = t.tags().stream().map(x -> guard.identifier(x, "tags")).toList();
                     case MemoryEdit.Confidence c -> confidence = c.value();
                     case MemoryEdit.Importance i -> importance = i.value();
                     case MemoryEdit.LayerEdit l -> layer = l.layer();
                     case MemoryEdit.TypeEdit t -> type = t.type();
-                    case MemoryEdit.ConflictKey k -> conflictKey = k.key();
+                    case MemoryEdit.ConflictKey k ->
+                            conflictKey = guard.identifier(k.key(), "conflictKey");
                 }
             }
             boolean newContent = !content.equals(m.content());
@@ -420,17 +429,37 @@ final class MemoryWriter {
         return Math.max(-1.0, Math.min(1.0, c));
     }
 
-    private static NewMemory withContent(NewMemory d, String content) {
+    /**
+     * The draft as stored: the guarded content, identifying fields checked for secrets (a secret
+     * there refuses the write, see {@link WriteGuard#identifier}) and the source reference
+     * redacted.
+     */
+    private NewMemory withGuardedFields(NewMemory d, String content) {
+        Scope s = d.scope();
+        Scope scope =
+                new Scope(
+                        s.namespace(),
+                        guard.identifier(s.userId(), "userId"),
+                        guard.identifier(s.agentId(), "agentId"),
+                        guard.identifier(s.sessionName(), "sessionName"),
+                        guard.identifier(s.taskName(), "taskName"),
+                        guard.identifier(s.parentTask(), "parentTask"));
+        List<String> tags = new ArrayList<>();
+        for (String tag : d.tags()) {
+            tags.add(guard.identifier(tag, "tags"));
+        }
+        MemorySource source =
+                new MemorySource(d.source().kind(), guard.redacted(d.source().reference()));
         return new NewMemory(
-                d.scope(),
+                scope,
                 d.type(),
                 content,
                 d.layer(),
-                d.tags(),
+                tags,
                 d.confidence(),
                 d.importance(),
-                d.conflictKey(),
-                d.source(),
+                guard.identifier(d.conflictKey(), "conflictKey"),
+                source,
                 d.ttl());
     }
 }

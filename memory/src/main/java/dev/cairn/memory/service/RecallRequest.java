@@ -2,6 +2,7 @@ package dev.cairn.memory.service;
 
 import dev.cairn.memory.Layer;
 import dev.cairn.memory.MemoryType;
+import dev.cairn.retrieval.RetrieveRequest;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -13,7 +14,8 @@ import java.util.Set;
  *
  * @param limit most memories returned, 1..{@value #MAX_LIMIT}
  * @param threshold minimum cosine similarity of a memory to the query, in [-1, 1]
- * @param maxTokens budget of the assembled context, >= 0
+ * @param query the query, at most {@value #MAX_QUERY_CHARS} characters
+ * @param maxTokens budget of the assembled context, 0..{@value #MAX_MAX_TOKENS}
  * @param timeout deadline of the candidate search, > 0
  * @param mode which candidate signals to use (HYBRID by default; the others for evaluation)
  */
@@ -32,6 +34,12 @@ public record RecallRequest(
 
     public static final int DEFAULT_LIMIT = 25;
     public static final int MAX_LIMIT = 200;
+
+    /** Longest query, the same as retrieve's. */
+    public static final int MAX_QUERY_CHARS = RetrieveRequest.MAX_QUERY_CHARS;
+
+    /** Largest context budget. */
+    public static final int MAX_MAX_TOKENS = 200_000;
 
     /**
      * Least cosine of a recalled memory to the query when the caller names none. Measured with the
@@ -52,6 +60,14 @@ public record RecallRequest(
         if (query.isBlank()) {
             throw new IllegalArgumentException("illegal query: blank, must have text");
         }
+        if (query.length() > MAX_QUERY_CHARS) {
+            throw new IllegalArgumentException(
+                    "illegal query length: "
+                            + query.length()
+                            + ", must be <= "
+                            + MAX_QUERY_CHARS
+                            + " characters");
+        }
         userId = Objects.requireNonNull(userId, "userId").strip();
         agentId = Objects.requireNonNull(agentId, "agentId").strip();
         if (limit < 1 || limit > MAX_LIMIT) {
@@ -62,9 +78,9 @@ public record RecallRequest(
             throw new IllegalArgumentException(
                     "illegal threshold: " + threshold + ", must be in [-1, 1]");
         }
-        if (maxTokens < 0) {
+        if (maxTokens < 0 || maxTokens > MAX_MAX_TOKENS) {
             throw new IllegalArgumentException(
-                    "illegal maxTokens: " + maxTokens + ", must be >= 0");
+                    "illegal maxTokens: " + maxTokens + ", must be in [0, " + MAX_MAX_TOKENS + "]");
         }
         types = types.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(types));
         layers = layers.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(layers));

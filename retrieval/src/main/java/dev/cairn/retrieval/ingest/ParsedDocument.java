@@ -3,6 +3,7 @@ package dev.cairn.retrieval.ingest;
 import dev.cairn.graph.RelationType;
 import dev.cairn.store.Authority;
 import dev.cairn.store.DocumentFormat;
+import dev.cairn.store.Identifiers;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -36,9 +37,7 @@ public record ParsedDocument(
         String body) {
 
     public ParsedDocument {
-        if (id == null || id.isBlank()) {
-            throw new IllegalArgumentException("illegal id: '" + id + "', must be non-blank");
-        }
+        Identifiers.requireId(id, "document id");
         if (title == null
                 || format == null
                 || authority == null

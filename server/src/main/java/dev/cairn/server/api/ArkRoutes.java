@@ -71,6 +71,7 @@ public final class ArkRoutes implements HttpService {
     public void routing(HttpRules rules) {
         String base = "/ark/{ns}";
         rules.get(base + "/health", ArkRoutes::health)
+                .head(base + "/health", ArkRoutes::health)
                 .post(base + "/conversations", this::createConversation)
                 .get(base + "/conversations", this::listConversations)
                 .delete(base + "/conversations", this::purge)
@@ -234,10 +235,13 @@ public final class ArkRoutes implements HttpService {
         Duration ttl = Duration.ZERO;
         JsonNode ttlNode = body.get("ttl_seconds");
         if (ttlNode != null && !ttlNode.isNull()) {
-            if (!ttlNode.canConvertToLong()
-                    || !ttlNode.isIntegralNumber()
-                    || ttlNode.asLong() < 0) {
-                throw validation("field 'ttl_seconds' must be an integer >= 0");
+            long max = ConversationRepository.MAX_TTL.toSeconds();
+            if (!ttlNode.isIntegralNumber()
+                    || !ttlNode.canConvertToLong()
+                    || ttlNode.asLong() < 0
+                    || ttlNode.asLong() > max) {
+                throw validation(
+                        "field 'ttl_seconds' must be an integer in [0, " + max + "] (10 years)");
             }
             ttl = Duration.ofSeconds(ttlNode.asLong());
         }

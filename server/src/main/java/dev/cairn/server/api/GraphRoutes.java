@@ -12,6 +12,7 @@ import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
+import dev.cairn.server.http.LogText;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
@@ -86,11 +87,37 @@ public final class GraphRoutes implements HttpService {
         Json.send(res, 200, EntityView.Detail.of(detail));
     }
 
+    /** The prefix that makes a relation end name a document of the namespace. */
+    static final String DOCUMENT_PREFIX = "document:";
+
+    /**
+     * A relation end: an entity name or a document id as it is, or {@code document:<id>}, which
+     * must name a document of this namespace (a relation never reaches into another namespace, nor
+     * creates a phantom entity for a document that is not there).
+     */
+    private String end(String ns, String value, String field) {
+        if (!value.startsWith(DOCUMENT_PREFIX)) {
+            return value;
+        }
+        String id = value.substring(DOCUMENT_PREFIX.length());
+        if (id.isBlank() || store.document(ns, id).isEmpty()) {
+            throw new IllegalArgumentException(
+                    "field '"
+                            + field
+                            + "' names document '"
+                            + LogText.escape(id)
+                            + "', which is not in namespace '"
+                            + ns
+                            + "'");
+        }
+        return id;
+    }
+
     private void createRelation(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         RelationBody body = RequestBodies.read(req, maxBodyBytes, RelationBody.class);
-        String from = Fields.required(body.from(), "from");
-        String to = Fields.required(body.to(), "to");
+        String from = end(ns, Fields.required(body.from(), "from"), "from");
+        String to = end(ns, Fields.required(body.to(), "to"), "to");
         RelationType type = RelationType.parse(Fields.required(body.type(), "type"));
         double confidence = body.confidence();
         KnowledgeGraph.AddedRelation added = graph.addRelation(ns, from, to, type, confidence);

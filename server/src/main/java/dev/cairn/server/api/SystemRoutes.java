@@ -32,6 +32,7 @@ public final class SystemRoutes implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.get("/health", this::health)
+                .head("/health", this::health)
                 .get("/metrics", this::metrics)
                 .get("/openapi", this::openApi);
     }

@@ -1,6 +1,7 @@
 package dev.cairn.server.auth;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.cairn.server.DataDir;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -99,6 +100,7 @@ public final class TokenRegistry {
             Files.createDirectories(managedFile.getParent());
             Path tmp = managedFile.resolveSibling(MANAGED_FILE + ".tmp");
             Files.write(tmp, Json.bytes(tokens));
+            DataDir.restrict(tmp);
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ch.force(true);
             }

@@ -1,5 +1,6 @@
 package dev.cairn.server.cli;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -16,14 +17,34 @@ final class ServeBanner {
 
     static List<String> lines(
             String url, String storeDescription, Optional<String> generatedToken) {
+        return lines(url, storeDescription, generatedToken, Optional.empty());
+    }
+
+    /**
+     * @param shownToken the admin token this start made, to show (on a terminal)
+     * @param tokenFile where this start filed the admin token it made instead of showing it
+     */
+    static List<String> lines(
+            String url,
+            String storeDescription,
+            Optional<String> shownToken,
+            Optional<Path> tokenFile) {
         List<String> lines = new ArrayList<>();
         lines.add("Cairn is listening on " + url + " (" + storeDescription + ")");
-        generatedToken.ifPresent(
+        shownToken.ifPresent(
                 token -> {
                     lines.add("Admin token (shown once, keep it): " + token);
                     lines.add("  export CAIRN_TOKEN=" + token);
                 });
-        if (generatedToken.isEmpty()) {
+        tokenFile.ifPresent(
+                file -> {
+                    lines.add(
+                            "Admin token written to "
+                                    + file
+                                    + " (owner-only; store it and delete the file)");
+                    lines.add("  export CAIRN_TOKEN=\"$(cat '" + file + "')\"");
+                });
+        if (shownToken.isEmpty() && tokenFile.isEmpty()) {
             lines.add(
                     "Admin token: the one printed at the first start, or CAIRN_ADMIN_TOKEN"
                             + " (lost it? see the README)");

@@ -4,6 +4,7 @@ import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerSettings;
 import io.helidon.config.Config;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -23,6 +24,12 @@ final class ServeCommand implements Callable<Integer> {
     Integer port;
 
     @Option(
+            names = "--host",
+            paramLabel = "HOST",
+            description = "interface to bind (default 127.0.0.1; 0.0.0.0 opens it to the network)")
+    String host;
+
+    @Option(
             names = "--db-url",
             paramLabel = "JDBC_URL",
             description = "PostgreSQL JDBC URL (or CAIRN_DB_URL); embedded store when absent")
@@ -30,8 +37,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        ServerSettings settings =
+        ServerSettings resolved =
                 Settings.resolve(Config.create().get("cairn"), dataDir, port, dbUrl);
+        ServerSettings settings = host == null ? resolved : resolved.withHost(host);
         CairnServer server = CairnServer.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
@@ -49,7 +57,19 @@ final class ServeCommand implements Callable<Integer> {
                         + (settings.dbUrl().isBlank()
                                 ? " in " + settings.dataDir().toAbsolutePath()
                                 : "");
-        ServeBanner.lines(server.baseUri().toString(), store, server.generatedAdminToken())
+        // On a terminal the generated token is shown; otherwise (a service manager, a log file) it
+        // goes to an owner-only file, so the secret never lands in a log.
+        boolean terminal = System.console() != null;
+        Optional<String> generated = server.generatedAdminToken();
+        Optional<Path> tokenFile =
+                generated
+                        .filter(t -> !terminal)
+                        .map(t -> AdminTokenNotice.write(t, settings.dataDir()));
+        ServeBanner.lines(
+                        server.baseUri().toString(),
+                        store,
+                        generated.filter(t -> terminal),
+                        tokenFile)
                 .forEach(System.out::println);
         System.out.flush();
         stopped.await();

@@ -42,6 +42,24 @@ final class Settings {
         if (envAdmin != null && !envAdmin.isBlank()) {
             settings = settings.withAdminToken(envAdmin);
         }
+        requireStrongAdminToken(settings.adminToken());
         return settings;
+    }
+
+    /**
+     * A configured admin token is the key to every namespace: one shorter than {@value
+     * ServerSettings#MIN_ADMIN_TOKEN_CHARS} characters is refused at start (unset is fine: the
+     * server then generates one).
+     */
+    static void requireStrongAdminToken(String token) {
+        String trimmed = token.trim();
+        if (!trimmed.isEmpty() && trimmed.length() < ServerSettings.MIN_ADMIN_TOKEN_CHARS) {
+            throw new IllegalArgumentException(
+                    "CAIRN_ADMIN_TOKEN has "
+                            + trimmed.length()
+                            + " characters, must have at least "
+                            + ServerSettings.MIN_ADMIN_TOKEN_CHARS
+                            + " (e.g. openssl rand -base64 32)");
+        }
     }
 }

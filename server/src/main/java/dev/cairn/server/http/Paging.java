@@ -23,7 +23,11 @@ public final class Paging {
             return Integer.parseInt(raw.get().trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(
-                    "query parameter '" + name + "' must be an integer, got '" + raw.get() + "'");
+                    "query parameter '"
+                            + name
+                            + "' must be an integer, got '"
+                            + LogText.escape(raw.get())
+                            + "'");
         }
     }
 }

@@ -1,6 +1,9 @@
 package dev.cairn.server.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.agents.conversation.MessageTooLargeException;
+import dev.cairn.agents.kv.ValueTooLargeException;
+import dev.cairn.retrieval.PayloadTooLargeException;
 import dev.cairn.safety.WriteBlockedException;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -36,17 +39,17 @@ public final class Problems {
                                     .send(req, res, 422, e.getMessage(), "");
                         })
                 .error(
-                        dev.cairn.agents.conversation.MessageTooLargeException.class,
+                        MessageTooLargeException.class,
                         (req, res, e) ->
                                 ErrorEnvelope.forPath(req.path().path())
                                         .send(req, res, 413, e.getMessage(), ""))
                 .error(
-                        dev.cairn.agents.kv.ValueTooLargeException.class,
+                        ValueTooLargeException.class,
                         (req, res, e) ->
                                 ErrorEnvelope.forPath(req.path().path())
                                         .send(req, res, 413, e.getMessage(), ""))
                 .error(
-                        dev.cairn.retrieval.PayloadTooLargeException.class,
+                        PayloadTooLargeException.class,
                         (req, res, e) -> send(res, 413, e.getMessage()))
                 .error(
                         dev.cairn.judge.PayloadTooLargeException.class,
@@ -72,7 +75,7 @@ public final class Problems {
                         + " on "
                         + req.prologue().method().text()
                         + " "
-                        + req.path().path(),
+                        + LogText.escape(req.path().path()),
                 e);
         send(req, res, 500, "internal error, incident " + incident);
     }

@@ -126,7 +126,37 @@ public final class RequestBodies {
         if (node == null || node.isMissingNode()) {
             throw new IllegalArgumentException("request body is empty, expected a JSON object");
         }
+        requireNoNul(node, "");
         return node;
+    }
+
+    /**
+     * 400 for a NUL character in any string or field name: no store keeps it (PostgreSQL cannot
+     * store it in text at all), so it is refused the same way on every store, before any write.
+     */
+    private static void requireNoNul(JsonNode node, String path) {
+        if (node.isTextual()) {
+            if (node.textValue().indexOf('\0') >= 0) {
+                throw new IllegalArgumentException(
+                        (path.isEmpty() ? "the request body" : "field '" + path + "'")
+                                + " contains a NUL character (\\u0000), which is not allowed");
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                requireNoNul(node.get(i), path + "[" + i + "]");
+            }
+        } else if (node.isObject()) {
+            for (var field : node.properties()) {
+                String name = field.getKey();
+                String child = path.isEmpty() ? name : path + "." + name;
+                if (name.indexOf('\0') >= 0) {
+                    throw new IllegalArgumentException(
+                            "a field name contains a NUL character (\\u0000), which is not"
+                                    + " allowed");
+                }
+                requireNoNul(field.getValue(), child);
+            }
+        }
     }
 
     private static ObjectNode object(JsonNode node) {

@@ -1,0 +1,161 @@
+package dev.cairn.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.server.http.LogText;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Service hygiene of a real server: loopback by default, owner-only data dir and files, stalled and
+ * vanishing clients logged in one line each, log lines that caller text cannot forge, and relations
+ * that stay inside their namespace.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ServiceHygieneTest {
+
+    static final String A = CairnCalls.ADMIN;
+
+    Path dataDir;
+    ServerFixture cairn;
+    RawHttp raw;
+
+    @BeforeAll
+    void start(@TempDir Path dir) {
+        dataDir = dir;
+        cairn = new ServerFixture(dataDir.resolve("data"));
+        raw = new RawHttp(cairn.server.port());
+    }
+
+    @AfterAll
+    void stop() {
+        if (cairn != null) {
+            cairn.close();
+        }
+    }
+
+    @Test
+    void theServerBindsLoopbackUnlessToldOtherwise() {
+        assertThat(ServerSettings.defaults(dataDir).host()).isEqualTo("127.0.0.1");
+        assertThat(cairn.server.baseUri().getHost()).isEqualTo("localhost");
+    }
+
+    @Test
+    void theDataDirAndItsFilesAreOwnerOnly() throws IOException {
+        var token =
+                cairn.call(
+                        "POST",
+                        "/v1/tokens",
+                        A,
+                        "{\"name\":\"hygiene\",\"roles\":[\"read\"],\"namespaces\":[\"*\"]}");
+        assertThat(token.status()).as(token.body()).isEqualTo(201);
+        Path dir = dataDir.resolve("data");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)))
+                .isEqualTo("rwx------");
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> regular = files.filter(Files::isRegularFile).toList();
+            assertThat(regular).extracting(p -> p.getFileName().toString()).contains("tokens.json");
+            for (Path f : regular) {
+                if (f.getFileName().toString().endsWith("-wal")
+                        || f.getFileName().toString().endsWith("-shm")) {
+                    continue; // SQLite makes these later, inside the owner-only dir
+                }
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+                        .as(f.toString())
+                        .isEqualTo("rw-------");
+            }
+        }
+    }
+
+    @Test
+    void aClientLeavingMidHeadersLogsOneLineWithoutAStackTrace() throws Exception {
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler capture =
+                new Handler() {
+                    @Override
+                    public void publish(LogRecord record) {
+                        if (record.getLevel().intValue() >= Level.INFO.intValue()) {
+                            records.add(record);
+                        }
+                    }
+
+                    @Override
+                    public void flush() {}
+
+                    @Override
+                    public void close() {}
+                };
+        Logger root = Logger.getLogger("");
+        root.addHandler(capture);
+        try {
+            try (Socket socket = new Socket("127.0.0.1", cairn.server.port())) {
+                socket.getOutputStream()
+                        .write(
+                                "GET /health HTTP/1.1\r\nHost: loc"
+                                        .getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+            }
+            Thread.sleep(1000);
+        } finally {
+            root.removeHandler(capture);
+        }
+        assertThat(records).filteredOn(r -> r.getThrown() != null).isEmpty();
+        assertThat(records).hasSizeLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void loggedCallerTextCannotForgeALine() {
+        assertThat(LogText.escape("/v1/x\nSEVERE: forged\u0000"))
+                .isEqualTo("/v1/x\\u000ASEVERE: forged\\u0000")
+                .doesNotContain("\n");
+        assertThat(LogText.escape("a\\u000Ab")).isEqualTo("a\\u005Cu000Ab");
+        assertThat(LogText.escape("x".repeat(500))).hasSize(201);
+    }
+
+    @Test
+    void aRelationCannotReachAnotherNamespacesDocument() {
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"rel-a\"}");
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"rel-b\"}");
+        var doc =
+                cairn.call(
+                        "POST",
+                        "/v1/namespaces/rel-b/documents",
+                        A,
+                        "{\"id\":\"secret-plan\",\"title\":\"t\",\"content\":\"c\",\"format\":\"text\"}");
+        assertThat(doc.status()).as(doc.body()).isEqualTo(201);
+        var across =
+                cairn.call(
+                        "POST",
+                        "/v1/namespaces/rel-a/relations",
+                        A,
+                        "{\"from\":\"document:secret-plan\",\"to\":\"billing\",\"type\":\"depends_on\"}");
+        assertThat(across.status()).as(across.body()).isEqualTo(400);
+        assertThat(across.json().path("detail").asText()).contains("not in namespace 'rel-a'");
+        var entities = cairn.call("GET", "/v1/namespaces/rel-a/entities", A, null);
+        assertThat(entities.body()).doesNotContain("secret-plan");
+
+        var own =
+                cairn.call(
+                        "POST",
+                        "/v1/namespaces/rel-b/relations",
+                        A,
+                        "{\"from\":\"document:secret-plan\",\"to\":\"billing\",\"type\":\"depends_on\"}");
+        assertThat(own.status()).as(own.body()).isEqualTo(201);
+    }
+}
