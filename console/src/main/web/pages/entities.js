@@ -141,7 +141,7 @@ export function Entities({ ns }) {
 function Ref({ ns, value }) {
   if (value.startsWith('document:')) {
     const id = value.slice(9);
-    return html`<a href=${href(ns, 'knowledge', 'doc', id)}>📄 ${id}</a>`;
+    return html`<a href=${href(ns, 'knowledge', 'doc', id)}>document ${id}</a>`;
   }
   return html`<code>${value.replace(/^entity:/, '')}</code>`;
 }

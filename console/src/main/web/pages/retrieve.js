@@ -20,6 +20,7 @@ export function Retrieve({ ns, rest }) {
         query: form.query,
         topK: Number(form.topK),
         k: Number(form.k),
+        explain: true,
         weights: { lexical: Number(form.lexical), dense: Number(form.dense), graph: Number(form.graph) },
       };
       setAnswer(await post(nsPath(ns, '/retrieve?trace=true'), body));

@@ -31,6 +31,7 @@ class ConsoleBrowserTest {
     void scriptedSessionPassesInHeadlessChromium() throws Exception {
         requireBrowser();
         Path artifacts = Path.of("target", "console-browser").toAbsolutePath();
+        deleteScreenshotsOfEarlierRuns(artifacts);
         try (ServerFixture cairn = new ServerFixture(dataDir)) {
             assertThat(
                             cairn.call(
@@ -126,6 +127,16 @@ class ConsoleBrowserTest {
         }
         assertThat(artifacts.resolve("05-retrieve-trace.png")).exists();
         assertThat(artifacts.resolve("07-entity-map.png")).exists();
+    }
+
+    private static void deleteScreenshotsOfEarlierRuns(Path artifacts) throws java.io.IOException {
+        if (Files.isDirectory(artifacts)) {
+            try (var files = Files.list(artifacts)) {
+                for (Path file : files.toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
     }
 
     private static void requireBrowser() {
