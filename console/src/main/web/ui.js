@@ -88,3 +88,14 @@ export function go(nsName, page, ...rest) {
 
 export const href = (nsName, page, ...rest) =>
   '#/' + [nsName, page, ...rest].map(encodeURIComponent).join('/');
+
+/** Relation types and their colours, in the entity map and on document pages. */
+export const RELATION_COLOURS = {
+  governs: '#1f77b4',
+  supersedes: '#9467bd',
+  depends_on: '#ff7f0e',
+  part_of: '#2ca02c',
+  related_to: '#8c564b',
+  mentions: '#aaaaaa',
+  contradicts: '#d62728',
+};

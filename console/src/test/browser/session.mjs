@@ -99,6 +99,10 @@ try {
     await page.waitForSelector('#document');
     const facts = await page.textContent('#document dl.facts');
     check(facts.includes('billing, tls') && facts.includes('authoritative'), `front matter fields: ${facts}`);
+    await page.waitForSelector('#document-graph');
+    const graph = await page.textContent('#document-graph');
+    check(graph.includes('billing-api') && graph.includes('governs') && graph.includes('depends_on'),
+      `document graph: ${graph}`);
     const chunks = await page.$$('.chunk');
     check(chunks.length >= 2, `only ${chunks.length} chunks shown`);
     await shot('04-document');

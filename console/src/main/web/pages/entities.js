@@ -4,17 +4,8 @@
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, ns as nsPath, query } from '../api.js';
-import { ErrorBox, href } from '../ui.js';
+import { ErrorBox, RELATION_COLOURS, href } from '../ui.js';
 
-export const RELATION_COLOURS = {
-  governs: '#1f77b4',
-  supersedes: '#9467bd',
-  depends_on: '#ff7f0e',
-  part_of: '#2ca02c',
-  related_to: '#8c564b',
-  mentions: '#aaaaaa',
-  contradicts: '#d62728',
-};
 const SEEDS = 40;
 
 const entityKey = (ref) => (ref.startsWith('entity:') ? ref.slice(7) : null);

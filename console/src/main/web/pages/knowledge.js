@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { del, get, ns as nsPath, post, query } from '../api.js';
-import { Badge, ErrorBox, Loading, Pager, fmt, frontMatter, go, href, useAction, useLoad } from '../ui.js';
+import { Badge, RELATION_COLOURS, ErrorBox, Loading, Pager, fmt, frontMatter, go, href, useAction, useLoad } from '../ui.js';
 
 export function Knowledge({ ns, rest, can }) {
   if (rest[0] === 'doc' && rest[1]) return html`<${DocumentPage} ns=${ns} id=${rest[1]} can=${can} />`;
@@ -112,11 +112,26 @@ function DocumentPage({ ns, id, can }) {
     ${can('write') && html`<button class="danger" onClick=${remove}>Delete document</button>`}
     <${ErrorBox} error=${action.error} />
     ${yaml && html`<h3>Front matter</h3><pre class="frontmatter">${yaml}</pre>`}
-    <p class="muted">Front matter is stored as the fields above; the entities and relations it
-      declares are in the <a href=${href(ns, 'entities')}>entity map</a>.</p>
+    <${DocumentGraph} ns=${ns} id=${d.id} />
     <h3>Chunks (${d.chunks.length})</h3>
     ${d.chunks.map((c) => html`<article class="chunk" id=${'chunk-' + c.ordinal}>
       <header><code>${c.chunkId}</code> · ${c.headingPath.join(' › ') || c.heading || '(no heading)'} · ${c.tokens} tokens</header>
       <pre>${c.text}</pre></article>`)}
   </section>`;
+}
+
+/** The entities the document's chunks mention and the relations it declared or stated. */
+function DocumentGraph({ ns, id }) {
+  const g = useLoad(() => get(nsPath(ns, `/documents/${encodeURIComponent(id)}/graph`)), [ns, id]);
+  if (!g.data) return html`<${Loading} state=${g} />`;
+  const name = (ref) => ref.replace(/^entity:/, '').replace(/^document:/, 'document ');
+  return html`<div id="document-graph">
+    <h3>Entities (${g.data.entities.length})</h3>
+    <p>${g.data.entities.map((e) => html`<span class="badge">${e.name} · ${e.kind}</span> `)}</p>
+    <h3>Relations (${g.data.relations.length})</h3>
+    <ul class="relations">${g.data.relations.map((r) => html`<li>${name(r.from)}
+      <span style=${`color:${RELATION_COLOURS[r.type] || '#666'}`}>${r.type}</span> ${name(r.to)}
+      <span class="muted">(weight ${fmt.num(r.weight, 2)})</span></li>`)}</ul>
+    <p class="muted">Drawn with their neighbours in the <a href=${href(ns, 'entities')}>entity map</a>.</p>
+  </div>`;
 }
