@@ -67,7 +67,7 @@ const PAGES = [
   ['proposals', '#proposal-status'],
   ['entities', '#entity-counts:not(:text("0 nodes"))'],
   ['conversations', '#conversations'],
-  ['health', '#health'],
+  ['health', '#index-status tbody tr'],
 ];
 
 const browser = await chromium.launch({

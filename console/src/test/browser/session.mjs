@@ -132,7 +132,13 @@ try {
     await page.click('#judge button[type=submit]');
     await page.waitForSelector('#verdict');
     const verdict = await page.textContent('#verdict');
-    check(verdict.includes('grounded') && !verdict.includes('not grounded'), `verdict: ${verdict}`);
+    // Coverage is what the answer controls; "grounded" also needs the policy, whose
+    // defer-when-planned rule follows the retrieve's plan (which a loaded machine can change).
+    check((await page.textContent('#coverage')) === '1.000', `verdict: ${verdict}`);
+    check(verdict.includes('supported') && !verdict.includes('unsupported'), `verdict: ${verdict}`);
+    const grounded = !verdict.includes('not grounded');
+    check(grounded || (await page.$('#violations')) !== null, `not grounded and no violation shown: ${verdict}`);
+    return verdict.slice(0, 160);
     await shot('06-judge');
   });
 
@@ -207,7 +213,7 @@ try {
     await page.waitForSelector('#conversations');
     await shot('11-conversations');
     await page.click('nav a[data-page=health]');
-    await page.waitForSelector('#health');
+    await page.waitForSelector('#index-status tbody tr');
     await page.waitForSelector('#operation-totals >> text=retrieve');
     await page.waitForTimeout(2500);
     await shot('12-health');

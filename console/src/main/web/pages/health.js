@@ -1,4 +1,4 @@
-// Health: the store check from /health, and request rate and mean latency per operation from the
+// Health: the store check and each derived index's lag from /health, and request rate and mean latency per operation from the
 // server's own Prometheus metrics (/metrics), sampled while the page is open and drawn with uPlot.
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -92,8 +92,11 @@ export function Health() {
     <${ErrorBox} error=${error} />
     ${health && html`<dl class="facts" id="health">
       <dt>status</dt><dd>${health.status}</dd>
-      ${Object.entries(health.checks || {}).map(([k, v]) => html`<dt>${k}</dt><dd>${typeof v === 'object' ? Object.entries(v).filter(([, x]) => x != null).map(([a, b]) => `${a}: ${b}`).join(' · ') : String(v)}</dd>`)}
-    </dl>`}
+      <dt>store</dt><dd>${health.checks.store.kind} · ${health.checks.store.status}${health.checks.store.reason ? ` · ${health.checks.store.reason}` : ''}</dd>
+      <dt>last change</dt><dd>${health.checks.store.lastChangeSeq ?? '–'}</dd>
+    </dl>
+    <table class="list" id="index-status"><thead><tr><th>derived index</th><th>changes behind</th></tr></thead>
+      <tbody>${Object.entries(health.checks.store.indexLag || {}).map(([name, lag]) => html`<tr class=${lag > 0 ? 'flagged' : ''}><td>${name}</td><td>${lag}</td></tr>`)}</tbody></table>`}
     <div class="charts"><div id="rate-chart" ref=${rateBox}></div><div id="latency-chart" ref=${latencyBox}></div></div>
     <h3>Since the server started</h3>
     <table class="list" id="operation-totals"><thead><tr><th>operation</th><th>requests</th><th>mean latency</th></tr></thead>

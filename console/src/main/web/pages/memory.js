@@ -7,6 +7,8 @@ import { Badge, ErrorBox, Loading, Pager, fmt, go, href, useAction, useLoad } fr
 
 const TYPES = ['FACT', 'EVENT', 'PREFERENCE', 'DECISION', 'PROBLEM', 'COMMIT', 'RELATIONSHIP', 'TASK', 'PROCEDURE'];
 const STATUSES = ['ACTIVE', 'STALE', 'SUPERSEDED', 'INVALIDATED', 'REJECTED'];
+/** Score and components of each memory in this tab's last recalls (the API keeps no scores). */
+const lastRecall = new Map();
 
 export function Memory({ ns, rest, can }) {
   if (rest[0] === 'mem' && rest[1]) return html`<${MemoryPage} ns=${ns} id=${rest[1]} can=${can} />`;
@@ -93,7 +95,9 @@ function Recall({ ns }) {
     action.run(async () => {
       const body = { query: form.query, maxTokens: Number(form.maxTokens) };
       if (form.userId.trim()) body.userId = form.userId.trim();
-      setAnswer(await post(nsPath(ns, '/recall'), body));
+      const answer = await post(nsPath(ns, '/recall'), body);
+      for (const scored of answer.memories) lastRecall.set(scored.memory.id, { ...scored, query: form.query });
+      setAnswer(answer);
     });
   };
   return html`<form class="card" id="recall" onSubmit=${submit}>
@@ -108,11 +112,11 @@ function Recall({ ns }) {
     ${answer && html`<div id="recall-answer">
       <p><strong>${answer.tokens}</strong> of ${form.maxTokens} tokens${answer.partial ? ' · partial (timed out)' : ''}</p>
       <pre class="context">${answer.context || '(empty context)'}</pre>
-      <table class="list"><thead><tr><th>memory</th><th>score</th><th>relevance</th><th>recency</th><th>type bonus</th><th>confidence</th></tr></thead>
+      <table class="list"><thead><tr><th>memory</th><th>score</th><th>relevance</th><th>recency</th><th>type bonus</th><th>confidence</th><th>importance</th></tr></thead>
       <tbody>${answer.memories.map((s) => html`<tr>
         <td><a href=${href(ns, 'memory', 'mem', s.memory.id)}>${s.memory.content.slice(0, 100)}</a></td>
         <td>${fmt.num(s.score)}</td><td>${fmt.num(s.components.relevance)}</td><td>${fmt.num(s.components.recency)}</td>
-        <td>${fmt.num(s.components.typeBonus)}</td><td>${fmt.num(s.components.confidence)}</td></tr>`)}</tbody></table>
+        <td>${fmt.num(s.components.typeBonus)}</td><td>${fmt.num(s.components.confidence)}</td><td>${fmt.num(s.components.importance)}</td></tr>`)}</tbody></table>
     </div>`}
   </form>`;
 }
@@ -158,6 +162,13 @@ function MemoryPage({ ns, id, can }) {
       <button class="danger" onClick=${act('delete')}>Delete</button>
     </div>`}
     <${ErrorBox} error=${action.error} />
+    ${lastRecall.has(m.id) && html`<h3>Last recall</h3>
+      <p id="memory-score">for “${lastRecall.get(m.id).query}”: score ${fmt.num(lastRecall.get(m.id).score)} =
+        relevance ${fmt.num(lastRecall.get(m.id).components.relevance)},
+        recency ${fmt.num(lastRecall.get(m.id).components.recency)},
+        type bonus ${fmt.num(lastRecall.get(m.id).components.typeBonus)},
+        confidence ${fmt.num(lastRecall.get(m.id).components.confidence)},
+        importance ${fmt.num(lastRecall.get(m.id).components.importance)}</p>`}
     <h3>Status history</h3>
     <table class="list" id="transitions"><thead><tr><th>at</th><th>from</th><th>to</th><th>actor</th><th>reason</th></tr></thead>
       <tbody>${m.transitions.map((t) => html`<tr><td>${fmt.time(t.at)}</td><td>${t.from}</td><td>${t.to}</td><td>${t.actor}</td><td>${t.reason}</td></tr>`)}</tbody></table>

@@ -97,7 +97,8 @@ function Judge({ ns, query, traceId }) {
     <${ErrorBox} error=${action.error} />
     ${verdict && html`<div id="verdict">
       <p><${Badge} kind=${verdict.grounded ? 'ok' : 'bad'}>${verdict.grounded ? 'grounded' : 'not grounded'}</${Badge}>
-        citation coverage ${fmt.num(verdict.citationCoverage)} · contradiction rate ${fmt.num(verdict.contradictionRate)} · policy compliance ${fmt.num(verdict.policyCompliance)}</p>
+        citation coverage <span id="coverage">${fmt.num(verdict.citationCoverage)}</span> · contradiction rate ${fmt.num(verdict.contradictionRate)} · policy compliance ${fmt.num(verdict.policyCompliance)}</p>
+      ${(verdict.violations || []).length > 0 && html`<ul id="violations">${verdict.violations.map((v) => html`<li class="bad">policy ${v.rule}: ${v.detail}</li>`)}</ul>`}
       <ul>${(verdict.claims || []).map((c) => html`<li class=${c.supported ? 'ok' : 'bad'}>${c.text}
         <span class="muted">${c.supported ? 'supported' : 'unsupported'}${c.contradicted ? ', contradicted' : ''}</span></li>`)}</ul>
     </div>`}
