@@ -1,6 +1,6 @@
 // Page render times of the console with a large namespace (docs/console.md#render-times).
 // With CAIRN_POPULATE=1 it first fills CAIRN_NS through the API (CAIRN_DOCS documents,
-// CAIRN_MEMORIES memories; both bounded), then opens each page RUNS times in headless chromium
+// CAIRN_MEMORIES memories numbered from CAIRN_MEMORY_OFFSET; both bounded), then opens each page RUNS times in headless chromium
 // and reports the median time from navigation to the page's content being drawn.
 // Environment: CAIRN_URL, CAIRN_ADMIN_TOKEN, CAIRN_NS (default bench).
 import { chromium } from 'playwright-core';
@@ -8,8 +8,8 @@ import { chromium } from 'playwright-core';
 const base = process.env.CAIRN_URL;
 const token = process.env.CAIRN_ADMIN_TOKEN;
 const ns = process.env.CAIRN_NS || 'bench';
-const docs = Math.min(Number(process.env.CAIRN_DOCS || 5000), 20000);
-const memories = Math.min(Number(process.env.CAIRN_MEMORIES || 10000), 50000);
+const docs = Math.min(Number(process.env.CAIRN_DOCS ?? 5000), 20000);
+const memories = Math.min(Number(process.env.CAIRN_MEMORIES ?? 10000), 50000);
 const RUNS = 5;
 if (!base || !token) throw new Error('CAIRN_URL and CAIRN_ADMIN_TOKEN are required');
 
@@ -39,6 +39,21 @@ async function fill(label, count, parallel, make) {
 
 const SERVICES = ['billing-api', 'search-cluster', 'payments', 'ledger', 'auth-gateway', 'object-storage', 'kafka', 'scheduler'];
 const TYPES = ['FACT', 'EVENT', 'PREFERENCE', 'DECISION', 'PROBLEM', 'TASK', 'PROCEDURE'];
+const WORDS = ('restart rotate certificate vault replica leader backup restore index shard queue ' +
+  'consumer lag latency timeout retry quota budget owner oncall weekend night deploy rollback canary ' +
+  'dashboard alert disk memory cpu network dns proxy token secret schema migration tenant region ' +
+  'cluster node pod cache eviction compaction snapshot audit invoice refund ledger payment customer ' +
+  'support escalation runbook freeze window approval review friday morning').split(' ');
+/** A distinct sentence per i (templated ones would be merged as near-duplicates). */
+function sentence(i) {
+  let x = (i + 1) * 2654435761 % 4294967296;
+  const words = [];
+  for (let k = 0; k < 12; k++) {
+    x = (x * 1664525 + 1013904223) % 4294967296;
+    words.push(WORDS[x % WORDS.length]);
+  }
+  return `Note ${i}: ${words.join(' ')}.`;
+}
 
 if (process.env.CAIRN_POPULATE === '1') {
   await api('POST', '/v1/namespaces', { name: ns });
@@ -55,19 +70,20 @@ if (process.env.CAIRN_POPULATE === '1') {
     api('POST', `/v1/namespaces/${ns}/memories`, {
       type: TYPES[i % TYPES.length],
       userId: `user-${i % 50}`,
-      content: `Operator note ${i}: ${SERVICES[i % SERVICES.length]} needs ${i % 17} replicas during window ${i}.`,
+      content: sentence(Number(process.env.CAIRN_MEMORY_OFFSET || 0) + i),
       tags: [SERVICES[i % SERVICES.length]],
     }),
   );
 }
 
+// Each page and what shows it is drawn: its first rows, or for the map its first nodes laid out.
 const PAGES = [
-  ['knowledge', '#documents tbody tr'],
-  ['memory', '#memories tbody tr'],
-  ['proposals', '#proposal-status'],
-  ['entities', '#entity-counts:not(:text("0 nodes"))'],
-  ['conversations', '#conversations'],
-  ['health', '#index-status tbody tr'],
+  ['knowledge', () => document.querySelector('#documents tbody tr')],
+  ['memory', () => document.querySelector('#memories tbody tr')],
+  ['proposals', () => document.querySelector('#proposal-status') && document.querySelector('.pager')],
+  ['entities', () => /^[1-9]\d* nodes/.test(document.querySelector('#entity-counts')?.textContent || '')],
+  ['conversations', () => document.querySelector('#conversations')],
+  ['health', () => document.querySelector('#index-status tbody tr')],
 ];
 
 const browser = await chromium.launch({
@@ -83,13 +99,13 @@ const counts = {
   memories: (await api('GET', `/v1/namespaces/${ns}/memories?limit=1`)).total,
 };
 const results = {};
-for (const [id, selector] of PAGES) {
+for (const [id, drawn] of PAGES) {
   const times = [];
   for (let run = 0; run < RUNS; run++) {
     await page.goto('about:blank');
     const started = Date.now();
     await page.goto(`${base}/console/#/${ns}/${id}`);
-    await page.waitForSelector(selector, { timeout: 30000 });
+    await page.waitForFunction(drawn, null, { timeout: 30000, polling: 10 });
     times.push(Date.now() - started);
   }
   times.sort((a, b) => a - b);

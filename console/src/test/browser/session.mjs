@@ -215,7 +215,7 @@ try {
     await page.click('nav a[data-page=health]');
     await page.waitForSelector('#index-status tbody tr');
     await page.waitForSelector('#operation-totals >> text=retrieve');
-    await page.waitForTimeout(2500);
+    await page.waitForTimeout(6500); // three samples drawn
     await shot('12-health');
   });
 

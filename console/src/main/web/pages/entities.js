@@ -7,6 +7,10 @@ import { get, ns as nsPath, query } from '../api.js';
 import { ErrorBox, RELATION_COLOURS, href } from '../ui.js';
 
 const SEEDS = 40;
+/** Relations drawn per opened entity (its strongest: the API sorts them by weight). */
+const EDGES_PER_ENTITY = 25;
+/** Relations listed in the side panel. */
+const LISTED = 200;
 
 const entityKey = (ref) => (ref.startsWith('entity:') ? ref.slice(7) : null);
 
@@ -29,7 +33,7 @@ export function Entities({ ns }) {
   const expand = async (detail) => {
     expanded.current.add(detail.id);
     addNode('entity:' + detail.id, detail.name, detail.kind);
-    for (const r of detail.relations) {
+    for (const r of detail.relations.slice(0, EDGES_PER_ENTITY)) {
       addNode(r.from);
       addNode(r.to);
       const id = `${r.from}|${r.type}|${r.to}`;
@@ -39,7 +43,9 @@ export function Entities({ ns }) {
     }
   };
   const relayout = () => {
-    cy.current.layout({ name: 'cose', animate: false, randomize: false, nodeDimensionsIncludeLabels: true }).run();
+    // concentric by degree: linear time, hubs in the middle (a force layout took seconds at a
+    // few hundred nodes on a loaded machine)
+    cy.current.layout({ name: 'concentric', animate: false, concentric: (n) => n.degree(), levelWidth: () => 2, minNodeSpacing: 18 }).run();
     setCounts((c) => ({ ...c, nodes: cy.current.nodes().length, edges: cy.current.edges().length }));
   };
   const select = async (ref) => {
@@ -91,7 +97,7 @@ export function Entities({ ns }) {
 
   const expandSelected = async () => {
     try {
-      for (const r of selected.relations) {
+      for (const r of selected.relations.slice(0, EDGES_PER_ENTITY)) {
         for (const ref of [r.from, r.to]) {
           const id = entityKey(ref);
           if (id && !expanded.current.has(id)) await expand(await loadEntity(id));
@@ -121,7 +127,8 @@ export function Entities({ ns }) {
           <h3 id="entity-name">${selected.name}</h3>
           <p>${selected.kind}${selected.aliases.length ? ` · also ${selected.aliases.join(', ')}` : ''} · degree ${selected.degree} · mentioned by ${selected.mentionedBy} chunks</p>
           <button id="expand" onClick=${expandSelected}>Expand neighbourhood</button>
-          <ul class="relations">${selected.relations.map((r) => html`<li>
+          ${selected.relations.length > EDGES_PER_ENTITY && html`<p class="muted">The map draws its ${EDGES_PER_ENTITY} strongest of ${selected.relations.length} relations${selected.relations.length > LISTED ? `; the first ${LISTED} are listed` : ''}.</p>`}
+          <ul class="relations">${selected.relations.slice(0, LISTED).map((r) => html`<li>
             <${Ref} ns=${ns} value=${r.from} /> <span style=${`color:${RELATION_COLOURS[r.type] || '#666'}`}>${r.type}</span> <${Ref} ns=${ns} value=${r.to} /></li>`)}</ul>
         </div>`}
       </aside>

@@ -70,6 +70,11 @@ export function Health() {
       const colours = ['#1f77b4', '#2ca02c', '#d62728', '#ff7f0e', '#9467bd', '#7f7f7f'];
       const options = (title, unit) => ({
         title, width: 560, height: 220,
+        // the last WINDOW samples' span, so the first points are not stretched over years
+        scales: { x: { time: true, range: (u, min, max) => {
+          const end = max ?? Date.now() / 1000;
+          return [end - (WINDOW * SAMPLE_MS) / 1000, end];
+        } } },
         series: [{}, ...OPERATIONS.map((op, i) => ({ label: op, stroke: colours[i], spanGaps: true, value: (u, v) => (v == null ? '–' : `${v.toFixed(2)} ${unit}`) }))],
         axes: [{}, { label: unit }],
       });
