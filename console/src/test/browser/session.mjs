@@ -73,6 +73,7 @@ try {
   await step('sign in as admin; the namespace is listed', async () => {
     await signIn(env('CAIRN_ADMIN_TOKEN'));
     await page.waitForSelector('nav');
+    await page.waitForFunction(() => document.querySelectorAll('#namespace option').length > 0);
     const options = await page.$$eval('#namespace option', (os) => os.map((o) => o.value));
     check(options.includes(ns), `namespace ${ns} not among ${options}`);
     await page.selectOption('#namespace', ns);
@@ -231,7 +232,7 @@ try {
   await step('a read-only token sees no write buttons', async () => {
     await page.click('header button.link');
     await signIn(env('CAIRN_READ_TOKEN'));
-    await page.waitForSelector('nav');
+    await page.waitForFunction(() => document.querySelectorAll('#namespace option').length > 0);
     await page.selectOption('#namespace', ns);
     await page.click('nav a[data-page=knowledge]');
     await page.waitForSelector('#documents');

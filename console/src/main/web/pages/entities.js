@@ -23,24 +23,29 @@ export function Entities({ ns }) {
   const [counts, setCounts] = useState({ nodes: 0, edges: 0, total: 0 });
   const expanded = useRef(new Set());
 
-  const addNode = (ref, label, kind) => {
-    if (cy.current.getElementById(ref).length) return;
-    const isEntity = ref.startsWith('entity:');
-    cy.current.add({ group: 'nodes', data: { id: ref, label: label || ref.replace(/^\w+:/, ''), kind: isEntity ? kind || 'entity' : 'document' } });
-  };
+  const nodeOf = (ref, label, kind) => ({
+    group: 'nodes',
+    data: { id: ref, label: label || ref.replace(/^\w+:/, ''), kind: ref.startsWith('entity:') ? kind || 'entity' : 'document' },
+  });
   const loadEntity = async (id) => get(nsPath(ns, `/entities/${encodeURIComponent(id)}`));
-  /** Adds an entity's relations and their other ends to the drawing. */
-  const expand = async (detail) => {
-    expanded.current.add(detail.id);
-    addNode('entity:' + detail.id, detail.name, detail.kind);
-    for (const r of detail.relations.slice(0, EDGES_PER_ENTITY)) {
-      addNode(r.from);
-      addNode(r.to);
-      const id = `${r.from}|${r.type}|${r.to}`;
-      if (!cy.current.getElementById(id).length) {
-        cy.current.add({ group: 'edges', data: { id, source: r.from, target: r.to, type: r.type, colour: RELATION_COLOURS[r.type] || '#666' } });
+  /** Adds entities with their strongest relations and the other ends, in one batch. */
+  const expand = (details) => {
+    const elements = new Map();
+    const absent = (id) => !elements.has(id) && !cy.current.getElementById(id).length;
+    for (const detail of details) {
+      expanded.current.add(detail.id);
+      const self = 'entity:' + detail.id;
+      if (absent(self)) elements.set(self, nodeOf(self, detail.name, detail.kind));
+      for (const r of detail.relations.slice(0, EDGES_PER_ENTITY)) {
+        for (const end of [r.from, r.to]) if (absent(end)) elements.set(end, nodeOf(end));
+        const id = `${r.from}|${r.type}|${r.to}`;
+        if (absent(id)) {
+          elements.set(id, { group: 'edges', data: { id, source: r.from, target: r.to, type: r.type, colour: RELATION_COLOURS[r.type] || '#666' } });
+        }
       }
     }
+    const all = [...elements.values()];
+    cy.current.add([...all.filter((e) => e.group === 'nodes'), ...all.filter((e) => e.group === 'edges')]);
   };
   const relayout = () => {
     // concentric by degree: linear time, hubs in the middle (a force layout took seconds at a
@@ -60,20 +65,30 @@ export function Entities({ ns }) {
       setError(e);
     }
   };
-  const seed = async (text) => {
+  /** The matching entities and their details: fetched while the drawing library loads. */
+  const fetchSeeds = async (text) => {
     const list = await get(nsPath(ns, '/entities' + query({ q: text, limit: SEEDS })));
+    const details = await Promise.all(list.items.map((e) => loadEntity(e.id)));
+    performance.mark('entity-map:fetched'); // user timing marks: where the map's time goes
+    return { total: list.total, details };
+  };
+  const draw = ({ total, details }) => {
     cy.current.elements().remove();
     expanded.current.clear();
-    const details = await Promise.all(list.items.map((e) => loadEntity(e.id)));
-    for (const d of details) await expand(d);
-    setCounts({ total: list.total, nodes: 0, edges: 0 });
+    expand(details);
+    setCounts({ total, nodes: 0, edges: 0 });
     relayout();
+    performance.mark('entity-map:laid-out');
   };
+  const seed = async (text) => draw(await fetchSeeds(text));
 
   useEffect(() => {
     let live = true;
-    import('cytoscape').then(({ default: cytoscape }) => {
+    const seeds = fetchSeeds('');
+    seeds.catch(setError);
+    import('cytoscape').then(async ({ default: cytoscape }) => {
       if (!live) return;
+      performance.mark('entity-map:library');
       cy.current = cytoscape({
         container: box.current,
         wheelSensitivity: 0.3,
@@ -87,7 +102,8 @@ export function Entities({ ns }) {
       // The instance on its container lets the browser test find where a node is drawn.
       box.current._cy = cy.current;
       cy.current.on('tap', 'node', (e) => select(e.target.id()));
-      seed('').catch(setError);
+      const data = await seeds.catch(() => null);
+      if (live && data) draw(data);
     }, setError);
     return () => {
       live = false;
@@ -97,12 +113,14 @@ export function Entities({ ns }) {
 
   const expandSelected = async () => {
     try {
+      const ids = new Set();
       for (const r of selected.relations.slice(0, EDGES_PER_ENTITY)) {
         for (const ref of [r.from, r.to]) {
           const id = entityKey(ref);
-          if (id && !expanded.current.has(id)) await expand(await loadEntity(id));
+          if (id && !expanded.current.has(id)) ids.add(id);
         }
       }
+      expand(await Promise.all([...ids].map(loadEntity)));
       relayout();
     } catch (e) {
       setError(e);
