@@ -8,7 +8,7 @@ import { ErrorBox, RELATION_COLOURS, href } from '../ui.js';
 
 const SEEDS = 40;
 /** Relations drawn per opened entity (its strongest: the API sorts them by weight). */
-const EDGES_PER_ENTITY = 25;
+const EDGES_PER_ENTITY = 12;
 /** Relations listed in the side panel. */
 const LISTED = 200;
 
@@ -92,9 +92,12 @@ export function Entities({ ns }) {
       cy.current = cytoscape({
         container: box.current,
         wheelSensitivity: 0.3,
+        pixelRatio: 1,
+        hideEdgesOnViewport: true,
         style: [
           { selector: 'node', style: { label: 'data(label)', 'font-size': 10, 'background-color': '#4a6fa5', width: 18, height: 18 } },
-          { selector: 'node[kind = "document"]', style: { shape: 'round-rectangle', 'background-color': '#c8b273' } },
+          // document labels only once zoomed in: text is most of a large map's paint time
+          { selector: 'node[kind = "document"]', style: { shape: 'round-rectangle', 'background-color': '#c8b273', 'min-zoomed-font-size': 9 } },
           { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#111' } },
           { selector: 'edge', style: { 'line-color': 'data(colour)', 'target-arrow-color': 'data(colour)', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', width: 2 } },
         ],
