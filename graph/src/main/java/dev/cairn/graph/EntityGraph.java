@@ -141,6 +141,15 @@ public interface EntityGraph {
     Optional<EntityDetail> entity(String namespace, String id);
 
     /**
+     * The entities a document's chunks mention and the relations it brought.
+     *
+     * @param namespace namespace
+     * @param documentId document id
+     * @return empty when the document is not in the graph
+     */
+    Optional<DocumentGraph> document(String namespace, String documentId);
+
+    /**
      * Every relation of one type in the namespace (declared, posted or extracted; not the
      * structural document-chunk links), in no particular order.
      *

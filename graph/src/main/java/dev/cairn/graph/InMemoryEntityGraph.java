@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
@@ -254,6 +255,38 @@ final class InMemoryEntityGraph implements EntityGraph {
                                             return new EntityDetail(
                                                     summary(ns, e), relations, mentionedBy);
                                         }));
+    }
+
+    @Override
+    public Optional<DocumentGraph> document(String namespace, String documentId) {
+        NamespaceGraph ns = namespaces.get(namespace);
+        if (ns == null) {
+            return Optional.empty();
+        }
+        return read(
+                ns,
+                () -> {
+                    List<Edge> owned = ns.edgesByOrigin.get(documentId);
+                    if (owned == null || documentId.equals(Edge.API_ORIGIN)) {
+                        return Optional.empty();
+                    }
+                    Map<String, EntitySummary> mentioned = new TreeMap<>();
+                    List<GraphRelation> relations = new ArrayList<>();
+                    for (Edge edge : owned) {
+                        // an edge moved by an entity merge is replaced, not kept in the list
+                        if (edge.structural || !ns.graph.containsEdge(edge)) {
+                            continue;
+                        }
+                        if (edge.type == RelationType.MENTIONS) {
+                            ns.entityOf(ns.graph.getEdgeTarget(edge).id())
+                                    .ifPresent(e -> mentioned.putIfAbsent(e.id(), summary(ns, e)));
+                        } else {
+                            relations.add(relation(ns, edge));
+                        }
+                    }
+                    return Optional.of(
+                            new DocumentGraph(List.copyOf(mentioned.values()), relations));
+                });
     }
 
     @Override

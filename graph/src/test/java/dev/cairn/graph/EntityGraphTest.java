@@ -141,6 +141,35 @@ class EntityGraphTest {
     }
 
     @Test
+    void documentShowsTheEntitiesItMentionsAndTheRelationsItBrought() {
+        EntityGraph graph = EntityGraph.inMemory();
+        graph.ingest(
+                NS,
+                doc(
+                        "a",
+                        "checkout-api talks to ledger-db.",
+                        Map.of(RelationType.GOVERNS, List.of("checkout-api"))));
+        graph.ingest(NS, doc("b", "ledger-db backups run nightly.", Map.of()));
+
+        DocumentGraph a = graph.document(NS, "a").orElseThrow();
+
+        assertThat(a.entities())
+                .extracting(EntitySummary::id)
+                .containsExactly("checkout-api", "ledger-db");
+        assertThat(a.relations())
+                .extracting(r -> r.from().toString(), GraphRelation::type, r -> r.to().toString())
+                .containsExactly(
+                        org.assertj.core.api.Assertions.tuple(
+                                "document:a", RelationType.GOVERNS, "entity:checkout-api"));
+        assertThat(graph.document(NS, "b").orElseThrow().relations()).isEmpty();
+        assertThat(graph.document(NS, "missing")).isEmpty();
+        assertThat(graph.document("other-namespace", "a")).isEmpty();
+
+        graph.removeDocument(NS, "a");
+        assertThat(graph.document(NS, "a")).isEmpty();
+    }
+
+    @Test
     void apiRelationsSurviveDocumentRemovalUntilRemoved() {
         EntityGraph graph = EntityGraph.inMemory();
         graph.ingest(NS, doc("a", "checkout-api and ledger-db.", Map.of()));

@@ -1,6 +1,7 @@
 package dev.cairn.retrieval;
 
 import dev.cairn.graph.ChunkEntities;
+import dev.cairn.graph.DocumentGraph;
 import dev.cairn.graph.Entity;
 import dev.cairn.graph.EntityDeclaration;
 import dev.cairn.graph.EntityDetail;
@@ -163,6 +164,11 @@ public final class KnowledgeGraph
     public Optional<EntityDetail> entity(String namespace, String id) {
         String key = id.startsWith("entity:") ? id.substring("entity:".length()) : id;
         return graph.entity(namespace, key);
+    }
+
+    /** The entities a document mentions and the relations it brought; empty when unknown. */
+    public Optional<DocumentGraph> document(String namespace, String documentId) {
+        return graph.document(namespace, documentId);
     }
 
     /**

@@ -23,6 +23,8 @@ import dev.cairn.server.mcp.CairnMcp;
 import dev.cairn.server.mcp.StreamableHttpTransport;
 import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.staticcontent.ClasspathHandlerConfig;
+import io.helidon.webserver.staticcontent.StaticContentFeature;
 
 /**
  * Cairn's HTTP routing, the one place every resource is registered: the web server and the routing
@@ -34,9 +36,9 @@ public final class CairnRouting {
 
     /**
      * Registers onto {@code routing}: the metrics and auth filters, the error answers, every
-     * resource as an {@link io.helidon.webserver.http.HttpService}, and last the 404 for every path
-     * no resource answers. Helidon matches in registration order, which is why the order here is
-     * fixed.
+     * resource as an {@link io.helidon.webserver.http.HttpService}, the console's static files, and
+     * last the 404 for every path no resource answers. Helidon matches in registration order, which
+     * is why the order here is fixed.
      */
     public static HttpRouting.Builder register(
             HttpRouting.Builder routing, ServerComponents components) {
@@ -71,6 +73,14 @@ public final class CairnRouting {
                 new JudgeRoutes(components.judge(), store, maxBody),
                 new GraphRoutes(components.cairn().graph(), components.knowledge(), maxBody),
                 mcp);
+        // The operator console: the console module's build output, in its jar under console/.
+        routing.register(
+                AuthFilter.CONSOLE,
+                StaticContentFeature.createService(
+                        ClasspathHandlerConfig.builder()
+                                .location("console")
+                                .welcome("index.html")
+                                .build()));
         Routes.notFound(routing);
         return routing;
     }

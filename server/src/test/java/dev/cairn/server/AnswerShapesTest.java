@@ -472,7 +472,8 @@ class AnswerShapesTest {
     void healthArkAndOrlojAnswers() {
         JsonNode health = cairn.call("GET", "/health", null, null).json();
         assertThat(fields(health)).containsExactly("status", "checks");
-        assertThat(fields(health.at("/checks/store"))).containsExactly("kind", "status");
+        assertThat(fields(health.at("/checks/store")))
+                .containsExactly("kind", "status", "lastChangeSeq", "indexLag");
 
         JsonNode created = cairn.call("POST", "/ark/shapes/conversations", A, null).json();
         assertThat(fields(created)).containsExactly("conversation_id");

@@ -110,6 +110,43 @@ class GraphEndpointsTest {
     }
 
     @Test
+    void documentGraphListsMentionedEntitiesAndDeclaredRelations() {
+        var answer = cairn.call("GET", NS + "/documents/ledger-db-promote-replica/graph", A, null);
+
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        JsonNode body = answer.json();
+        assertThat(body.get("documentId").asText()).isEqualTo("ledger-db-promote-replica");
+        List<String> entities = new ArrayList<>();
+        body.get("entities").forEach(e -> entities.add(e.get("id").asText()));
+        assertThat(entities).contains("ledger-db", "checkout-api", "db-b.prod.internal");
+        List<String> relations = new ArrayList<>();
+        body.get("relations")
+                .forEach(
+                        r ->
+                                relations.add(
+                                        r.get("from").asText()
+                                                + " "
+                                                + r.get("type").asText()
+                                                + " "
+                                                + r.get("to").asText()));
+        assertThat(relations)
+                .contains(
+                        "document:ledger-db-promote-replica governs entity:ledger-db",
+                        "document:ledger-db-promote-replica depends_on"
+                                + " entity:db-b.prod.internal");
+        assertThat(body.get("relations").get(0).get("weight").asDouble()).isPositive();
+    }
+
+    @Test
+    void documentGraphOfAnUnknownDocumentIsA404Problem() {
+        var answer = cairn.call("GET", NS + "/documents/no-such-doc/graph", A, null);
+
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(answer.contentType()).startsWith("application/problem+json");
+        assertThat(answer.json().path("detail").asText()).contains("no-such-doc");
+    }
+
+    @Test
     void unknownEntityIsA404Problem() {
         var answer = cairn.call("GET", NS + "/entities/no-such-thing", A, null);
 

@@ -31,6 +31,19 @@ class ServerFoundationTest {
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.json().path("status").asText()).isEqualTo("UP");
         assertThat(response.json().at("/checks/store/kind").asText()).isEqualTo("embedded");
+        assertThat(response.json().at("/checks/store/reason").isMissingNode()).isTrue();
+    }
+
+    @Test
+    void healthReportsTheLastChangeAndEachIndexLag() {
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"lagging\"}");
+        var store = cairn.call("GET", "/health", null, null).json().at("/checks/store");
+        long last = store.get("lastChangeSeq").asLong();
+        assertThat(last).isPositive();
+        assertThat(store.get("indexLag").size()).isGreaterThanOrEqualTo(2);
+        store.get("indexLag")
+                .properties()
+                .forEach(e -> assertThat(e.getValue().asLong()).as(e.getKey()).isBetween(0L, last));
     }
 
     @Test

@@ -182,6 +182,18 @@ public final class ChangeLog implements AutoCloseable {
         return min == Long.MAX_VALUE ? store.lastChangeSeq() : min;
     }
 
+    /**
+     * Each registered index's position by {@link DerivedIndex#name()} (the lowest, should two share
+     * a name): what {@code GET /health} reports as index lag against the store's last change.
+     */
+    public java.util.Map<String, Long> positions() {
+        java.util.Map<String, Long> positions = new java.util.TreeMap<>();
+        for (Follower f : followers) {
+            positions.merge(f.index.name(), f.position, Math::min);
+        }
+        return positions;
+    }
+
     /** Applies the changes after the follower's position; false when its index failed. */
     private static boolean deliver(Follower f, List<Change> changes) {
         List<Change> pending = new ArrayList<>(changes.size());

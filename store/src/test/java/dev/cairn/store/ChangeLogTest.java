@@ -121,6 +121,9 @@ class ChangeLogTest {
         assertThat(failing.applied()).isEmpty();
         assertThat(failing.position).isEqualTo(before);
         assertThat(healthy.applied()).containsExactly("DOCUMENT d1");
+        // both are named "recording": the one behind is what positions() reports
+        assertThat(store.changeLog().positions())
+                .containsExactly(java.util.Map.entry("recording", before));
 
         store.changeLog().catchUpIfBehind();
         assertThat(failing.applied()).containsExactly("DOCUMENT d1");

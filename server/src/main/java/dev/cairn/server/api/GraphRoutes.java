@@ -1,5 +1,6 @@
 package dev.cairn.server.api;
 
+import dev.cairn.graph.DocumentGraph;
 import dev.cairn.graph.EntityDetail;
 import dev.cairn.graph.EntitySummary;
 import dev.cairn.graph.GraphRelation;
@@ -48,9 +49,14 @@ public final class GraphRoutes implements HttpService {
     public void routing(HttpRules rules) {
         rules.get(BASE + "/entities", this::listEntities)
                 .get(BASE + "/entities/{id}", this::getEntity)
-                .post(BASE + "/relations", this::createRelation);
+                .post(BASE + "/relations", this::createRelation)
+                .get(BASE + "/documents/{id}/graph", this::documentGraph);
         Routes.methodNotAllowed(
-                rules, BASE + "/entities", BASE + "/entities/{id}", BASE + "/relations");
+                rules,
+                BASE + "/entities",
+                BASE + "/entities/{id}",
+                BASE + "/relations",
+                BASE + "/documents/{id}/graph");
     }
 
     private void listEntities(ServerRequest req, ServerResponse res) {
@@ -85,6 +91,19 @@ public final class GraphRoutes implements HttpService {
                                         new NoSuchElementException(
                                                 "entity '" + id + "' not found in " + ns));
         Json.send(res, 200, EntityView.Detail.of(detail));
+    }
+
+    private void documentGraph(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireReadable(req, store);
+        String id = req.path().pathParameters().get("id");
+        knowledge.catchUp();
+        DocumentGraph document =
+                graph.document(ns, id)
+                        .orElseThrow(
+                                () ->
+                                        new NoSuchElementException(
+                                                "document '" + id + "' not found in " + ns));
+        Json.send(res, 200, EntityView.DocumentGraphView.of(id, document));
     }
 
     /** The prefix that makes a relation end name a document of the namespace. */

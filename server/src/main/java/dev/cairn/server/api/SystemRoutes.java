@@ -38,19 +38,18 @@ public final class SystemRoutes implements HttpService {
     }
 
     private void health(ServerRequest req, ServerResponse res) {
-        String reason = null;
+        String kind = store.kind().name().toLowerCase(Locale.ROOT);
+        HealthAnswer.StoreCheck check;
         try {
             store.ping();
+            check =
+                    HealthAnswer.StoreCheck.up(
+                            kind, store.lastChangeSeq(), store.changeLog().positions());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "health check: store is down", e);
-            reason = "store does not answer";
+            check = HealthAnswer.StoreCheck.down(kind, "store does not answer");
         }
-        String status = reason == null ? "UP" : "DOWN";
-        HealthAnswer answer =
-                HealthAnswer.of(
-                        new HealthAnswer.StoreCheck(
-                                store.kind().name().toLowerCase(Locale.ROOT), reason, status));
-        Json.send(res, reason == null ? 200 : 503, answer);
+        Json.send(res, check.reason() == null ? 200 : 503, HealthAnswer.of(check));
     }
 
     private void metrics(ServerRequest req, ServerResponse res) {

@@ -21,7 +21,11 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
 
-/** {@code /v1/tokens} (admin): the secret is in the creation answer and nowhere else. */
+/**
+ * {@code /v1/tokens} (admin): the secret is in the creation answer and nowhere else; {@code GET
+ * /v1/token} (any token): the caller's own name, roles and namespaces, so a client such as the
+ * console offers only what the token allows.
+ */
 public final class TokenRoutes implements HttpService {
 
     private final TokenRegistry tokens;
@@ -36,8 +40,9 @@ public final class TokenRoutes implements HttpService {
     public void routing(HttpRules rules) {
         rules.post("/v1/tokens", this::create)
                 .get("/v1/tokens", this::list)
-                .delete("/v1/tokens/{name}", this::delete);
-        Routes.methodNotAllowed(rules, "/v1/tokens", "/v1/tokens/{name}");
+                .delete("/v1/tokens/{name}", this::delete)
+                .get("/v1/token", this::self);
+        Routes.methodNotAllowed(rules, "/v1/tokens", "/v1/tokens/{name}", "/v1/token");
     }
 
     private void create(ServerRequest req, ServerResponse res) {
@@ -62,6 +67,10 @@ public final class TokenRoutes implements HttpService {
         AuthFilter.principal(req).requireEverywhere(Role.ADMIN);
         List<ApiToken> all = tokens.list();
         Json.send(res, 200, ListAnswer.all(all.stream().map(TokenView::of).toList()));
+    }
+
+    private void self(ServerRequest req, ServerResponse res) {
+        Json.send(res, 200, TokenView.of(AuthFilter.principal(req).token()));
     }
 
     private void delete(ServerRequest req, ServerResponse res) {

@@ -13,13 +13,18 @@ import java.util.Set;
 
 /**
  * Authenticates every request outside the open paths ({@code /health}, {@code /metrics}, {@code
- * /openapi}, ARK's {@code GET /ark/{ns}/health} and {@code POST /ark/{ns}/conversations}) from its
- * {@code Authorization: Bearer} header and registers the {@link Principal} in the request context.
- * Authorisation (roles, namespaces) happens in the resources, which know what an operation needs.
+ * /openapi}, the console's static files ({@code GET /console/...}), ARK's {@code GET
+ * /ark/{ns}/health} and {@code POST /ark/{ns}/conversations}) from its {@code Authorization:
+ * Bearer} header and registers the {@link Principal} in the request context. Authorisation (roles,
+ * namespaces) happens in the resources, which know what an operation needs.
  */
 public final class AuthFilter implements Filter {
 
     private static final Set<String> OPEN_PATHS = Set.of("/health", "/metrics", "/openapi");
+
+    /** Where {@link dev.cairn.server.CairnRouting} serves the operator console. */
+    public static final String CONSOLE = "/console";
+
     private final TokenRegistry tokens;
 
     public AuthFilter(TokenRegistry tokens) {
@@ -30,6 +35,7 @@ public final class AuthFilter implements Filter {
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         String path = req.path().path();
         if (OPEN_PATHS.contains(path)
+                || isConsoleFile(req.prologue().method(), path)
                 || isArk(path, "/health")
                 || (req.prologue().method() == Method.POST && isArk(path, "/conversations"))) {
             chain.proceed();
@@ -52,6 +58,15 @@ public final class AuthFilter implements Filter {
         }
         req.context().register(new Principal(token.get()));
         chain.proceed();
+    }
+
+    /**
+     * Whether the request reads one of the console's static files: the page must load without a
+     * token because it is where the operator types one; every API call it then makes carries it.
+     */
+    private static boolean isConsoleFile(Method method, String path) {
+        return (method == Method.GET || method == Method.HEAD)
+                && (path.equals(CONSOLE) || path.startsWith(CONSOLE + "/"));
     }
 
     /**

@@ -13,6 +13,7 @@ public enum Operation {
     JUDGE("POST", "/v1/namespaces/*/judge"),
     INGEST("POST", "/v1/namespaces/*/documents"),
     REMEMBER("POST", "/v1/namespaces/*/memories"),
+    EXTRACT("POST", "/v1/namespaces/*/extract"),
     /** A tool call over the HTTP tools route ({@code /tools/{name}}). */
     TOOL_CALL("POST", "/v1/namespaces/*/tools/*"),
     /** One MCP message (tool calls and the rest of the protocol) on {@code /mcp/{ns}}. */

@@ -63,7 +63,24 @@ public final class Problems {
                 .error(
                         IllegalStateException.class,
                         (req, res, e) -> send(req, res, 409, safe(e.getMessage(), "conflict")))
+                .error(io.helidon.http.HttpException.class, Problems::httpException)
                 .error(Throwable.class, Problems::internalError);
+    }
+
+    /**
+     * Helidon's own answers: static content (the console) says "304 Not Modified" to a browser
+     * revalidating its cache by throwing one, with the ETag already set; a 4xx keeps its status.
+     */
+    private static void httpException(
+            ServerRequest req, ServerResponse res, io.helidon.http.HttpException e) {
+        int code = e.status().code();
+        if (code >= 500) {
+            internalError(req, res, e);
+        } else if (code >= 400) {
+            send(req, res, code, e.status().reasonPhrase().toLowerCase(java.util.Locale.ROOT));
+        } else if (!res.isSent()) {
+            res.status(e.status()).send();
+        }
     }
 
     private static void internalError(ServerRequest req, ServerResponse res, Throwable e) {

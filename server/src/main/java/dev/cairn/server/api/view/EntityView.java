@@ -2,6 +2,7 @@ package dev.cairn.server.api.view;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.cairn.graph.DocumentGraph;
 import dev.cairn.graph.EntityDetail;
 import dev.cairn.graph.EntitySummary;
 import dev.cairn.graph.GraphRelation;
@@ -23,6 +24,18 @@ public record EntityView(String id, String name, String kind, List<String> alias
                     EntityView.of(d.entity()),
                     d.mentionedBy(),
                     d.relations().stream().map(r -> Relation.of(r, null)).toList());
+        }
+    }
+
+    /** {@code GET documents/{id}/graph}: the entities a document mentions and its relations. */
+    public record DocumentGraphView(
+            String documentId, List<EntityView> entities, List<Relation> relations) {
+
+        public static DocumentGraphView of(String documentId, DocumentGraph graph) {
+            return new DocumentGraphView(
+                    documentId,
+                    graph.entities().stream().map(EntityView::of).toList(),
+                    graph.relations().stream().map(r -> Relation.of(r, null)).toList());
         }
     }
 
