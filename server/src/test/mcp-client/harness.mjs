@@ -276,7 +276,7 @@ async function session(client, ns, { restAvailable }) {
   check("resources/read: the remembered memory", (mem.contents?.[0]?.text ?? "").includes("#ops-incidents"), JSON.stringify(mem).slice(0, 300));
   const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
   check("prompts/list: grounded_answer", prompts.includes("grounded_answer"), prompts.join(","));
-  const prompt = await client.getPrompt({ name: "grounded_answer", arguments: { question: "Consumer lag grew again tonight: how do I fix it, and where do I post the incident summary?", userId: "dana", maxTokens: "2000" } });
+  const prompt = await client.getPrompt({ name: "grounded_answer", arguments: { question: "How does Dana want the summary of the nightly consumer lag incident?", userId: "dana", maxTokens: "2000" } });
   const promptText = prompt.messages?.[0]?.content?.text ?? "";
   check("prompts/get: cites the runbook", promptText.includes(`[${RUNBOOK_ID}]`) && promptText.includes("fetch.min.bytes"), promptText.slice(0, 600));
   check("prompts/get: brings the user's memory", promptText.includes("#ops-incidents"), promptText.slice(0, 1200));

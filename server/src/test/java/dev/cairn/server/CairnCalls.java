@@ -12,7 +12,7 @@ import java.io.UncheckedIOException;
 interface CairnCalls {
 
     /** The admin token's secret every test server starts with. */
-    String ADMIN = "test-admin-secret";
+    String ADMIN = "test-admin-secret-of-32-characters";
 
     /** An answer: status, content type as sent, body. */
     record Response(int status, String contentType, String body) {
