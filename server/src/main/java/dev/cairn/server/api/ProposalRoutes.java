@@ -12,6 +12,7 @@ import dev.cairn.server.api.body.NewProposalBody;
 import dev.cairn.server.api.body.ReviewBody;
 import dev.cairn.server.api.view.MemoryView;
 import dev.cairn.server.api.view.ProposalView;
+import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
@@ -136,7 +137,7 @@ public final class ProposalRoutes implements HttpService {
                 ns,
                 req.path().pathParameters().get("id"),
                 decision,
-                Fields.required(body.reviewer(), "reviewer"),
+                body.reviewer().isBlank() ? caller(req) : body.reviewer(),
                 body.reviewNote());
         res.status(204).send();
     }
@@ -159,8 +160,9 @@ public final class ProposalRoutes implements HttpService {
 
     private void apply(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.REVIEW);
-        ApplyBody body = RequestBodies.read(req, maxBodyBytes, ApplyBody.class);
-        String appliedBy = Fields.required(body.appliedBy(), "appliedBy");
+        ApplyBody body =
+                RequestBodies.readOptional(req, maxBodyBytes, ApplyBody.class, new ApplyBody(""));
+        String appliedBy = body.appliedBy().isBlank() ? caller(req) : body.appliedBy();
         Proposals.Applied applied =
                 proposals.apply(
                         ns,
@@ -172,6 +174,14 @@ public final class ProposalRoutes implements HttpService {
                 200,
                 new MemoryView.Applied(
                         memory.view(ns, applied.memoryId()), applied.proposal().id()));
+    }
+
+    /**
+     * The token's name, for a review or apply that names nobody: Orka-style callers send neither
+     * {@code reviewer} nor an apply body, and the token already says who acts.
+     */
+    private static String caller(ServerRequest req) {
+        return AuthFilter.principal(req).token().name();
     }
 
     private void archive(ServerRequest req, ServerResponse res) {
