@@ -189,31 +189,20 @@ final class SqlConversationRepository implements ConversationRepository {
             throw new IllegalArgumentException(
                     "illegal limit: " + limit + ", must be in [1, " + MAX_LIMIT + "]");
         }
-        StringBuilder where =
-                new StringBuilder(
-                        " FROM messages WHERE namespace = ?"
-                                + " AND (expires_at IS NULL OR expires_at > ?)");
-        List<String> args = new ArrayList<>();
-        if (!filter.conversationId().isEmpty()) {
-            where.append(" AND conversation_id = ?");
-            args.add(filter.conversationId());
-        }
-        if (!filter.queryId().isEmpty()) {
-            where.append(" AND query_id = ?");
-            args.add(filter.queryId());
-        }
+        String where = where(filter);
+        List<String> args = whereArgs(filter);
         Instant now = clock.instant();
         return sql.read(
                 c -> {
                     long total;
                     try (PreparedStatement ps = c.prepareStatement("SELECT count(*)" + where)) {
-                        int i = bindWhere(ps, 1, namespace, now, args);
+                        bindWhere(ps, 1, namespace, now, args);
                         try (ResultSet rs = ps.executeQuery()) {
                             rs.next();
                             total = rs.getLong(1);
                         }
                     }
-                    List<StoredMessage> items = new ArrayList<>();
+                    List<StoredMessage> items;
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
@@ -223,7 +212,7 @@ final class SqlConversationRepository implements ConversationRepository {
                         int i = bindWhere(ps, 1, namespace, now, args);
                         ps.setInt(i++, limit);
                         ps.setInt(i, offset);
-                        items.addAll(rows.read(ps));
+                        items = rows.read(ps);
                     }
                     return new MessagePage(items, total, offset);
                 });
@@ -275,7 +264,7 @@ final class SqlConversationRepository implements ConversationRepository {
                             before = rs.getLong(2);
                         }
                     }
-                    List<StoredMessage> items = new ArrayList<>();
+                    List<StoredMessage> items;
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
@@ -285,7 +274,7 @@ final class SqlConversationRepository implements ConversationRepository {
                         int i = bindWhere(ps, 1, namespace, now, args);
                         ps.setLong(i++, afterSequence);
                         ps.setInt(i, limit);
-                        items.addAll(rows.read(ps));
+                        items = rows.read(ps);
                     }
                     return new MessagePage(items, total, (int) Math.min(before, Integer.MAX_VALUE));
                 });
