@@ -35,9 +35,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * is off; Q, K and V are one GEMM; intermediates of each layer are freed at the end of that layer
  * ({@link NDScope}) and every batch lives in its own sub-manager, so nothing outlives a call.
  *
- * <p>Concurrency: forward passes run one at a time on the inference thread; requests that queue
- * behind a pass share the next one ({@link CoalescingForwardPass}), so concurrent queries cost one
- * batched pass instead of one pass each.
+ * <p>Concurrency: forward passes run one at a time on the inference thread, scheduled by {@link
+ * ForwardPassScheduler}: queries that queue behind a pass share the next one, queries overtake
+ * document passes between layers, and document callers take turns slice by slice.
  *
  * <p>Thread-safe: weights are read-only and each call works in its own NDManager; one instance can
  * be shared by all threads.
@@ -82,7 +82,7 @@ final class BertEncoder implements EmbeddingModel {
     private final BertSpec spec;
     private final NDManager manager;
     private final BertWeights weights;
-    private final CoalescingForwardPass passes = new CoalescingForwardPass(this::forwardAll);
+    private final ForwardPassScheduler passes = new ForwardPassScheduler(this::forwardAll);
     private final HfTokenizer tokenizer;
     private final int batchSize;
     private final int maxTokens;
@@ -163,19 +163,20 @@ final class BertEncoder implements EmbeddingModel {
     @Override
     public List<float[]> embedQueries(List<String> texts) {
         if (spec.queryPrefix().isEmpty()) {
-            return embedDocuments(texts);
+            texts.forEach(BertEncoder::requireText);
+            return embed(texts, true);
         }
         List<String> prefixed = new ArrayList<>(texts.size());
         for (String t : texts) {
             prefixed.add(spec.queryPrefix() + requireText(t));
         }
-        return embed(prefixed);
+        return embed(prefixed, true);
     }
 
     @Override
     public List<float[]> embedDocuments(List<String> texts) {
         texts.forEach(BertEncoder::requireText);
-        return embed(texts);
+        return embed(texts, false);
     }
 
     private static String requireText(String text) {
@@ -185,7 +186,7 @@ final class BertEncoder implements EmbeddingModel {
         return text;
     }
 
-    private List<float[]> embed(List<String> texts) {
+    private List<float[]> embed(List<String> texts, boolean queries) {
         if (closed.get()) {
             throw new IllegalStateException("model " + id() + " is closed");
         }
@@ -193,19 +194,19 @@ final class BertEncoder implements EmbeddingModel {
             return List.of();
         }
         long[][] ids = tokenizer.encodeForModel(texts);
-        return embedTokenIds(ids);
+        return queries ? passes.embedQueries(ids) : passes.embedDocuments(ids);
     }
 
     /**
-     * Embeds already tokenised inputs (with special tokens) on the inference thread, in one pass
-     * with whatever concurrent callers queued meanwhile; package-private for tests.
+     * Embeds already tokenised inputs (with special tokens) as documents; package-private for
+     * tests.
      */
     List<float[]> embedTokenIds(long[][] ids) {
-        return passes.embed(ids);
+        return passes.embedDocuments(ids);
     }
 
-    /** The micro-batching in front of the inference thread; package-private for tests. */
-    CoalescingForwardPass passes() {
+    /** The scheduler in front of the inference thread; package-private for tests. */
+    ForwardPassScheduler passes() {
         return passes;
     }
 
@@ -361,6 +362,7 @@ final class BertEncoder implements EmbeddingModel {
             }
             x.close();
             x = next;
+            passes.yieldToQueries();
         }
         return clsPooling ? x : pool(x.reshape(b, t, h), mask, b, t);
     }

@@ -185,6 +185,15 @@ final class TorchRuntime {
         }
     }
 
+    /** Queues {@code work} to run on the inference thread after what is queued, without waiting. */
+    static void later(Runnable work) {
+        INFERENCE.execute(
+                () -> {
+                    ON_INFERENCE_THREAD.set(true);
+                    work.run();
+                });
+    }
+
     /** Whether the calling thread is the inference thread. */
     static boolean isInferenceThread() {
         return ON_INFERENCE_THREAD.get();

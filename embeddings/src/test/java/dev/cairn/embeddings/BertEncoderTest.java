@@ -207,22 +207,13 @@ class BertEncoderTest {
             queries.add("which runbook restarts service number " + i + " after a failed deploy?");
         }
         List<float[]> alone = queries.stream().map(bge::embedQuery).toList();
-        CoalescingForwardPass passes = bge.passes();
+        ForwardPassScheduler passes = bge.passes();
         long passesBefore = passes.passes();
 
-        CountDownLatch busy = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try (ExecutorService pool = Executors.newFixedThreadPool(17)) {
             // Hold the inference thread, as a running pass would, while the queries queue up.
-            Future<?> blocker =
-                    pool.submit(
-                            () ->
-                                    TorchRuntime.onInferenceThread(
-                                            () -> {
-                                                busy.countDown();
-                                                return release.await(30, TimeUnit.SECONDS);
-                                            }));
-            busy.await(30, TimeUnit.SECONDS);
+            Future<?> blocker = TestModels.holdInferenceThread(pool, release);
             List<Future<float[]>> together = new ArrayList<>();
             for (String q : queries) {
                 together.add(pool.submit(() -> bge.embedQuery(q)));

@@ -1,5 +1,10 @@
 package dev.cairn.embeddings;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
 /**
  * Real models shared by the test classes of one JVM: loading bge-small takes seconds, so each is
  * loaded once and left for the JVM to release. Thread-safe (class initialisation).
@@ -22,6 +27,25 @@ final class TestModels {
 
     static BertEncoder miniLm() {
         return MiniLm.MODEL;
+    }
+
+    /**
+     * Holds the inference thread, as a running pass would, until {@code release} opens; returns
+     * once the thread is held. The returned future ends when the thread is let go.
+     */
+    static Future<?> holdInferenceThread(ExecutorService pool, CountDownLatch release)
+            throws InterruptedException {
+        CountDownLatch held = new CountDownLatch(1);
+        Future<?> holder =
+                pool.submit(
+                        () ->
+                                TorchRuntime.onInferenceThread(
+                                        () -> {
+                                            held.countDown();
+                                            return release.await(60, TimeUnit.SECONDS);
+                                        }));
+        held.await(60, TimeUnit.SECONDS);
+        return holder;
     }
 
     static double cosine(float[] a, float[] b) {

@@ -1,6 +1,7 @@
 package dev.cairn.agents.search;
 
 import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.retrieval.RetrievalConfig;
 import dev.cairn.retrieval.RetrieveRequest;
 import dev.cairn.retrieval.dense.UnitVectors;
 import dev.cairn.retrieval.fusion.FusedCandidate;
@@ -14,29 +15,53 @@ import dev.cairn.retrieval.search.HybridSearch;
 import dev.cairn.retrieval.search.Ranking;
 import dev.cairn.retrieval.search.SignalRun;
 import dev.cairn.retrieval.search.SignalTask;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * {@link HybridTextIndex} with one shared in-memory Lucene index (a namespace per Lucene namespace)
  * and the one exact cosine scan ({@link UnitVectors#scan()}) over a per-namespace map of vectors,
  * both run and fused by the hybrid search core ({@link HybridSearch}). Candidates per signal:
- * {@code max(limit * 4, 50)}. Thread-safe: each namespace's load and updates hold that namespace's
- * lock; searches after loading run concurrently.
+ * {@code max(limit * 4, 50)}.
+ *
+ * <p>Entries are searchable by their words as soon as they are written; their vectors are computed
+ * in the background, one worker per namespace taking turns with every other embedding caller (see
+ * the embeddings module's scheduler), so a namespace that loads 1,500 messages neither stalls its
+ * own first search nor anyone else's queries. A search waits at most {@link #EMBEDDING_WAIT} for
+ * its namespace's outstanding vectors; if some are still missing it ranks the namespace by words
+ * alone (a dense ranking over part of it would favour the embedded part).
+ *
+ * <p>Thread-safe: each namespace's load and updates hold that namespace's lock; searches after
+ * loading run concurrently.
  */
 final class InMemoryHybridTextIndex implements HybridTextIndex {
 
     /** Candidates each signal contributes at least. */
     static final int MIN_CANDIDATES = 50;
+
+    /**
+     * Longest a search waits for its namespace's outstanding vectors: the dense signal's deadline
+     * in retrieve and recall.
+     */
+    static final Duration EMBEDDING_WAIT = RetrievalConfig.DEFAULT_SIGNAL_TIMEOUT;
+
+    /** Entries one background embedding call takes: two encoder slices. */
+    static final int EMBEDDING_BATCH = 64;
+
+    private static final System.Logger LOG =
+            System.getLogger(InMemoryHybridTextIndex.class.getName());
 
     private static final SignalWeights WEIGHTS = SignalWeights.of(1.0, 1.0, 0.0);
 
@@ -48,15 +73,33 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
             Executors.newThreadPerTaskExecutor(
                     Thread.ofVirtual().name("cairn-text-search-", 0).factory());
     private final HybridSearch search = HybridSearch.on(signals);
+    private final ExecutorService embedders =
+            Executors.newThreadPerTaskExecutor(
+                    Thread.ofVirtual().name("cairn-text-embedding-", 0).factory());
 
     InMemoryHybridTextIndex(EmbeddingModel model) {
         this.model = model;
     }
 
-    /** Per-namespace state; {@code loaded} and the vectors are guarded by the instance lock. */
+    /**
+     * Per-namespace state; everything but {@code vectors} (read by searches without the lock) is
+     * guarded by the instance lock, which is also what waiters for outstanding vectors wait on.
+     */
     private static final class NamespaceState {
+        final String namespace;
         boolean loaded;
+        boolean forgotten;
         final Map<String, float[]> vectors = new ConcurrentHashMap<>();
+
+        /** Entries written but not embedded yet, in write order: id to the text to embed. */
+        final Map<String, String> unembedded = new LinkedHashMap<>();
+
+        /** Whether a background worker is embedding this namespace's entries. */
+        boolean embedding;
+
+        NamespaceState(String namespace) {
+            this.namespace = namespace;
+        }
     }
 
     @Override
@@ -79,7 +122,7 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
                             + RetrieveRequest.MAX_QUERY_CHARS
                             + " characters");
         }
-        NamespaceState state = namespaces.computeIfAbsent(namespace, n -> new NamespaceState());
+        NamespaceState state = namespaces.computeIfAbsent(namespace, NamespaceState::new);
         synchronized (state) {
             if (!state.loaded) {
                 write(namespace, state, loader.get());
@@ -89,13 +132,17 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
         if (query.isBlank()) {
             return List.of();
         }
+        boolean allEmbedded = awaitVectors(state);
         int candidates = Math.max(limit * 4, MIN_CANDIDATES);
         Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
         tasks.put(
                 Signal.LEXICAL,
                 () -> Ranking.lexical(lexical.search(namespace, query, candidates, false)));
+        // a dense ranking over part of the namespace would push the embedded part above the rest
         float[] queryVector =
-                model != null && !state.vectors.isEmpty() ? model.embedQuery(query) : null;
+                model != null && allEmbedded && !state.vectors.isEmpty()
+                        ? model.embedQuery(query)
+                        : null;
         if (queryVector != null) {
             tasks.put(Signal.DENSE, () -> dense(state, queryVector, candidates));
         }
@@ -163,18 +210,113 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
         }
     }
 
+    /** Indexes the words now and queues the texts for the background worker; holds the lock. */
     private void write(String namespace, NamespaceState state, Collection<TextEntry> entries) {
         List<TextEntry> list = List.copyOf(entries);
         for (TextEntry e : list) {
             lexical.upsertDocument(
                     namespace, e.id(), List.of(new IndexedChunk(e.id(), "", List.of(), e.text())));
         }
-        if (model != null && !list.isEmpty()) {
-            List<float[]> vectors =
-                    model.embedDocuments(list.stream().map(TextEntry::text).toList());
-            for (int i = 0; i < list.size(); i++) {
-                state.vectors.put(list.get(i).id(), vectors.get(i));
+        if (model == null || list.isEmpty()) {
+            return;
+        }
+        for (TextEntry e : list) {
+            state.vectors.remove(e.id()); // an edited entry must not be found by its old text
+            state.unembedded.remove(e.id()); // re-queued at the end, in write order
+            state.unembedded.put(e.id(), e.text());
+        }
+        if (!state.embedding) {
+            state.embedding = true;
+            embedders.execute(() -> embedInBackground(state));
+        }
+    }
+
+    /**
+     * Embeds the namespace's outstanding entries, {@link #EMBEDDING_BATCH} at a time, until none is
+     * left; an entry edited or removed while its batch ran is not stored with the old vector.
+     */
+    private void embedInBackground(NamespaceState state) {
+        while (true) {
+            List<Map.Entry<String, String>> batch;
+            synchronized (state) {
+                if (state.unembedded.isEmpty() || state.forgotten) {
+                    state.embedding = false;
+                    state.notifyAll();
+                    return;
+                }
+                batch = new ArrayList<>(EMBEDDING_BATCH);
+                for (Map.Entry<String, String> e : state.unembedded.entrySet()) {
+                    batch.add(Map.entry(e.getKey(), e.getValue()));
+                    if (batch.size() == EMBEDDING_BATCH) {
+                        break;
+                    }
+                }
             }
+            List<float[]> vectors;
+            try {
+                vectors = model.embedDocuments(batch.stream().map(Map.Entry::getValue).toList());
+            } catch (RuntimeException e) {
+                if (!state.forgotten) {
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "embedding "
+                                    + batch.size()
+                                    + " entries of namespace "
+                                    + state.namespace
+                                    + " failed, searching them by their words until the next write: "
+                                    + e.getMessage());
+                }
+                synchronized (state) {
+                    state.embedding = false;
+                    state.notifyAll();
+                }
+                return;
+            }
+            synchronized (state) {
+                for (int i = 0; i < batch.size(); i++) {
+                    String id = batch.get(i).getKey();
+                    // still outstanding with this text: not removed, not edited meanwhile
+                    if (batch.get(i).getValue().equals(state.unembedded.get(id))) {
+                        state.unembedded.remove(id);
+                        state.vectors.put(id, vectors.get(i));
+                    }
+                }
+                state.notifyAll();
+            }
+        }
+    }
+
+    /** Entries of {@code namespace} written but not embedded yet; for tests and status. */
+    int outstandingVectors(String namespace) {
+        NamespaceState state = namespaces.get(namespace);
+        if (state == null) {
+            return 0;
+        }
+        synchronized (state) {
+            return state.unembedded.size();
+        }
+    }
+
+    /**
+     * Waits up to {@link #EMBEDDING_WAIT} for the namespace's outstanding vectors; whether every
+     * entry has its vector.
+     */
+    private static boolean awaitVectors(NamespaceState state) {
+        long deadline = System.nanoTime() + EMBEDDING_WAIT.toNanos();
+        synchronized (state) {
+            while (state.embedding && !state.unembedded.isEmpty()) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    break;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(state, remaining);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            return state.unembedded.isEmpty();
         }
     }
 
@@ -189,6 +331,7 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
             for (String id : copy) {
                 lexical.deleteDocument(namespace, id);
                 state.vectors.remove(id);
+                state.unembedded.remove(id);
             }
         }
     }
@@ -198,6 +341,8 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
         NamespaceState state = namespaces.remove(namespace);
         if (state != null) {
             synchronized (state) {
+                state.forgotten = true;
+                state.unembedded.clear();
                 lexical.deleteNamespace(namespace);
             }
         }
@@ -213,6 +358,15 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
     @Override
     public void close() {
         signals.shutdown(); // no interrupts: an interrupt closes Lucene's file channels
+        namespaces
+                .values()
+                .forEach(
+                        state -> {
+                            synchronized (state) {
+                                state.forgotten = true;
+                            }
+                        });
+        embedders.shutdown();
         lexical.close();
     }
 }

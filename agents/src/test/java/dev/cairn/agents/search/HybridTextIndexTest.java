@@ -56,6 +56,49 @@ class HybridTextIndexTest {
     }
 
     @Test
+    void aNamespaceWithABacklogAnswersByWordsAndAnotherNamespaceIsEmbeddedMeanwhile() {
+        List<TextEntry> backlog = new ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            backlog.add(
+                    new TextEntry(
+                            "m" + i,
+                            "message "
+                                    + i
+                                    + " about the deploy of service "
+                                    + (i % 37)
+                                    + " and the rollback plan for region "
+                                    + (i % 11)));
+        }
+        try (InMemoryHybridTextIndex index = new InMemoryHybridTextIndex(TestModel.get())) {
+            // the first search of a namespace with 1,500 messages does not embed them all first
+            List<TextHit> first =
+                    index.search("busy", "rollback plan message 1234", 3, () -> backlog);
+            assertThat(first.getFirst().id()).isEqualTo("m1234");
+            assertThat(index.outstandingVectors("busy")).isGreaterThan(0);
+
+            // another namespace's entries are embedded while the backlog is still being worked off
+            List<TextHit> other = index.search("quiet", "dinner reservation", 1, () -> ENTRIES);
+            assertThat(other).extracting(TextHit::id).containsExactly("3");
+            assertThat(other.getFirst().dense()).hasValue(1);
+            assertThat(index.outstandingVectors("quiet")).isZero();
+            assertThat(index.outstandingVectors("busy")).isGreaterThan(0);
+        }
+    }
+
+    @Test
+    void anEntryEditedWhileItsVectorIsComputedIsFoundByItsNewText() {
+        try (InMemoryHybridTextIndex index = new InMemoryHybridTextIndex(TestModel.get())) {
+            index.search("ns", "redis", 5, () -> ENTRIES);
+            index.upsert(
+                    "ns", List.of(new TextEntry("2", "Book flights to Lisbon for the offsite")));
+            List<TextHit> hits = index.search("ns", "travel arrangements", 1, () -> ENTRIES);
+            assertThat(index.outstandingVectors("ns")).isZero();
+            assertThat(hits).extracting(TextHit::id).containsExactly("2");
+            assertThat(hits.getFirst().dense()).hasValue(1);
+        }
+    }
+
+    @Test
     void updatesApplyToLoadedNamespacesAndUnloadedOnesReadTheirSource() {
         try (HybridTextIndex index = HybridTextIndex.lexicalOnly()) {
             List<TextEntry> source = new ArrayList<>(ENTRIES);

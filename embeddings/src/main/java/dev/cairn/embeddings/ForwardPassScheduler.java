@@ -1,0 +1,286 @@
+package dev.cairn.embeddings;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * Decides what the one inference thread runs next, so that queries never wait behind a backlog of
+ * documents and no document caller waits behind another's.
+ *
+ * <ul>
+ *   <li><b>Queries first, batched.</b> Query embeddings that arrive while a pass runs are gathered
+ *       and run together in the next pass, and each caller gets its own rows back (micro-batching).
+ *       A query that arrives when the thread is idle runs at once, alone: batching adds no waiting,
+ *       only the passes that concurrency already forced are shared.
+ *   <li><b>Queries overtake documents.</b> A document pass calls {@link #yieldToQueries()} between
+ *       its layers; queries waiting then run at once, nested, so a query waits at most one layer of
+ *       one document batch (tens of milliseconds), however many documents are queued.
+ *   <li><b>Document callers take turns.</b> Each {@link #embedDocuments} call is a job, its texts
+ *       sorted by length and cut into slices of {@link #DOCUMENT_SLICE} texts; jobs run one slice
+ *       each in turn, so a namespace indexing 1,500 messages and another writing one memory share
+ *       the thread fairly instead of the second waiting for the first to finish.
+ * </ul>
+ *
+ * <p>Thread-safe.
+ */
+final class ForwardPassScheduler {
+
+    /**
+     * Most query texts one pass takes: a pass of this many short queries stays well inside the
+     * encoder's per-pass token budget; more waiting queries go to the next pass.
+     */
+    static final int MAX_QUERIES_PER_PASS = 256;
+
+    /** Texts of one document job run before the next job gets its turn (one encoder batch). */
+    static final int DOCUMENT_SLICE = BertEncoder.DEFAULT_BATCH_SIZE;
+
+    /**
+     * {@code -Dcairn.embeddings.micro-batching=false} gives every call its own pass in arrival
+     * order (the way before scheduling), for side-by-side measurements.
+     */
+    static final boolean ENABLED =
+            !"false".equals(System.getProperty("cairn.embeddings.micro-batching"));
+
+    /** One query caller's texts, tokenised, and where its rows go. */
+    private record QueryRequest(long[][] ids, CompletableFuture<List<float[]>> rows) {}
+
+    /** One document caller's texts, run slice by slice in length order. */
+    private static final class DocumentJob {
+        final long[][] ids;
+        final Integer[] byLength;
+        final float[][] out;
+        final CompletableFuture<List<float[]>> rows = new CompletableFuture<>();
+        int next;
+
+        DocumentJob(long[][] ids) {
+            this.ids = ids;
+            this.byLength = new Integer[ids.length];
+            Arrays.setAll(byLength, i -> i);
+            Arrays.sort(byLength, Comparator.comparingInt(i -> ids[i].length));
+            this.out = new float[ids.length][];
+        }
+
+        boolean done() {
+            return next >= ids.length;
+        }
+    }
+
+    private final Function<long[][], List<float[]>> forward;
+    private final ConcurrentLinkedQueue<QueryRequest> queries = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<DocumentJob> arrivingJobs = new ConcurrentLinkedQueue<>();
+
+    /** Jobs with slices left, in turn order; touched on the inference thread only. */
+    private final ArrayDeque<DocumentJob> turns = new ArrayDeque<>();
+
+    /** Whether a query pass is running; inference thread only. */
+    private boolean inQueryPass;
+
+    private final AtomicLong passes = new AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong overtakes = new AtomicLong();
+
+    /**
+     * @param forward embeds tokenised texts on the calling (inference) thread, in input order
+     */
+    ForwardPassScheduler(Function<long[][], List<float[]>> forward) {
+        this.forward = forward;
+    }
+
+    /** Embeds query texts, sharing a pass with concurrent queries; rows in input order. */
+    List<float[]> embedQueries(long[][] ids) {
+        requests.incrementAndGet();
+        if (TorchRuntime.isInferenceThread() || !ENABLED) {
+            return direct(ids);
+        }
+        QueryRequest request = new QueryRequest(ids, new CompletableFuture<>());
+        queries.add(request);
+        TorchRuntime.later(this::drain);
+        return await(request.rows());
+    }
+
+    /** Embeds document texts, taking turns with other document callers; rows in input order. */
+    List<float[]> embedDocuments(long[][] ids) {
+        requests.incrementAndGet();
+        if (TorchRuntime.isInferenceThread() || !ENABLED) {
+            return direct(ids);
+        }
+        DocumentJob job = new DocumentJob(ids);
+        arrivingJobs.add(job);
+        TorchRuntime.later(this::drain);
+        return await(job.rows);
+    }
+
+    /**
+     * Runs the queries waiting now, if any, unless a query pass is already running; called by the
+     * encoder on the inference thread between the layers of a document pass.
+     */
+    void yieldToQueries() {
+        if (!inQueryPass && !queries.isEmpty() && TorchRuntime.isInferenceThread()) {
+            overtakes.incrementAndGet();
+            runQueries();
+        }
+    }
+
+    private List<float[]> direct(long[][] ids) {
+        return TorchRuntime.onInferenceThread(
+                () -> {
+                    passes.incrementAndGet();
+                    return forward.apply(ids);
+                });
+    }
+
+    /**
+     * Runs everything waiting, queries before each document slice. Drains run one at a time on the
+     * inference thread, so the first one after a submission takes it and later ones find nothing.
+     * Callers wait for their own rows, not for the drain: a query answered between two layers of a
+     * document pass returns while that pass goes on.
+     */
+    private void drain() {
+        try {
+            drainAll();
+        } catch (RuntimeException | Error e) {
+            // a bug here must not leave callers waiting forever
+            QueryRequest q;
+            while ((q = queries.poll()) != null) {
+                q.rows().completeExceptionally(e);
+            }
+            DocumentJob j;
+            while ((j = arrivingJobs.poll()) != null) {
+                turns.addLast(j);
+            }
+            while ((j = turns.pollFirst()) != null) {
+                j.rows.completeExceptionally(e);
+            }
+            throw e;
+        }
+    }
+
+    private void drainAll() {
+        while (true) {
+            if (!queries.isEmpty()) {
+                runQueries();
+                continue;
+            }
+            DocumentJob arrived;
+            while ((arrived = arrivingJobs.poll()) != null) {
+                turns.addLast(arrived);
+            }
+            DocumentJob job = turns.pollFirst();
+            if (job == null) {
+                return;
+            }
+            if (runSlice(job)) {
+                turns.addLast(job);
+            }
+        }
+    }
+
+    private void runQueries() {
+        List<QueryRequest> taken = new ArrayList<>();
+        int texts = 0;
+        QueryRequest next;
+        while ((next = queries.peek()) != null
+                && (taken.isEmpty() || texts + next.ids().length <= MAX_QUERIES_PER_PASS)) {
+            queries.poll();
+            taken.add(next);
+            texts += next.ids().length;
+        }
+        if (taken.isEmpty()) {
+            return;
+        }
+        long[][] all = new long[texts][];
+        int at = 0;
+        for (QueryRequest r : taken) {
+            System.arraycopy(r.ids(), 0, all, at, r.ids().length);
+            at += r.ids().length;
+        }
+        List<float[]> rows;
+        inQueryPass = true;
+        try {
+            passes.incrementAndGet();
+            rows = forward.apply(all);
+        } catch (RuntimeException | Error e) {
+            taken.forEach(r -> r.rows().completeExceptionally(e));
+            return;
+        } finally {
+            inQueryPass = false;
+        }
+        at = 0;
+        for (QueryRequest r : taken) {
+            r.rows().complete(List.copyOf(rows.subList(at, at + r.ids().length)));
+            at += r.ids().length;
+        }
+    }
+
+    /** Runs the job's next slice; whether slices are left. A failure fails the whole job. */
+    private boolean runSlice(DocumentJob job) {
+        int from = job.next;
+        int to = Math.min(job.ids.length, from + DOCUMENT_SLICE);
+        long[][] slice = new long[to - from][];
+        for (int i = from; i < to; i++) {
+            slice[i - from] = job.ids[job.byLength[i]];
+        }
+        try {
+            passes.incrementAndGet();
+            List<float[]> rows = forward.apply(slice);
+            for (int i = from; i < to; i++) {
+                job.out[job.byLength[i]] = rows.get(i - from);
+            }
+        } catch (RuntimeException | Error e) {
+            job.rows.completeExceptionally(e);
+            return false;
+        }
+        job.next = to;
+        if (job.done()) {
+            job.rows.complete(List.of(job.out));
+            return false;
+        }
+        return true;
+    }
+
+    private static List<float[]> await(CompletableFuture<List<float[]>> rows) {
+        try {
+            return rows.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for inference");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Forward passes run so far (a drain that found nothing is not one). */
+    long passes() {
+        return passes.get();
+    }
+
+    /** Queries waiting for a pass. */
+    int queued() {
+        return queries.size();
+    }
+
+    /** Callers served so far. */
+    long requests() {
+        return requests.get();
+    }
+
+    /** Query passes that ran in the middle of a document pass. */
+    long overtakes() {
+        return overtakes.get();
+    }
+}

@@ -1,0 +1,121 @@
+package dev.cairn.embeddings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The scheduler in front of the real encoder: queries overtake documents, documents take turns. */
+class ForwardPassSchedulerTest {
+
+    private static List<String> passages(String topic, int count, int sentences) {
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int sentence = 0; sentence < sentences; sentence++) {
+                text.append("Step ")
+                        .append(sentence)
+                        .append(" of the ")
+                        .append(topic)
+                        .append(" procedure number ")
+                        .append(i)
+                        .append(" checks the replica lag, drains the queue and restarts the pod. ");
+            }
+            texts.add(text.toString());
+        }
+        return texts;
+    }
+
+    private static void awaitUntil(java.util.function.BooleanSupplier condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertThat(condition.getAsBoolean()).as("condition reached within 60 s").isTrue();
+    }
+
+    @Test
+    void aQueryOvertakesALongDocumentJobAndGetsTheVectorItWouldGetAlone() throws Exception {
+        BertEncoder bge = TestModels.bge();
+        ForwardPassScheduler scheduler = bge.passes();
+        String query = "how do I recover a lagging replica?";
+        float[] alone = bge.embedQuery(query);
+        List<String> documents = passages("failover", 40, 6);
+        List<String> finished = Collections.synchronizedList(new ArrayList<>());
+        long overtakesBefore = scheduler.overtakes();
+        long passesBefore = scheduler.passes();
+        try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            Future<List<float[]>> indexing =
+                    pool.submit(
+                            () -> {
+                                List<float[]> rows = bge.embedDocuments(documents);
+                                finished.add("documents");
+                                return rows;
+                            });
+            awaitUntil(() -> scheduler.passes() > passesBefore); // the first slice is running
+            Future<float[]> asked =
+                    pool.submit(
+                            () -> {
+                                float[] v = bge.embedQuery(query);
+                                finished.add("query");
+                                return v;
+                            });
+            assertThat(TestModels.cosine(asked.get(), alone)).isGreaterThan(0.999);
+            assertThat(indexing.get()).hasSize(40);
+        }
+        assertThat(finished).containsExactly("query", "documents");
+        assertThat(scheduler.overtakes() - overtakesBefore)
+                .as("the query ran between two layers of a document pass")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aSmallDocumentJobTakesItsTurnBeforeALargeOneFinishes() throws Exception {
+        BertEncoder bge = TestModels.bge();
+        ForwardPassScheduler scheduler = bge.passes();
+        List<String> large = passages("backup", 2 * ForwardPassScheduler.DOCUMENT_SLICE, 1);
+        String memory = "The staging database is restored from the nightly snapshot.";
+        float[] memoryAlone = bge.embedDocuments(List.of(memory)).getFirst();
+        List<String> finished = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch release = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newFixedThreadPool(3)) {
+            // hold the inference thread so both jobs are queued before either runs
+            Future<?> blocker = TestModels.holdInferenceThread(pool, release);
+            long requestsBefore = scheduler.requests();
+            Future<List<float[]>> bulk =
+                    pool.submit(
+                            () -> {
+                                List<float[]> rows = bge.embedDocuments(large);
+                                finished.add("large");
+                                return rows;
+                            });
+            awaitUntil(() -> scheduler.requests() > requestsBefore);
+            Thread.sleep(50); // the large job is queued first
+            Future<float[]> single =
+                    pool.submit(
+                            () -> {
+                                float[] v = bge.embedDocuments(List.of(memory)).getFirst();
+                                finished.add("small");
+                                return v;
+                            });
+            awaitUntil(() -> scheduler.requests() > requestsBefore + 1);
+            Thread.sleep(50);
+            release.countDown();
+            blocker.get();
+            assertThat(TestModels.cosine(single.get(), memoryAlone)).isGreaterThan(0.999);
+            List<float[]> rows = bulk.get();
+            assertThat(rows).hasSize(large.size()).doesNotContainNull();
+            // rows come back in input order even though slices ran in length order
+            float[] third = bge.embedDocuments(List.of(large.get(3))).getFirst();
+            assertThat(TestModels.cosine(rows.get(3), third)).isGreaterThan(0.999);
+        }
+        assertThat(finished).containsExactly("small", "large");
+    }
+}
