@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.ArgGroup;
@@ -68,7 +69,11 @@ final class IngestCommand implements Callable<Integer> {
                     "no .md, .markdown, .txt or corpus.jsonl files under " + paths);
         }
         if (remote != null && remote.remote()) {
-            return ingestRemote(sources);
+            return ingestRemote(remote, sources);
+        }
+        Optional<RemoteOptions> running = local.runningServer();
+        if (running.isPresent()) {
+            return ingestRemote(running.get(), sources);
         }
         try (Cairn cairn = local.open()) {
             if (cairn.store().namespace(namespace).isEmpty()) {
@@ -140,7 +145,7 @@ final class IngestCommand implements Callable<Integer> {
         return count;
     }
 
-    private int ingestRemote(List<Source> sources) throws IOException {
+    private int ingestRemote(RemoteOptions remote, List<Source> sources) throws IOException {
         if (remote.getIfExists("/v1/namespaces/" + namespace).isEmpty()) {
             if (!create) {
                 throw new IllegalArgumentException(
@@ -154,12 +159,12 @@ final class IngestCommand implements Callable<Integer> {
                 if (source.beir()) {
                     try (Stream<ParsedDocument> corpus = BeirCorpusReader.read(source.path())) {
                         for (ParsedDocument doc : (Iterable<ParsedDocument>) corpus::iterator) {
-                            progress.step(post(doc, doc.body()));
+                            progress.step(post(remote, doc, doc.body()));
                         }
                     }
                 } else {
                     // the file whole, front matter and all, for the server to parse
-                    progress.step(post(parse(source), read(source.path())));
+                    progress.step(post(remote, parse(source), read(source.path())));
                 }
             }
             progress.close();
@@ -168,7 +173,8 @@ final class IngestCommand implements Callable<Integer> {
         return 0;
     }
 
-    private IngestResult post(ParsedDocument doc, String content) throws IOException {
+    private IngestResult post(RemoteOptions remote, ParsedDocument doc, String content)
+            throws IOException {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("id", doc.id());
         body.put("title", doc.title());
