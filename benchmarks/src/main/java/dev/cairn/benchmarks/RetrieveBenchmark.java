@@ -115,7 +115,7 @@ public class RetrieveBenchmark {
                             KnowledgeBase.open(store, cached, lucene, RetrievalConfig.defaults());
                     Stream<ParsedDocument> corpusDocs = Beir.corpus(Path.of(corpus)).limit(docs)) {
                 Iterator<ParsedDocument> it = corpusDocs.iterator();
-                ingest.ingestAll("beir", () -> it, r -> {});
+                ingest.ingestAll("beir", () -> it, dev.cairn.retrieval.IngestMode.REPLACE, r -> {});
             }
         }
         Map<String, String> all = Beir.queries(Path.of(corpus).resolve("queries.jsonl"));

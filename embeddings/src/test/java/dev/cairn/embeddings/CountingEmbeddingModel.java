@@ -3,17 +3,20 @@ package dev.cairn.embeddings;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A real decorator that counts the texts reaching the model it wraps. Thread-safe. */
-final class CountingEmbeddingModel implements EmbeddingModel {
+/**
+ * A real decorator that counts the texts reaching the model it wraps (queries and documents).
+ * Thread-safe. Shared with other modules' tests through this module's test jar.
+ */
+public final class CountingEmbeddingModel implements EmbeddingModel {
 
     private final EmbeddingModel model;
     private final AtomicInteger embedded = new AtomicInteger();
 
-    CountingEmbeddingModel(EmbeddingModel model) {
+    public CountingEmbeddingModel(EmbeddingModel model) {
         this.model = model;
     }
 
-    int embedded() {
+    public int embedded() {
         return embedded.get();
     }
 

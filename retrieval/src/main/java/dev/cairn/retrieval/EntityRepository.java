@@ -109,31 +109,29 @@ final class EntityRepository {
 
     // ---- declarations (primary, per document) --------------------------------------------
 
-    /** Replaces a document's front matter entities and relations. */
-    void replaceDeclarations(String namespace, String documentId, Declarations declarations) {
-        sql.write(
-                namespace,
-                c -> {
-                    deleteRows(c, namespace, documentId, Source.DECLARED);
-                    insertEntities(
-                            c, namespace, documentId, Source.DECLARED, declarations.entities());
-                    List<Relation> relations = new ArrayList<>();
-                    NodeRef self = NodeRef.document(documentId);
-                    declarations
-                            .relations()
-                            .forEach(
-                                    (type, values) ->
-                                            values.forEach(
-                                                    v ->
-                                                            relations.add(
-                                                                    Relation.of(
-                                                                            self,
-                                                                            type,
-                                                                            NodeRef.unresolved(
-                                                                                    v)))));
-                    insertRelations(c, namespace, documentId, Source.DECLARED, relations);
-                    return null;
-                });
+    /**
+     * Replaces a document's front matter entities and relations, in the caller's transaction (the
+     * one that writes the document).
+     */
+    void replaceDeclarations(
+            Connection c, String namespace, String documentId, Declarations declarations)
+            throws SQLException {
+        deleteRows(c, namespace, documentId, Source.DECLARED);
+        insertEntities(c, namespace, documentId, Source.DECLARED, declarations.entities());
+        List<Relation> relations = new ArrayList<>();
+        NodeRef self = NodeRef.document(documentId);
+        declarations
+                .relations()
+                .forEach(
+                        (type, values) ->
+                                values.forEach(
+                                        v ->
+                                                relations.add(
+                                                        Relation.of(
+                                                                self,
+                                                                type,
+                                                                NodeRef.unresolved(v)))));
+        insertRelations(c, namespace, documentId, Source.DECLARED, relations);
     }
 
     /** A document's front matter, empty when it declared nothing. */

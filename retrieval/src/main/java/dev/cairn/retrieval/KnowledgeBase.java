@@ -145,12 +145,20 @@ public final class KnowledgeBase implements AutoCloseable {
     }
 
     /**
-     * Ingests documents in groups, embedding the chunks of a group together; {@code progress} hears
-     * of each document once it is stored.
+     * Ingests documents in batches through overlapping parse/chunk, embed and write stages (one
+     * store transaction per batch); {@code progress} hears of each document, in input order, once
+     * it is stored or, in {@link IngestMode#SKIP_UNCHANGED}, found unchanged. A failure stops the
+     * ingest with the batches before it stored and nothing of the failing one.
+     *
+     * @throws NoSuchElementException when the namespace does not exist
+     * @throws IllegalArgumentException when a document is over the size limit or empty
      */
-    public List<IngestResult> ingestAll(
-            String namespace, Iterable<ParsedDocument> documents, Consumer<IngestResult> progress) {
-        return ingest.ingestAll(namespace, documents, progress);
+    public void ingestAll(
+            String namespace,
+            Iterable<ParsedDocument> documents,
+            IngestMode mode,
+            Consumer<IngestResult> progress) {
+        ingest.ingestAll(namespace, documents, mode, progress);
     }
 
     /** Deletes a document from the store and every index; false when there was none. */

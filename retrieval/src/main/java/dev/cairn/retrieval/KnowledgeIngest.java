@@ -5,10 +5,18 @@ import dev.cairn.retrieval.ingest.Chunker;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.store.ChunkDraft;
 import dev.cairn.store.DocumentDraft;
+import dev.cairn.store.DocumentWrite;
+import dev.cairn.store.IngestedDocument;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoredDocument;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,16 +24,44 @@ import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 
 /**
- * The ingest side of {@link KnowledgeBase}: chunks documents, embeds their chunks in groups (so
- * batches fill up across documents), stores each document with its entity declarations, and catches
- * the derived indexes up from the store's change log before returning.
+ * The ingest side of {@link KnowledgeBase}, one mechanism for a single HTTP document, a CLI folder
+ * and a BEIR corpus: a {@link BoundedPipeline} of three overlapping stages over batches of up to
+ * {@link #BATCH_DOCUMENTS} documents.
+ *
+ * <ol>
+ *   <li>prepare (own thread): checks sizes, computes each document's ingest key, drops the ones
+ *       stored with the same key (when asked to, {@link IngestMode#SKIP_UNCHANGED}) and chunks the
+ *       rest;
+ *   <li>embed (own thread): all chunks of the batch in one call, which the encoder sorts by token
+ *       length and cuts into padding-aware forward passes, so a big batch wastes little on padding;
+ *   <li>write (the caller's thread): the whole batch, entity declarations included, in one store
+ *       transaction, then one catch-up of the derived indexes.
+ * </ol>
+ *
+ * <p>At most {@link #QUEUED_BATCHES} batches wait between two stages, so the encoder never waits
+ * for the store unless the store is that far behind, and vice versa. A failure in any stage fails
+ * the ingest: batches written before it stay, the failing batch is written not at all.
+ *
+ * <p>Resume: each stored document keeps its ingest key, the SHA-256 of the embedding model id, the
+ * chunking settings and every field of the parsed document (id, title, format, authority, tags,
+ * source, metadata, declared entities and relations, body). {@link IngestMode#SKIP_UNCHANGED} skips
+ * a document stored under the same key, so an interrupted ingest run again embeds only what it had
+ * not stored, and a changed document (or model, or chunking) is ingested again. A document written
+ * any other way has no key and is never skipped.
  *
  * <p>Thread-safe: it holds no state of its own between calls; the store orders concurrent writes.
  */
 final class KnowledgeIngest {
 
-    /** Documents embedded together during a bulk ingest, so batches fill up across documents. */
-    static final int INGEST_GROUP = 16;
+    /**
+     * Documents per batch: per embedding call and per store transaction. 128 SciFact abstracts make
+     * about 200 chunks, enough for the encoder's length sorting to leave little padding, and one
+     * SQLite transaction (one fsync) per 128 documents instead of per document.
+     */
+    static final int BATCH_DOCUMENTS = 128;
+
+    /** Batches that may wait between two stages. */
+    static final int QUEUED_BATCHES = 2;
 
     private final Store store;
     private final EmbeddingModel model;
@@ -50,63 +86,179 @@ final class KnowledgeIngest {
      * @throws IllegalArgumentException when the document is over the size limit or empty
      */
     IngestResult ingest(String namespace, ParsedDocument document) {
-        return ingestAll(namespace, List.of(document), r -> {}).getFirst();
+        List<IngestResult> results = new ArrayList<>(1);
+        ingestAll(namespace, List.of(document), IngestMode.REPLACE, results::add);
+        return results.getFirst();
     }
 
     /**
-     * Ingests documents in groups, embedding the chunks of a group together; {@code progress} hears
-     * of each document once it is stored.
+     * Ingests documents through the pipeline; {@code progress} hears of each document once it is
+     * stored or skipped, in input order, on the caller's thread.
      */
-    List<IngestResult> ingestAll(
-            String namespace, Iterable<ParsedDocument> documents, Consumer<IngestResult> progress) {
+    void ingestAll(
+            String namespace,
+            Iterable<ParsedDocument> documents,
+            IngestMode mode,
+            Consumer<IngestResult> progress) {
         requireNamespace(namespace);
-        List<IngestResult> results = new ArrayList<>();
-        List<ParsedDocument> group = new ArrayList<>();
-        for (ParsedDocument document : documents) {
-            checkSize(document);
-            group.add(document);
-            if (group.size() == INGEST_GROUP) {
-                results.addAll(ingestGroup(namespace, group, progress));
-                group.clear();
-            }
-        }
-        if (!group.isEmpty()) {
-            results.addAll(ingestGroup(namespace, group, progress));
-        }
-        return results;
+        BoundedPipeline.from("ingest", batches(documents.iterator()), QUEUED_BATCHES)
+                .then("prepare", batch -> prepare(namespace, batch, mode))
+                .then("embed", this::embed)
+                .drain(batch -> write(namespace, batch, progress));
     }
 
-    private List<IngestResult> ingestGroup(
-            String namespace, List<ParsedDocument> group, Consumer<IngestResult> progress) {
-        List<List<ChunkDraft>> chunksPerDocument = new ArrayList<>();
+    private static Iterator<List<ParsedDocument>> batches(Iterator<ParsedDocument> documents) {
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return documents.hasNext();
+            }
+
+            @Override
+            public List<ParsedDocument> next() {
+                List<ParsedDocument> batch = new ArrayList<>(BATCH_DOCUMENTS);
+                while (batch.size() < BATCH_DOCUMENTS && documents.hasNext()) {
+                    batch.add(documents.next());
+                }
+                return batch;
+            }
+        };
+    }
+
+    /** A document of a batch: unchanged (stored already), or fresh: chunked, then embedded. */
+    private sealed interface Item permits Unchanged, Fresh {}
+
+    private record Unchanged(IngestedDocument stored) implements Item {}
+
+    private record Fresh(ParsedDocument document, String key, List<ChunkDraft> chunks)
+            implements Item {}
+
+    private List<Item> prepare(String namespace, List<ParsedDocument> batch, IngestMode mode) {
+        batch.forEach(this::checkSize);
+        Map<String, IngestedDocument> stored =
+                mode == IngestMode.SKIP_UNCHANGED
+                        ? store.ingestedDocuments(
+                                namespace, batch.stream().map(ParsedDocument::id).toList())
+                        : Map.of();
+        List<Item> items = new ArrayList<>(batch.size());
+        for (ParsedDocument document : batch) {
+            declarations(document); // validates entity kinds before anything is embedded
+            String key = ingestKey(document);
+            IngestedDocument same = stored.get(document.id());
+            items.add(
+                    same != null && same.ingestKey().equals(key)
+                            ? new Unchanged(same)
+                            : new Fresh(document, key, chunker.chunk(document)));
+        }
+        return items;
+    }
+
+    private List<Item> embed(List<Item> batch) {
         List<String> texts = new ArrayList<>();
-        List<EntityRepository.Declarations> declarations = new ArrayList<>();
-        for (ParsedDocument document : group) {
-            declarations.add(declarations(document));
-            List<ChunkDraft> chunks = chunker.chunk(document);
-            chunksPerDocument.add(chunks);
-            for (ChunkDraft chunk : chunks) {
-                texts.add(embeddingText(document.title(), chunk));
+        for (Item item : batch) {
+            if (item instanceof Fresh fresh) {
+                for (ChunkDraft chunk : fresh.chunks()) {
+                    texts.add(embeddingText(fresh.document().title(), chunk));
+                }
             }
         }
         List<float[]> vectors = texts.isEmpty() ? List.of() : model.embedDocuments(texts);
-        List<IngestResult> results = new ArrayList<>();
+        List<Item> embedded = new ArrayList<>(batch.size());
         int next = 0;
-        for (int d = 0; d < group.size(); d++) {
-            ParsedDocument document = group.get(d);
-            List<ChunkDraft> embedded = new ArrayList<>();
-            for (ChunkDraft chunk : chunksPerDocument.get(d)) {
-                embedded.add(chunk.withEmbedding(vectors.get(next++), model.id()));
+        for (Item item : batch) {
+            if (item instanceof Fresh fresh) {
+                List<ChunkDraft> chunks = new ArrayList<>(fresh.chunks().size());
+                for (ChunkDraft chunk : fresh.chunks()) {
+                    chunks.add(chunk.withEmbedding(vectors.get(next++), model.id()));
+                }
+                item = new Fresh(fresh.document(), fresh.key(), chunks);
             }
-            // Declarations first: the catch-up that applies the document's change reads them.
-            entities.replaceDeclarations(namespace, document.id(), declarations.get(d));
-            StoredDocument stored = store.replaceDocument(namespace, draft(document), embedded);
-            IngestResult result = new IngestResult(stored.id(), stored.version(), embedded.size());
-            results.add(result);
-            progress.accept(result);
+            embedded.add(item);
         }
-        store.changeLog().catchUp();
-        return results;
+        return embedded;
+    }
+
+    private void write(String namespace, List<Item> batch, Consumer<IngestResult> progress) {
+        List<DocumentWrite> writes = new ArrayList<>();
+        Map<String, EntityRepository.Declarations> declared = new HashMap<>();
+        for (Item item : batch) {
+            if (item instanceof Fresh fresh) {
+                writes.add(new DocumentWrite(draft(fresh.document()), fresh.chunks(), fresh.key()));
+                declared.put(fresh.document().id(), declarations(fresh.document()));
+            }
+        }
+        // Declarations in the documents' transaction: the catch-up that applies a document's
+        // change reads them, and a failed batch leaves neither.
+        List<StoredDocument> stored =
+                writes.isEmpty()
+                        ? List.of()
+                        : store.replaceDocuments(
+                                namespace,
+                                writes,
+                                (c, w) ->
+                                        entities.replaceDeclarations(
+                                                c,
+                                                namespace,
+                                                w.document().id(),
+                                                declared.get(w.document().id())));
+        if (!stored.isEmpty()) {
+            store.changeLog().catchUp();
+        }
+        int next = 0;
+        for (Item item : batch) {
+            progress.accept(
+                    switch (item) {
+                        case Unchanged u ->
+                                new IngestResult(
+                                        u.stored().id(),
+                                        u.stored().version(),
+                                        u.stored().chunks(),
+                                        true);
+                        case Fresh fresh -> {
+                            StoredDocument document = stored.get(next++);
+                            yield new IngestResult(
+                                    document.id(),
+                                    document.version(),
+                                    fresh.chunks().size(),
+                                    false);
+                        }
+                    });
+        }
+    }
+
+    /** The SHA-256 of everything a stored document is made from (see the class comment). */
+    private String ingestKey(ParsedDocument d) {
+        List<String> fields = new ArrayList<>();
+        fields.add(model.id());
+        fields.add(config.chunking().toString());
+        fields.add(d.id());
+        fields.add(d.title());
+        fields.add(d.format().name());
+        fields.add(d.authority().name());
+        fields.add(String.valueOf(d.tags().size()));
+        fields.addAll(d.tags());
+        fields.add(d.source());
+        d.metadata()
+                .forEach(
+                        (k, v) -> {
+                            fields.add(k);
+                            fields.add(v);
+                        });
+        fields.add(d.entities().toString());
+        fields.add(d.relations().toString());
+        fields.add(d.body());
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (String field : fields) {
+                byte[] bytes = field.getBytes(StandardCharsets.UTF_8);
+                // length-prefixed, so no two different field lists hash the same bytes
+                sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(bytes.length).array());
+                sha.update(bytes);
+            }
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+        }
     }
 
     /** Front matter entities and relations as the graph takes them; validates entity kinds. */

@@ -53,7 +53,7 @@ class GraphRetrievalTest {
                         dir.resolve("lucene"),
                         graph,
                         RetrievalConfig.defaults().withTimeouts(PATIENT, PATIENT, PATIENT));
-        kb.ingestAll(NS, runbooks(), r -> {});
+        kb.ingestAll(NS, runbooks(), IngestMode.REPLACE, r -> {});
     }
 
     @AfterAll

@@ -3,16 +3,21 @@ package dev.cairn.retrieval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.embeddings.CountingEmbeddingModel;
+import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.store.Authority;
+import dev.cairn.store.DocumentFormat;
+import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -322,5 +327,125 @@ abstract class KnowledgeBaseContractTest {
                 .isInstanceOf(PayloadTooLargeException.class)
                 .hasMessageContaining("limit of 100");
         assertThat(store.document(ns, "big")).isEmpty();
+    }
+
+    /** Abstracts of one sentence each: one chunk per document. */
+    static List<ParsedDocument> abstracts(int count) {
+        List<ParsedDocument> documents = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            documents.add(
+                    ParsedDocument.plain(
+                            "abstract-" + i,
+                            "Study " + i,
+                            DocumentFormat.TEXT,
+                            "Cohort "
+                                    + i
+                                    + " showed that marker "
+                                    + (i * 7 % 101)
+                                    + " predicts relapse in the treated group."));
+        }
+        return documents;
+    }
+
+    private KnowledgeBase reopen(EmbeddingModel model) {
+        kb.close();
+        kb =
+                KnowledgeBase.open(
+                        store, model, indexRoot.resolve("lucene"), RetrievalConfig.defaults());
+        return kb;
+    }
+
+    @Test
+    void anInterruptedBulkIngestResumesWithoutDuplicatesAndWithoutEmbeddingAgain() {
+        CountingEmbeddingModel model = new CountingEmbeddingModel(TestModel.get());
+        reopen(model);
+        List<ParsedDocument> corpus = abstracts(300);
+        List<String> heard = new ArrayList<>();
+        // The run dies while reporting document 150: the second batch of 128 is committed, the
+        // rest never reaches the store.
+        assertThatThrownBy(
+                        () ->
+                                kb.ingestAll(
+                                        ns,
+                                        corpus,
+                                        IngestMode.SKIP_UNCHANGED,
+                                        r -> {
+                                            heard.add(r.id());
+                                            if (heard.size() == 150) {
+                                                throw new IllegalStateException("killed");
+                                            }
+                                        }))
+                .hasMessage("killed");
+        int batch = KnowledgeIngest.BATCH_DOCUMENTS;
+        assertThat(store.documents(ns, PageRequest.first(1), "").total()).isEqualTo(2L * batch);
+        int embeddedBefore = model.embedded();
+        assertThat(embeddedBefore).isBetween(2 * batch, 300);
+
+        List<IngestResult> results = new ArrayList<>();
+        kb.ingestAll(ns, corpus, IngestMode.SKIP_UNCHANGED, results::add);
+
+        assertThat(model.embedded() - embeddedBefore)
+                .as("only the documents not stored are embedded")
+                .isEqualTo(300 - 2 * batch);
+        assertThat(results).hasSize(300);
+        assertThat(results.stream().filter(IngestResult::unchanged).count()).isEqualTo(2L * batch);
+        assertThat(results).allSatisfy(r -> assertThat(r.version()).isEqualTo(1));
+        assertThat(results).allSatisfy(r -> assertThat(r.chunks()).isEqualTo(1));
+        assertThat(results.stream().map(IngestResult::id).toList())
+                .containsExactlyElementsOf(corpus.stream().map(ParsedDocument::id).toList());
+        assertThat(store.documents(ns, PageRequest.first(1), "").total()).isEqualTo(300);
+        assertThat(store.chunkCount(ns)).isEqualTo(300);
+        RetrieveResult hit =
+                kb.retrieve(ns, RetrieveRequest.of("Cohort 299 marker relapse treated group"));
+        assertThat(hit.hits().getFirst().documentId()).isEqualTo("abstract-299");
+    }
+
+    @Test
+    void aChangedDocumentIsIngestedAgainAndAReplaceAlwaysWritesANewVersion() {
+        CountingEmbeddingModel model = new CountingEmbeddingModel(TestModel.get());
+        reopen(model);
+        List<ParsedDocument> corpus = abstracts(3);
+        kb.ingestAll(ns, corpus, IngestMode.SKIP_UNCHANGED, r -> {});
+        int embeddedBefore = model.embedded();
+        List<ParsedDocument> changed = new ArrayList<>(corpus);
+        ParsedDocument first = corpus.getFirst();
+        changed.set(
+                0,
+                ParsedDocument.plain(
+                        first.id(), "Retracted: " + first.title(), first.format(), first.body()));
+        List<IngestResult> results = new ArrayList<>();
+        kb.ingestAll(ns, changed, IngestMode.SKIP_UNCHANGED, results::add);
+        assertThat(results)
+                .extracting(IngestResult::unchanged, IngestResult::version)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(false, 2L),
+                        org.assertj.core.groups.Tuple.tuple(true, 1L),
+                        org.assertj.core.groups.Tuple.tuple(true, 1L));
+        assertThat(model.embedded() - embeddedBefore).isEqualTo(1);
+        assertThat(kb.ingest(ns, changed.get(1)).version()).isEqualTo(2);
+    }
+
+    @Test
+    void aDocumentThatFailsInABatchLeavesNoneOfItsBatchWritten() {
+        List<ParsedDocument> corpus = new ArrayList<>(abstracts(5));
+        // an entity of an unknown kind fails the batch after the first four are chunked
+        corpus.add(
+                markdown(
+                        "bad-kind.md",
+                        """
+                        ---
+                        id: bad-kind
+                        entities:
+                          - {name: ledger, kind: spaceship}
+                        ---
+                        # Bad kind
+
+                        Text.
+                        """));
+        assertThatThrownBy(() -> kb.ingestAll(ns, corpus, IngestMode.REPLACE, r -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("spaceship");
+        assertThat(store.documents(ns, PageRequest.first(1), "").total()).isZero();
+        assertThat(store.chunkCount(ns)).isZero();
     }
 }

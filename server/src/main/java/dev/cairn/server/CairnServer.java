@@ -2,6 +2,8 @@ package dev.cairn.server;
 
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.server.auth.ApiToken;
+import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ClientDisconnects;
 import dev.cairn.server.http.ProtocolErrors;
 import dev.cairn.store.Store;
@@ -9,7 +11,9 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A running Cairn server: the {@link ServerComponents} and the Helidon web server in front, routed
@@ -26,6 +30,7 @@ public final class CairnServer implements AutoCloseable {
     private final ServerSettings settings;
     private final ServerComponents components;
     private final WebServer web;
+    private final ServerMarker marker;
 
     private CairnServer(ServerSettings settings) {
         this.settings = settings;
@@ -54,7 +59,27 @@ public final class CairnServer implements AutoCloseable {
             components.close();
             throw e;
         }
+        try {
+            // The local command line on this data dir asks this server instead of loading the
+            // encoder itself (ServerMarker); its token lives as long as this process.
+            String local =
+                    components
+                            .tokens()
+                            .createSession(
+                                    LOCAL_CLI_TOKEN,
+                                    Set.of(Role.ADMIN),
+                                    List.of(ApiToken.ALL_NAMESPACES));
+            this.marker = new ServerMarker(ProcessHandle.current().pid(), baseUri(), local);
+            marker.write(settings.dataDir());
+        } catch (RuntimeException e) {
+            web.stop();
+            components.close();
+            throw e;
+        }
     }
+
+    /** The name of the token the data dir's {@link ServerMarker} carries. */
+    public static final String LOCAL_CLI_TOKEN = "local-cli";
 
     /** Opens the store, starts the server and answers once it accepts connections. */
     public static CairnServer start(ServerSettings settings) {
@@ -93,6 +118,7 @@ public final class CairnServer implements AutoCloseable {
     @Override
     public void close() {
         try {
+            marker.remove(settings.dataDir());
             web.stop();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "web server did not stop cleanly", e);

@@ -32,80 +32,139 @@ final class DocumentTables {
 
     // ---- documents ---------------------------------------------------------------------
 
-    StoredDocument replaceDocument(
-            String namespace, DocumentDraft document, List<ChunkDraft> chunks) {
+    List<StoredDocument> replaceDocuments(
+            String namespace, List<DocumentWrite> writes, Store.AlongsideWrite alongside) {
         Namespace.requireValidName(namespace);
-        List<ChunkDraft> drafts = List.copyOf(chunks);
+        List<DocumentWrite> batch = List.copyOf(writes);
         Instant now = JdbcStore.now();
-        String hash = Migrations.sha256(document.content());
-        String tags = JdbcStore.toJson(document.tags());
-        String metadata = JdbcStore.toJson(new TreeMap<>(document.metadata()));
         return store.inTransaction(
                 c -> {
                     store.requireNamespace(c, namespace);
-                    long version;
-                    Instant createdAt;
-                    try (PreparedStatement ps =
-                            c.prepareStatement(
-                                    "INSERT INTO documents ("
-                                            + JdbcStore.DOCUMENT_COLUMNS
-                                            + ") VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                                            + " ON CONFLICT (namespace, id) DO UPDATE SET"
-                                            + " version = documents.version + 1,"
-                                            + " title = excluded.title, format = excluded.format,"
-                                            + " source = excluded.source,"
-                                            + " authority = excluded.authority,"
-                                            + " tags = excluded.tags, metadata = excluded.metadata,"
-                                            + " content = excluded.content,"
-                                            + " content_hash = excluded.content_hash,"
-                                            + " updated_at = excluded.updated_at"
-                                            + " RETURNING version, created_at")) {
-                        int i = 1;
-                        ps.setString(i++, namespace);
-                        ps.setString(i++, document.id());
-                        ps.setString(i++, document.title());
-                        ps.setString(i++, document.format().name());
-                        ps.setString(i++, document.source());
-                        ps.setString(i++, document.authority().name());
-                        store.bindJson(ps, i++, tags);
-                        store.bindJson(ps, i++, metadata);
-                        ps.setString(i++, document.content());
-                        ps.setString(i++, hash);
-                        store.bindInstant(ps, i++, now);
-                        store.bindInstant(ps, i, now);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            version = rs.getLong("version");
-                            createdAt = store.readInstant(rs, "created_at");
+                    List<StoredDocument> stored = new ArrayList<>(batch.size());
+                    for (DocumentWrite write : batch) {
+                        stored.add(replaceDocument(c, namespace, write, now));
+                        alongside.write(c, write);
+                    }
+                    return stored;
+                });
+    }
+
+    private StoredDocument replaceDocument(
+            Connection c, String namespace, DocumentWrite write, Instant now) throws SQLException {
+        DocumentDraft document = write.document();
+        String hash = Migrations.sha256(document.content());
+        long version;
+        Instant createdAt;
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "INSERT INTO documents ("
+                                + JdbcStore.DOCUMENT_COLUMNS
+                                + ", ingest_key) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                                + " ON CONFLICT (namespace, id) DO UPDATE SET"
+                                + " version = documents.version + 1,"
+                                + " title = excluded.title, format = excluded.format,"
+                                + " source = excluded.source,"
+                                + " authority = excluded.authority,"
+                                + " tags = excluded.tags, metadata = excluded.metadata,"
+                                + " content = excluded.content,"
+                                + " content_hash = excluded.content_hash,"
+                                + " updated_at = excluded.updated_at,"
+                                + " ingest_key = excluded.ingest_key"
+                                + " RETURNING version, created_at")) {
+            int i = 1;
+            ps.setString(i++, namespace);
+            ps.setString(i++, document.id());
+            ps.setString(i++, document.title());
+            ps.setString(i++, document.format().name());
+            ps.setString(i++, document.source());
+            ps.setString(i++, document.authority().name());
+            store.bindJson(ps, i++, JdbcStore.toJson(document.tags()));
+            store.bindJson(ps, i++, JdbcStore.toJson(new TreeMap<>(document.metadata())));
+            ps.setString(i++, document.content());
+            ps.setString(i++, hash);
+            store.bindInstant(ps, i++, now);
+            store.bindInstant(ps, i++, now);
+            ps.setString(i, write.ingestKey());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                version = rs.getLong("version");
+                createdAt = store.readInstant(rs, "created_at");
+            }
+        }
+        // After the upsert, which holds the document's row lock: a concurrent replace of the same
+        // document waits here and then sees this one's chunks.
+        try (PreparedStatement ps =
+                c.prepareStatement("DELETE FROM chunks WHERE namespace = ? AND document_id = ?")) {
+            ps.setString(1, namespace);
+            ps.setString(2, document.id());
+            ps.executeUpdate();
+        }
+        insertChunks(c, namespace, document.id(), write.chunks());
+        store.appendChange(c, namespace, Change.Kind.DOCUMENT, document.id(), Change.Op.UPSERT);
+        return new StoredDocument(
+                namespace,
+                document.id(),
+                version,
+                document.title(),
+                document.format(),
+                document.source(),
+                document.authority(),
+                document.tags(),
+                document.metadata(),
+                document.content(),
+                hash,
+                createdAt,
+                now);
+    }
+
+    Map<String, IngestedDocument> ingestedDocuments(
+            String namespace, Collection<String> documentIds) {
+        Namespace.requireValidName(namespace);
+        List<String> ids = List.copyOf(new LinkedHashSet<>(documentIds));
+        Map<String, IngestedDocument> found = new HashMap<>();
+        if (ids.isEmpty()) {
+            return found;
+        }
+        return store.read(
+                c -> {
+                    for (int from = 0; from < ids.size(); from += JdbcStore.IN_BATCH) {
+                        List<String> batch =
+                                ids.subList(from, Math.min(ids.size(), from + JdbcStore.IN_BATCH));
+                        try (PreparedStatement ps =
+                                c.prepareStatement(
+                                        "SELECT d.id, d.version, d.ingest_key,"
+                                                + " (SELECT count(*) FROM chunks ch"
+                                                + " WHERE ch.namespace = d.namespace"
+                                                + " AND ch.document_id = d.id) AS chunk_count"
+                                                + " FROM documents d"
+                                                + " WHERE d.namespace = ? AND d.ingest_key <> ''"
+                                                + " AND d.id IN ("
+                                                + marks(batch.size())
+                                                + ")")) {
+                            ps.setString(1, namespace);
+                            for (int i = 0; i < batch.size(); i++) {
+                                ps.setString(i + 2, batch.get(i));
+                            }
+                            try (ResultSet rs = ps.executeQuery()) {
+                                while (rs.next()) {
+                                    String id = rs.getString("id");
+                                    found.put(
+                                            id,
+                                            new IngestedDocument(
+                                                    id,
+                                                    rs.getLong("version"),
+                                                    rs.getString("ingest_key"),
+                                                    rs.getInt("chunk_count")));
+                                }
+                            }
                         }
                     }
-                    // After the upsert, which holds the document's row lock: a concurrent replace
-                    // of the same document waits here and then sees this one's chunks.
-                    try (PreparedStatement ps =
-                            c.prepareStatement(
-                                    "DELETE FROM chunks WHERE namespace = ? AND document_id = ?")) {
-                        ps.setString(1, namespace);
-                        ps.setString(2, document.id());
-                        ps.executeUpdate();
-                    }
-                    insertChunks(c, namespace, document.id(), drafts);
-                    store.appendChange(
-                            c, namespace, Change.Kind.DOCUMENT, document.id(), Change.Op.UPSERT);
-                    return new StoredDocument(
-                            namespace,
-                            document.id(),
-                            version,
-                            document.title(),
-                            document.format(),
-                            document.source(),
-                            document.authority(),
-                            document.tags(),
-                            document.metadata(),
-                            document.content(),
-                            hash,
-                            createdAt,
-                            now);
+                    return found;
                 });
+    }
+
+    private static String marks(int count) {
+        return String.join(", ", java.util.Collections.nCopies(count, "?"));
     }
 
     private void insertChunks(
@@ -301,15 +360,13 @@ final class DocumentTables {
                     for (int from = 0; from < ids.size(); from += JdbcStore.IN_BATCH) {
                         List<String> batch =
                                 ids.subList(from, Math.min(ids.size(), from + JdbcStore.IN_BATCH));
-                        String marks =
-                                String.join(", ", java.util.Collections.nCopies(batch.size(), "?"));
                         try (PreparedStatement ps =
                                 c.prepareStatement(
                                         "SELECT "
                                                 + JdbcStore.CHUNK_COLUMNS
                                                 + " FROM chunks"
                                                 + " WHERE namespace = ? AND id IN ("
-                                                + marks
+                                                + marks(batch.size())
                                                 + ")")) {
                             ps.setString(1, namespace);
                             for (int i = 0; i < batch.size(); i++) {

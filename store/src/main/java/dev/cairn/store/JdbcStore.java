@@ -283,7 +283,24 @@ abstract class JdbcStore implements Store {
     @Override
     public StoredDocument replaceDocument(
             String namespace, DocumentDraft document, List<ChunkDraft> chunks) {
-        return documents.replaceDocument(namespace, document, chunks);
+        return documents
+                .replaceDocuments(
+                        namespace,
+                        List.of(new DocumentWrite(document, chunks, "")),
+                        AlongsideWrite.NONE)
+                .getFirst();
+    }
+
+    @Override
+    public List<StoredDocument> replaceDocuments(
+            String namespace, List<DocumentWrite> writes, AlongsideWrite alongside) {
+        return documents.replaceDocuments(namespace, writes, alongside);
+    }
+
+    @Override
+    public Map<String, IngestedDocument> ingestedDocuments(
+            String namespace, Collection<String> documentIds) {
+        return documents.ingestedDocuments(namespace, documentIds);
     }
 
     @Override

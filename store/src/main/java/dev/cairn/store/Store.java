@@ -85,6 +85,28 @@ public interface Store extends AutoCloseable {
     StoredDocument replaceDocument(
             String namespace, DocumentDraft document, List<ChunkDraft> chunks);
 
+    /**
+     * Writes documents and their chunks in one transaction, each as {@link #replaceDocument} would
+     * (a new version, the old chunks gone, a {@link Change.Kind#DOCUMENT} UPSERT), and runs {@code
+     * alongside} for each document on the same connection, so rows another module keeps for a
+     * document (its entity declarations) commit or roll back with it. A failure anywhere leaves
+     * every document of the batch as it was.
+     *
+     * @return the stored documents, in the order of {@code writes}
+     * @throws java.util.NoSuchElementException when the namespace does not exist
+     * @throws IllegalArgumentException when a chunk is invalid for this store
+     */
+    List<StoredDocument> replaceDocuments(
+            String namespace, List<DocumentWrite> writes, AlongsideWrite alongside);
+
+    /**
+     * Those of {@code documentIds} that are stored with a non-empty {@link
+     * DocumentWrite#ingestKey() ingest key}, by document id: what a bulk ingest compares its input
+     * with to skip documents it already stored.
+     */
+    java.util.Map<String, IngestedDocument> ingestedDocuments(
+            String namespace, Collection<String> documentIds);
+
     Optional<StoredDocument> document(String namespace, String id);
 
     /**
@@ -156,6 +178,16 @@ public interface Store extends AutoCloseable {
 
     @Override
     void close();
+
+    /** Rows written beside a document in the transaction of a {@link #replaceDocuments} batch. */
+    @FunctionalInterface
+    interface AlongsideWrite {
+
+        /** Writes nothing beside the documents. */
+        AlongsideWrite NONE = (c, write) -> {};
+
+        void write(java.sql.Connection c, DocumentWrite write) throws java.sql.SQLException;
+    }
 
     /** Storage backends. */
     enum Kind {

@@ -287,6 +287,54 @@ abstract class StoreContractTest {
     }
 
     @Test
+    void aBatchWriteIsOneTransactionThatKeepsIngestKeys() {
+        store.createNamespace("docs", "");
+        store.replaceDocument("docs", doc("plain", "No key"), chunks(1, true));
+        List<String> besideRows = new ArrayList<>();
+        List<StoredDocument> stored =
+                store.replaceDocuments(
+                        "docs",
+                        List.of(
+                                new DocumentWrite(doc("d1", "One"), chunks(2, true), "key-1"),
+                                new DocumentWrite(doc("d2", "Two"), chunks(3, true), "key-2")),
+                        (c, w) -> besideRows.add(w.document().id()));
+
+        assertThat(stored).extracting(StoredDocument::id).containsExactly("d1", "d2");
+        assertThat(besideRows).containsExactly("d1", "d2");
+        assertThat(store.ingestedDocuments("docs", List.of("d1", "d2", "plain", "missing")))
+                .containsOnly(
+                        Map.entry("d1", new IngestedDocument("d1", 1, "key-1", 2)),
+                        Map.entry("d2", new IngestedDocument("d2", 1, "key-2", 3)));
+        // a plain replace forgets the key: that version was not made by the keyed ingest
+        store.replaceDocument("docs", doc("d1", "Edited"), chunks(1, true));
+        assertThat(store.ingestedDocuments("docs", List.of("d1", "d2"))).containsOnlyKeys("d2");
+    }
+
+    @Test
+    void aBatchWriteThatFailsOnItsLastDocumentWritesNoneOfTheBatch() {
+        store.createNamespace("docs", "");
+        long seqBefore = store.lastChangeSeq();
+        List<ChunkDraft> bad = new ArrayList<>(chunks(2, true));
+        bad.set(1, bad.get(1).withEmbedding(new float[DIMS + 1], "test-model"));
+
+        assertThatThrownBy(
+                        () ->
+                                store.replaceDocuments(
+                                        "docs",
+                                        List.of(
+                                                new DocumentWrite(
+                                                        doc("d1", "Good"), chunks(2, true), "k1"),
+                                                new DocumentWrite(doc("d2", "Bad"), bad, "k2")),
+                                        Store.AlongsideWrite.NONE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("dimension: " + (DIMS + 1));
+
+        assertThat(store.document("docs", "d1")).isEmpty();
+        assertThat(store.chunkCount("docs")).isZero();
+        assertThat(store.lastChangeSeq()).isEqualTo(seqBefore);
+    }
+
+    @Test
     void writingIntoAnUnknownNamespaceIsNoSuchElement() {
         assertThatThrownBy(() -> store.replaceDocument("nowhere", doc("d1", "T"), chunks(1, true)))
                 .isInstanceOf(NoSuchElementException.class)

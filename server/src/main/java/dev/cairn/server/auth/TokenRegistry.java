@@ -71,6 +71,22 @@ public final class TokenRegistry {
         return secret;
     }
 
+    /**
+     * Creates a token that lives only as long as this registry (this server process): kept in
+     * memory, never in {@value #MANAGED_FILE}, listed like the others. Answers its secret.
+     */
+    public synchronized String createSession(
+            String name, Set<Role> roles, List<String> namespaces) {
+        if (byHash.values().stream().anyMatch(t -> t.name().equals(name))) {
+            throw new IllegalStateException("token '" + name + "' exists");
+        }
+        String secret = ApiToken.newSecret();
+        ApiToken token =
+                new ApiToken(name, ApiToken.hash(secret), roles, namespaces, Instant.now());
+        byHash.put(token.sha256(), token);
+        return secret;
+    }
+
     /** Every token, fixed and managed, by name. */
     public List<ApiToken> list() {
         return byHash.values().stream().sorted(Comparator.comparing(ApiToken::name)).toList();

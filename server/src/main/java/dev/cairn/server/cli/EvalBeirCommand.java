@@ -6,6 +6,7 @@ import dev.cairn.eval.beir.EvalMode;
 import dev.cairn.eval.beir.Qrels;
 import dev.cairn.eval.beir.RunFile;
 import dev.cairn.retrieval.FusionStrategy;
+import dev.cairn.retrieval.IngestMode;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.ParsedDocument;
@@ -25,9 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -276,18 +274,22 @@ final class EvalBeirCommand implements Callable<Integer> {
             if (stored == documents) {
                 return;
             }
-            cairn.store().deleteNamespace(namespace);
+            if (stored > documents) { // a larger --max-docs before: start over
+                cairn.store().deleteNamespace(namespace);
+            }
         }
-        cairn.store().createNamespace(namespace, "BEIR evaluation of " + dir);
+        if (cairn.store().namespace(namespace).isEmpty()) {
+            cairn.store().createNamespace(namespace, "BEIR evaluation of " + dir);
+        }
+        // Fewer stored than asked for: an ingest was interrupted, and this one resumes it (the
+        // documents stored already are skipped, not embedded again).
         try (Stream<ParsedDocument> corpus = Beir.corpus(dir).limit(documents);
-                ProgressBar bar =
-                        new ProgressBarBuilder()
-                                .setTaskName("ingest")
-                                .setInitialMax(documents)
-                                .setStyle(ProgressBarStyle.ASCII)
-                                .build()) {
+                IngestProgress progress = new IngestProgress(documents, true)) {
             Iterator<ParsedDocument> it = corpus.iterator();
-            cairn.knowledge().ingestAll(namespace, () -> it, r -> bar.step());
+            cairn.knowledge()
+                    .ingestAll(namespace, () -> it, IngestMode.SKIP_UNCHANGED, progress::step);
+            progress.close();
+            progress.summary(System.err, namespace);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.cairn.server.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.retrieval.IngestMode;
 import dev.cairn.retrieval.IngestResult;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.ingest.BeirCorpusReader;
@@ -18,11 +20,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -69,7 +69,11 @@ final class IngestCommand implements Callable<Integer> {
                     "no .md, .markdown, .txt or corpus.jsonl files under " + paths);
         }
         if (remote != null && remote.remote()) {
-            return ingestRemote(sources);
+            return ingestRemote(remote, sources);
+        }
+        Optional<RemoteOptions> running = local.runningServer();
+        if (running.isPresent()) {
+            return ingestRemote(running.get(), sources);
         }
         try (Cairn cairn = local.open()) {
             if (cairn.store().namespace(namespace).isEmpty()) {
@@ -80,32 +84,68 @@ final class IngestCommand implements Callable<Integer> {
                 cairn.store().createNamespace(namespace, "");
             }
             KnowledgeBase kb = cairn.knowledge();
-            int[] counts = new int[2];
-            try (ProgressBar bar = progressBar(sources)) {
-                for (Source source : sources) {
-                    if (source.beir()) {
-                        try (Stream<ParsedDocument> docs = BeirCorpusReader.read(source.path())) {
-                            Iterator<ParsedDocument> it = docs.iterator();
-                            kb.ingestAll(namespace, () -> it, r -> count(counts, r));
-                        }
-                    } else {
-                        ParsedDocument doc = parse(source);
-                        kb.ingestAll(namespace, List.of(doc), r -> count(counts, r));
-                    }
-                    bar.step();
-                }
+            try (IngestProgress progress = new IngestProgress(documentCount(sources), false);
+                    Documents documents = new Documents(sources)) {
+                kb.ingestAll(namespace, documents, IngestMode.SKIP_UNCHANGED, progress::step);
+                progress.close();
+                progress.summary(System.out, namespace);
             }
-            System.out.printf(
-                    Locale.ROOT,
-                    "ingested %d documents (%d chunks) into %s%n",
-                    counts[0],
-                    counts[1],
-                    namespace);
         }
         return 0;
     }
 
-    private int ingestRemote(List<Source> sources) throws IOException {
+    /**
+     * The documents of every source, read lazily in order, so one ingest batches across files; a
+     * BEIR corpus is streamed, closed with this.
+     */
+    private static final class Documents implements Iterable<ParsedDocument>, AutoCloseable {
+        private final List<Source> sources;
+        private final List<Stream<ParsedDocument>> open = new ArrayList<>();
+
+        Documents(List<Source> sources) {
+            this.sources = sources;
+        }
+
+        @Override
+        public Iterator<ParsedDocument> iterator() {
+            return sources.stream()
+                    .flatMap(
+                            source -> {
+                                if (!source.beir()) {
+                                    return Stream.of(parse(source));
+                                }
+                                Stream<ParsedDocument> corpus =
+                                        BeirCorpusReader.read(source.path());
+                                open.add(corpus);
+                                return corpus;
+                            })
+                    .iterator();
+        }
+
+        @Override
+        public void close() {
+            open.forEach(Stream::close);
+        }
+    }
+
+    /** Documents the sources hold: one per Markdown or text file, one per corpus line. */
+    static long documentCount(List<Source> sources) {
+        long count = 0;
+        for (Source source : sources) {
+            if (source.beir()) {
+                try (Stream<String> lines = Files.lines(source.path())) {
+                    count += lines.filter(l -> !l.isBlank()).count();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read " + source.path(), e);
+                }
+            } else {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private int ingestRemote(RemoteOptions remote, List<Source> sources) throws IOException {
         if (remote.getIfExists("/v1/namespaces/" + namespace).isEmpty()) {
             if (!create) {
                 throw new IllegalArgumentException(
@@ -114,48 +154,37 @@ final class IngestCommand implements Callable<Integer> {
             remote.post("/v1/namespaces", Map.of("name", namespace));
             System.out.printf(Locale.ROOT, "created namespace %s%n", namespace);
         }
-        int documents = 0;
-        int chunks = 0;
-        try (ProgressBar bar = progressBar(sources)) {
+        try (IngestProgress progress = new IngestProgress(documentCount(sources), false)) {
             for (Source source : sources) {
-                List<ParsedDocument> docs = new ArrayList<>();
                 if (source.beir()) {
-                    try (Stream<ParsedDocument> s = BeirCorpusReader.read(source.path())) {
-                        s.forEach(docs::add);
+                    try (Stream<ParsedDocument> corpus = BeirCorpusReader.read(source.path())) {
+                        for (ParsedDocument doc : (Iterable<ParsedDocument>) corpus::iterator) {
+                            progress.step(post(remote, doc, doc.body()));
+                        }
                     }
                 } else {
-                    docs.add(parse(source));
+                    // the file whole, front matter and all, for the server to parse
+                    progress.step(post(remote, parse(source), read(source.path())));
                 }
-                for (ParsedDocument doc : docs) {
-                    Map<String, Object> body = new LinkedHashMap<>();
-                    body.put("id", doc.id());
-                    body.put("title", doc.title());
-                    body.put("format", doc.format().name().toLowerCase(Locale.ROOT));
-                    body.put(
-                            "content",
-                            Files.exists(source.path()) && !source.beir()
-                                    ? read(source.path())
-                                    : doc.body());
-                    String answer = remote.post("/v1/namespaces/" + namespace + "/documents", body);
-                    chunks += Json.MAPPER.readTree(answer).path("chunks").asInt();
-                    documents++;
-                }
-                bar.step();
             }
+            progress.close();
+            progress.summary(System.out, namespace + " at " + remote.server);
         }
-        System.out.printf(
-                Locale.ROOT,
-                "ingested %d documents (%d chunks) into %s at %s%n",
-                documents,
-                chunks,
-                namespace,
-                remote.server);
         return 0;
     }
 
-    private static void count(int[] counts, IngestResult r) {
-        counts[0]++;
-        counts[1] += r.chunks();
+    private IngestResult post(RemoteOptions remote, ParsedDocument doc, String content)
+            throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("id", doc.id());
+        body.put("title", doc.title());
+        body.put("format", doc.format().name().toLowerCase(Locale.ROOT));
+        body.put("content", content);
+        JsonNode answer =
+                Json.MAPPER.readTree(
+                        remote.post("/v1/namespaces/" + namespace + "/documents", body));
+        return new IngestResult(
+                doc.id(), answer.path("version").asLong(), answer.path("chunks").asInt(), false);
     }
 
     private static ParsedDocument parse(Source source) {
@@ -168,20 +197,6 @@ final class IngestCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static ProgressBar progressBar(List<Source> sources) {
-        ProgressBarBuilder builder =
-                new ProgressBarBuilder()
-                        .setTaskName("ingest")
-                        .setInitialMax(sources.size())
-                        .setStyle(ProgressBarStyle.ASCII)
-                        .continuousUpdate();
-        if (System.console() == null) {
-            builder.setConsumer(
-                    new me.tongfei.progressbar.DelegatingProgressBarConsumer(line -> {}));
-        }
-        return builder.build();
     }
 
     /** A file to ingest and the id its path suggests. */

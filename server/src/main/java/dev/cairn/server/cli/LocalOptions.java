@@ -1,6 +1,7 @@
 package dev.cairn.server.cli;
 
 import dev.cairn.server.Cairn;
+import dev.cairn.server.ServerMarker;
 import dev.cairn.server.ServerSettings;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.PageRequest;
@@ -90,6 +91,68 @@ final class LocalOptions {
             }
         }
     }
+
+    /**
+     * The server that holds this data dir, when one does and answers: a local command then asks it
+     * over HTTP (with the token of its {@link ServerMarker}) instead of loading the encoder for 15
+     * s, and says so in one line on stderr. Empty when no server holds the data dir.
+     *
+     * @throws IllegalArgumentException when a server holds the data dir but does not answer
+     */
+    Optional<RemoteOptions> runningServer() {
+        ServerSettings settings = settings();
+        Path dir = settings.dataDir().toAbsolutePath();
+        if (heldLock(dir.resolve("lucene")).isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<ServerMarker> marker = ServerMarker.read(dir);
+        if (marker.isEmpty()) {
+            requireNotServed(settings); // held by a server that left no marker: say --server
+        }
+        ServerMarker server = marker.orElseThrow();
+        if (!answersHealth(server.url())) {
+            throw new IllegalArgumentException(
+                    "the data dir "
+                            + dir
+                            + " is held by a Cairn server (pid "
+                            + server.pid()
+                            + ") that does not answer at "
+                            + server.url()
+                            + "; ask it with --server URL --token TOKEN once it is up, or stop it");
+        }
+        System.err.println(
+                "cairn: using the server at "
+                        + server.url()
+                        + " (pid "
+                        + server.pid()
+                        + "), which holds "
+                        + dir);
+        return Optional.of(RemoteOptions.of(server.url().toString(), server.token()));
+    }
+
+    /** Whether {@code GET /health} answers 200 within two seconds. */
+    private static boolean answersHealth(java.net.URI base) {
+        try {
+            java.net.http.HttpResponse<Void> response =
+                    HEALTH_CLIENT.send(
+                            java.net.http.HttpRequest.newBuilder(base.resolve("/health"))
+                                    .timeout(java.time.Duration.ofSeconds(2))
+                                    .GET()
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.discarding());
+            return response.statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static final java.net.http.HttpClient HEALTH_CLIENT =
+            java.net.http.HttpClient.newBuilder()
+                    .connectTimeout(java.time.Duration.ofSeconds(2))
+                    .build();
 
     /**
      * Fails when a running server holds the data dir's Lucene indexes: opening them here would fail

@@ -78,10 +78,12 @@ final class RecallCommand implements Callable<Integer> {
         double cosine = threshold == null ? RecallRequest.DEFAULT_THRESHOLD : threshold;
         body.put("threshold", cosine);
         JsonNode answer;
-        if (remote != null && remote.remote()) {
+        RemoteOptions server =
+                remote != null && remote.remote() ? remote : local.runningServer().orElse(null);
+        if (server != null) {
             answer =
                     Json.MAPPER.readTree(
-                            remote.post("/v1/namespaces/" + namespace + "/recall", body));
+                            server.post("/v1/namespaces/" + namespace + "/recall", body));
         } else {
             RecallRequest request =
                     RecallRequest.of(namespace, query)

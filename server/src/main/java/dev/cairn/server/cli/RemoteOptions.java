@@ -31,6 +31,14 @@ final class RemoteOptions {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    /** Options naming {@code server} with {@code token}, as if given on the command line. */
+    static RemoteOptions of(String server, String token) {
+        RemoteOptions options = new RemoteOptions();
+        options.server = server;
+        options.token = token;
+        return options;
+    }
+
     boolean remote() {
         return server != null;
     }

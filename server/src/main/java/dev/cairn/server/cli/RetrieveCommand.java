@@ -49,10 +49,12 @@ final class RetrieveCommand implements Callable<Integer> {
         body.put("query", query);
         body.put("topK", topK);
         JsonNode answer;
-        if (remote != null && remote.remote()) {
+        RemoteOptions server =
+                remote != null && remote.remote() ? remote : local.runningServer().orElse(null);
+        if (server != null) {
             answer =
                     Json.MAPPER.readTree(
-                            remote.post("/v1/namespaces/" + namespace + "/retrieve", body));
+                            server.post("/v1/namespaces/" + namespace + "/retrieve", body));
         } else {
             RetrieveRequest request = RetrieveBody.of(query, topK).toRequest();
             try (Cairn cairn = local.openToRead(namespace)) {
