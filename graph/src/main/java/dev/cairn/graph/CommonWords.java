@@ -11,10 +11,10 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * English stop-words, common words and the generic vocabulary of operations text
- * ({@code common-words.txt}): names the extractor never makes into entities. On 275 OpenShift
- * runbooks, before this list, the entities most chunks mentioned were "or", "pod", "node" and "by",
- * and a query linked to "down".
+ * English stop-words, common words and the generic vocabulary of operations text ({@code
+ * common-words.txt}): names the extractor never makes into entities. On 275 OpenShift runbooks,
+ * before this list, the entities most chunks mentioned were "or", "pod", "node" and "by", and a
+ * query linked to "down".
  *
  * <p>Immutable and thread-safe.
  */
@@ -70,7 +70,10 @@ final class CommonWords {
         return true;
     }
 
-    /** Candidate stems of an inflected word: -s, -es, -ed, -ing, with a final e or a doubled consonant restored. */
+    /**
+     * Candidate stems of an inflected word: -s, -es, -ed, -ing, with a final e or a doubled
+     * consonant restored.
+     */
     private static Set<String> stems(String w) {
         Set<String> out = new HashSet<>();
         for (String suffix : new String[] {"s", "es", "ed", "ing"}) {

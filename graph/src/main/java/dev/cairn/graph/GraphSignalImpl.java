@@ -76,17 +76,16 @@ final class GraphSignalImpl implements GraphSignal {
                 continue;
             }
             linked.put(
-                    e.id(),
-                    new LinkedEntity(e.id(), e.name(), e.kind(), m.surface(), specificity));
+                    e.id(), new LinkedEntity(e.id(), e.name(), e.kind(), m.surface(), specificity));
         }
         return List.copyOf(linked.values());
     }
 
     /**
      * How specifically an extracted name picks out its entity: {@code min(1, ln(N / df) / ln(1 /
-     * SPECIFIC_SHARE))} with N the namespace's chunks and df the chunks that mention the entity (its
-     * inverse chunk frequency, scaled so a name in at most 5% of the chunks scores 1, in 22% scores
-     * 0.5, in all 0). A declared entity is specific by declaration.
+     * SPECIFIC_SHARE))} with N the namespace's chunks and df the chunks that mention the entity
+     * (its inverse chunk frequency, scaled so a name in at most 5% of the chunks scores 1, in 22%
+     * scores 0.5, in all 0). A declared entity is specific by declaration.
      */
     static double specificity(NamespaceGraph ns, NodeRef entity) {
         int chunks = ns.documentOfChunk.size();

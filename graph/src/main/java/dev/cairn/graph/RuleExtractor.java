@@ -14,14 +14,16 @@ import java.util.regex.Pattern;
  * Deterministic rule-based extraction, in this order (earlier rules claim their characters):
  *
  * <ol>
- *   <li>{@code `backticked`} spans: a known name, else an identifier (kind by shape);
+ *   <li>{@code `backticked`} spans: a known name, else (one token, no URL, not a common word) an
+ *       identifier (kind by shape); a URL leaves only its host to the later rules;
  *   <li>acronyms with their expansion, "Write-Ahead Log (WAL)": the initials of the expansion must
  *       spell the acronym; the expansion becomes a concept with the acronym as alias;
  *   <li>gazetteer phrases, longest first, up to {@link Gazetteer#maxPhraseWords()} words;
  *   <li>shapes: host names ({@code db-primary.prod.internal}), dotted identifiers, snake_case,
  *       service-like names ({@code payments-api}, {@code ledger-db}, {@code payments-queue}),
- *       CamelCase alert names ({@code KubePodCrashLooping}), acronyms ({@code TLS}), capitalised
- *       multi-word names ("Blue Green Deploy"; a sentence-initial word is dropped).
+ *       CamelCase names (alerts only with evidence, see {@link #alertByEvidence}), acronyms ({@code
+ *       TLS}; not common words, not inside fenced code), capitalised multi-word names ("Blue Green
+ *       Deploy"; a sentence-initial word is dropped).
  * </ol>
  *
  * <p>Relations: two consecutive mentions joined by "depends on", "relies on", "requires", "needs",
@@ -53,14 +55,16 @@ final class RuleExtractor implements EntityExtractor {
     private static final Pattern LOWER_CAMEL = Pattern.compile("[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+");
     private static final Pattern HUMP =
             Pattern.compile("(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])");
-    private static final Pattern URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s)>\\]\"'`]+");
+    private static final Pattern URL =
+            Pattern.compile("[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s)>\\]\"'`]+");
     private static final Pattern FENCE = Pattern.compile("(?m)^[ \\t]*(```|~~~)");
     private static final Pattern ALERT_WORD = Pattern.compile("(?i)\\balert");
     private static final Pattern ALERT_BEFORE =
             Pattern.compile("(?i)\\balert(?:name|s)?\\b\\W{0,3}(?:(?:the|an?|named|called)\\s+)?$");
     private static final Pattern ALERT_AFTER =
             Pattern.compile("(?i)^\\W{0,2}(?:alerts?|fires|fired|firing|is\\s+firing)\\b");
-    private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6}[ \\t]+`?([^\\s`]+)`?[ \\t]*$");
+    private static final Pattern HEADING =
+            Pattern.compile("(?m)^#{1,6}[ \\t]+`?([^\\s`]+)`?[ \\t]*$");
     private static final Pattern ACRONYM = Pattern.compile("[A-Z][A-Z0-9]{1,7}");
     private static final Pattern CAPITALISED = Pattern.compile("[A-Z][a-z]+");
     private static final Pattern RELATION =
@@ -120,15 +124,69 @@ final class RuleExtractor implements EntityExtractor {
      */
     private static final Set<String> ALERT_STATES =
             Set.of(
-                    "down", "high", "low", "failing", "failed", "failure", "failures", "error",
-                    "errors", "degraded", "crashlooping", "crashloop", "notready", "unavailable",
-                    "unhealthy", "unreachable", "missing", "absent", "full", "filling", "pressure",
-                    "mismatch", "stuck", "slow", "timeout", "timeouts", "expiring", "expired",
-                    "exhausted", "exceeded", "overcommit", "overcommitted", "throttling",
-                    "restarting", "lagging", "flapping", "blocked", "rejected", "lost", "leak",
-                    "overloaded", "outage", "warning", "critical", "burn", "saturation",
-                    "saturated", "unschedulable", "skew", "drift", "violation", "denied",
-                    "refused", "hung", "orphaned", "invalid", "inconsistent", "dropped", "drops");
+                    "down",
+                    "high",
+                    "low",
+                    "failing",
+                    "failed",
+                    "failure",
+                    "failures",
+                    "error",
+                    "errors",
+                    "degraded",
+                    "crashlooping",
+                    "crashloop",
+                    "notready",
+                    "unavailable",
+                    "unhealthy",
+                    "unreachable",
+                    "missing",
+                    "absent",
+                    "full",
+                    "filling",
+                    "pressure",
+                    "mismatch",
+                    "stuck",
+                    "slow",
+                    "timeout",
+                    "timeouts",
+                    "expiring",
+                    "expired",
+                    "exhausted",
+                    "exceeded",
+                    "overcommit",
+                    "overcommitted",
+                    "throttling",
+                    "restarting",
+                    "lagging",
+                    "flapping",
+                    "blocked",
+                    "rejected",
+                    "lost",
+                    "leak",
+                    "overloaded",
+                    "outage",
+                    "warning",
+                    "critical",
+                    "burn",
+                    "saturation",
+                    "saturated",
+                    "unschedulable",
+                    "skew",
+                    "drift",
+                    "violation",
+                    "denied",
+                    "refused",
+                    "hung",
+                    "orphaned",
+                    "invalid",
+                    "inconsistent",
+                    "dropped",
+                    "drops",
+                    "stale",
+                    "alert",
+                    "alerts");
+
     private static final Set<String> LEADING_STOPWORDS =
             Set.of(
                     "The", "A", "An", "If", "When", "Then", "This", "That", "These", "Those", "In",
@@ -174,8 +232,8 @@ final class RuleExtractor implements EntityExtractor {
     }
 
     /**
-     * The characters inside fenced code blocks. Command output there (column headers such as
-     * {@code NAME NODE STATUS}) is no evidence for acronyms or capitalised names.
+     * The characters inside fenced code blocks. Command output there (column headers such as {@code
+     * NAME NODE STATUS}) is no evidence for acronyms or capitalised names.
      */
     private static BitSet fencedCode(String text) {
         BitSet code = new BitSet(text.length());
@@ -368,8 +426,8 @@ final class RuleExtractor implements EntityExtractor {
 
     /**
      * Shape alone does not make an alert: a CamelCase name is one only with evidence in the text.
-     * Either the name ends in an alert state ({@code TargetDown}; for lowerCamel, which is also
-     * how code fields are written, only with two words before it: {@code etcdMembersDown} but not
+     * Either the name ends in an alert state ({@code TargetDown}; for lowerCamel, which is also how
+     * code fields are written, only with two words before it: {@code etcdMembersDown} but not
      * {@code maxUnavailable}), or the text calls it an alert ("the X alert", "alertname=X", "X is
      * firing"), or it is a heading of its own in a text that speaks of alerts (a runbook's title).
      * Without evidence an UpperCamel name is {@link EntityKind#OTHER} ({@code PgBouncer}) and a

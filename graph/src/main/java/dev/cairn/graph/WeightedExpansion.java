@@ -134,8 +134,7 @@ final class WeightedExpansion {
         WeightedExpansion combined = new WeightedExpansion();
         Map<NodeRef, Double> miss = new HashMap<>();
         for (Map.Entry<NodeRef, Double> seed : seeds.entrySet()) {
-            WeightedExpansion one =
-                    run(graph, Map.of(seed.getKey(), seed.getValue()), config);
+            WeightedExpansion one = run(graph, Map.of(seed.getKey(), seed.getValue()), config);
             one.score.forEach(
                     (node, s) -> {
                         miss.merge(node, 1.0 - s, (a, b) -> a * b);

@@ -20,9 +20,7 @@ class ExtractionRulesTest {
     static Stream<Arguments> cases() {
         return Stream.of(
                 // Stop-words and common words never become entities, whatever rule sees them.
-                row(
-                        "Scale the deployment `or` restart it; see `down` and `Running`.",
-                        Map.of()),
+                row("Scale the deployment `or` restart it; see `down` and `Running`.", Map.of()),
                 row("SORT BY NAME, OR BY NODE, AND THEN BY POD.", Map.of()),
                 row("Step 1: run `1` then `e.g`.", Map.of()),
                 // Column headers of command output in a fenced block are no acronyms.
@@ -63,8 +61,7 @@ class ExtractionRulesTest {
                 // ... or the text calls it an alert ...
                 row(
                         "The QuotaWatcher alert and alertname=LedgerSync both page.",
-                        entities(
-                                "quotawatcher", EntityKind.ALERT, "ledgersync", EntityKind.ALERT)),
+                        entities("quotawatcher", EntityKind.ALERT, "ledgersync", EntityKind.ALERT)),
                 // ... or it is the heading of a text about an alert (lowerCamel too).
                 row(
                         "# ledgerReplicasAway\n\nThis alert fires when replicas are away.",
@@ -77,8 +74,9 @@ class ExtractionRulesTest {
                                 "podname", EntityKind.IDENTIFIER)),
                 // A heading in Title Case of common words describes; a capitalised name inside
                 // a sentence names.
-                row("## Check Health\n\nRestart Order Service now.", entities(
-                        "order-service", EntityKind.CONCEPT)));
+                row(
+                        "## Check Health\n\nRestart Order Service now.",
+                        entities("order-service", EntityKind.CONCEPT)));
     }
 
     @ParameterizedTest
