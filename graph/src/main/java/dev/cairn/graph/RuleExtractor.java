@@ -62,7 +62,7 @@ final class RuleExtractor implements EntityExtractor {
     private static final Pattern ALERT_BEFORE =
             Pattern.compile("(?i)\\balert(?:name|s)?\\b\\W{0,3}(?:(?:the|an?|named|called)\\s+)?$");
     private static final Pattern ALERT_AFTER =
-            Pattern.compile("(?i)^\\W{0,2}(?:alerts?|fires|fired|firing|is\\s+firing)\\b");
+            Pattern.compile("(?i)^\\W{0,2}(?:fires|fired|is\\s+firing)\\b");
     private static final Pattern HEADING =
             Pattern.compile("(?m)^#{1,6}[ \\t]+`?([^\\s`]+)`?[ \\t]*$");
     private static final Pattern ACRONYM = Pattern.compile("[A-Z][A-Z0-9]{1,7}");
@@ -211,7 +211,7 @@ final class RuleExtractor implements EntityExtractor {
         backticks(text, claimed, saysAlert, mentions);
         expansions(text, claimed, mentions);
         List<int[]> tokens = tokens(text);
-        gazetteerPhrases(text, tokens, claimed, mentions);
+        gazetteerPhrases(text, tokens, claimed, saysAlert, mentions);
         shapes(text, tokens, claimed, code, saysAlert, mentions);
         mentions.sort(Comparator.comparingInt(Mention::start));
         return new Extraction(mentions, relations(text, mentions));
@@ -337,7 +337,7 @@ final class RuleExtractor implements EntityExtractor {
     }
 
     private void gazetteerPhrases(
-            String text, List<int[]> tokens, BitSet claimed, List<Mention> out) {
+            String text, List<int[]> tokens, BitSet claimed, boolean saysAlert, List<Mention> out) {
         int maxWords = gazetteer.maxPhraseWords();
         for (int i = 0; i < tokens.size(); i++) {
             int[] first = tokens.get(i);
@@ -360,7 +360,14 @@ final class RuleExtractor implements EntityExtractor {
                 Optional<Entity> entity = gazetteer.lookup(text.substring(start, end));
                 if (entity.isPresent()) {
                     Entity e = entity.get();
-                    out.add(new Mention(e.id(), text.substring(start, end), e.kind(), start, end));
+                    String surface = text.substring(start, end);
+                    if (learn
+                            && !e.declared()
+                            && alertByEvidence(text, start, end, surface, e.kind(), saysAlert)
+                                    == EntityKind.ALERT) {
+                        e = gazetteer.observe(surface, EntityKind.ALERT);
+                    }
+                    out.add(new Mention(e.id(), surface, e.kind(), start, end));
                     claimed.set(start, end);
                     i = j;
                     break;
@@ -428,10 +435,10 @@ final class RuleExtractor implements EntityExtractor {
      * Shape alone does not make an alert: a CamelCase name is one only with evidence in the text.
      * Either the name ends in an alert state ({@code TargetDown}; for lowerCamel, which is also how
      * code fields are written, only with two words before it: {@code etcdMembersDown} but not
-     * {@code maxUnavailable}), or the text calls it an alert ("the X alert", "alertname=X", "X is
-     * firing"), or it is a heading of its own in a text that speaks of alerts (a runbook's title).
-     * Without evidence an UpperCamel name is {@link EntityKind#OTHER} ({@code PgBouncer}) and a
-     * lowerCamel one an identifier.
+     * {@code maxUnavailable}), or the text calls it an alert ("alert X", "alertname=X", "X is
+     * firing"; not "an X alert", where X may be the platform), or it is a heading of its own in a
+     * text that speaks of alerts (a runbook's title). Without evidence an UpperCamel name is {@link
+     * EntityKind#OTHER} ({@code PgBouncer}) and a lowerCamel one an identifier.
      */
     private static EntityKind alertByEvidence(
             String text, int start, int end, String token, EntityKind byShape, boolean saysAlert) {

@@ -60,8 +60,14 @@ class ExtractionRulesTest {
                                 "targetdown", EntityKind.ALERT)),
                 // ... or the text calls it an alert ...
                 row(
-                        "The QuotaWatcher alert and alertname=LedgerSync both page.",
-                        entities("quotawatcher", EntityKind.ALERT, "ledgersync", EntityKind.ALERT)),
+                        "The alert QuotaWatcher and alertname=LedgerSync both page; an OpenShift alert too.",
+                        entities(
+                                "quotawatcher",
+                                EntityKind.ALERT,
+                                "ledgersync",
+                                EntityKind.ALERT,
+                                "openshift",
+                                EntityKind.OTHER)),
                 // ... or it is the heading of a text about an alert (lowerCamel too).
                 row(
                         "# ledgerReplicasAway\n\nThis alert fires when replicas are away.",

@@ -155,6 +155,19 @@ class ExtractionTest {
     }
 
     @Test
+    void laterEvidenceMakesAnExtractedNameAnAlert() {
+        Gazetteer gazetteer = new Gazetteer();
+        mentions(gazetteer, "See the runbook of ledgerReplicasAway.");
+        assertThat(gazetteer.lookup("ledgerReplicasAway").orElseThrow().kind())
+                .isEqualTo(EntityKind.IDENTIFIER);
+
+        mentions(gazetteer, "# ledgerReplicasAway\n\nThis alert fires when replicas are away.");
+
+        assertThat(gazetteer.lookup("ledgerReplicasAway").orElseThrow().kind())
+                .isEqualTo(EntityKind.ALERT);
+    }
+
+    @Test
     void linkerDoesNotGrowTheGazetteer() {
         Gazetteer gazetteer = new Gazetteer();
         EntityExtractor.linker(gazetteer).extract("is KubePodCrashLooping firing on checkout-api");
