@@ -74,7 +74,9 @@ public final class Gazetteer {
     }
 
     /**
-     * Records an entity found by extraction, unless the key is already known.
+     * Records an entity found by extraction, unless the key is already known. An extracted entity
+     * seen again with evidence that it is an alert becomes one (its first sighting may have been a
+     * mention without that evidence); declared entities keep their kind.
      *
      * @param surface the surface form
      * @param kind guessed kind
@@ -83,13 +85,19 @@ public final class Gazetteer {
     public Entity observe(String surface, EntityKind kind) {
         String key = Canonical.key(surface);
         Optional<Entity> known = lookupKey(key);
-        if (known.isPresent()) {
+        if (known.isPresent() && !upgrades(known.get(), kind)) {
             return known.get();
         }
         synchronized (this) {
             known = lookupKey(key);
             if (known.isPresent()) {
-                return known.get();
+                Entity e = known.get();
+                if (!upgrades(e, kind)) {
+                    return e;
+                }
+                Entity alert = new Entity(e.id(), e.name(), kind, e.aliases(), false);
+                entities.put(e.id(), alert);
+                return alert;
             }
             Entity entity = new Entity(key, surface.strip(), kind, List.of(), false);
             entities.put(key, entity);
@@ -156,6 +164,10 @@ public final class Gazetteer {
      */
     public int maxPhraseWords() {
         return maxPhraseWords;
+    }
+
+    private static boolean upgrades(Entity known, EntityKind kind) {
+        return kind == EntityKind.ALERT && !known.declared() && known.kind() != EntityKind.ALERT;
     }
 
     Optional<Entity> lookupKey(String key) {

@@ -45,20 +45,64 @@ final class GraphSignalImpl implements GraphSignal {
         return InMemoryEntityGraph.read(ns, () -> linkLocked(ns, text));
     }
 
+    /**
+     * Below this many chunks a namespace's mention counts are no evidence of how common a name is:
+     * every extracted name is taken as specific.
+     */
+    static final int MIN_CHUNKS_FOR_SPECIFICITY = 100;
+
+    /**
+     * An extracted name mentioned by at most this share of a namespace's chunks is fully specific;
+     * above it the specificity falls with the name's inverse chunk frequency.
+     */
+    static final double SPECIFIC_SHARE = 0.05;
+
+    /** Extracted names less specific than this are not linked at all. */
+    static final double MIN_SPECIFICITY = 0.5;
+
     private static List<LinkedEntity> linkLocked(NamespaceGraph ns, String text) {
         Map<String, LinkedEntity> linked = new LinkedHashMap<>();
         for (Mention m : EntityExtractor.linker(ns.gazetteer).extract(text).mentions()) {
-            if (linked.containsKey(m.entityId())
-                    || !ns.graph.containsVertex(new NodeRef(NodeKind.ENTITY, m.entityId()))) {
+            NodeRef node = new NodeRef(NodeKind.ENTITY, m.entityId());
+            if (linked.containsKey(m.entityId()) || !ns.graph.containsVertex(node)) {
                 continue;
             }
             Entity e = ns.gazetteer.entity(m.entityId()).orElseThrow();
             if (!e.declared() && !SELF_EVIDENT_KINDS.contains(e.kind())) {
                 continue;
             }
-            linked.put(e.id(), new LinkedEntity(e.id(), e.name(), e.kind(), m.surface()));
+            double specificity = e.declared() ? 1.0 : specificity(ns, node);
+            if (specificity < MIN_SPECIFICITY) {
+                continue;
+            }
+            linked.put(
+                    e.id(), new LinkedEntity(e.id(), e.name(), e.kind(), m.surface(), specificity));
         }
         return List.copyOf(linked.values());
+    }
+
+    /**
+     * How specifically an extracted name picks out its entity: {@code min(1, ln(N / df) / ln(1 /
+     * SPECIFIC_SHARE))} with N the namespace's chunks and df the chunks that mention the entity
+     * (its inverse chunk frequency, scaled so a name in at most 5% of the chunks scores 1, in 22%
+     * scores 0.5, in all 0). A declared entity is specific by declaration.
+     */
+    static double specificity(NamespaceGraph ns, NodeRef entity) {
+        int chunks = ns.documentOfChunk.size();
+        if (chunks < MIN_CHUNKS_FOR_SPECIFICITY) {
+            return 1.0;
+        }
+        int mentionedBy = 0;
+        for (Edge edge : ns.graph.incomingEdgesOf(entity)) {
+            if (edge.type == RelationType.MENTIONS) {
+                mentionedBy++;
+            }
+        }
+        if (mentionedBy == 0) {
+            return 1.0;
+        }
+        double idf = Math.log((double) chunks / mentionedBy);
+        return Math.max(Double.MIN_VALUE, Math.min(1.0, idf / Math.log(1.0 / SPECIFIC_SHARE)));
     }
 
     @Override
@@ -91,8 +135,8 @@ final class GraphSignalImpl implements GraphSignal {
         if (linked.isEmpty()) {
             return new GraphResult(List.of(), linked, List.of(), config.strategy());
         }
-        List<NodeRef> seeds =
-                linked.stream().map(e -> new NodeRef(NodeKind.ENTITY, e.id())).toList();
+        Map<NodeRef, Double> seeds = new LinkedHashMap<>();
+        linked.forEach(e -> seeds.put(new NodeRef(NodeKind.ENTITY, e.id()), e.specificity()));
         WeightedExpansion expansion = WeightedExpansion.runPerSeed(ns.graph, seeds, config);
         Map<NodeRef, Double> scores =
                 switch (config.strategy()) {
@@ -100,7 +144,10 @@ final class GraphSignalImpl implements GraphSignal {
                     case PERSONALIZED_PAGERANK ->
                             normalised(
                                     PersonalizedPageRank.run(
-                                            ns.graph, seeds, expansion.score.keySet(), config));
+                                            ns.graph,
+                                            seeds.keySet(),
+                                            expansion.score.keySet(),
+                                            config));
                 };
         Map<String, Scored> chunks = new HashMap<>();
         for (Map.Entry<NodeRef, Double> e : scores.entrySet()) {

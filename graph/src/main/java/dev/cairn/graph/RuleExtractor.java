@@ -14,14 +14,16 @@ import java.util.regex.Pattern;
  * Deterministic rule-based extraction, in this order (earlier rules claim their characters):
  *
  * <ol>
- *   <li>{@code `backticked`} spans: a known name, else an identifier (kind by shape);
+ *   <li>{@code `backticked`} spans: a known name, else (one token, no URL, not a common word) an
+ *       identifier (kind by shape); a URL leaves only its host to the later rules;
  *   <li>acronyms with their expansion, "Write-Ahead Log (WAL)": the initials of the expansion must
  *       spell the acronym; the expansion becomes a concept with the acronym as alias;
  *   <li>gazetteer phrases, longest first, up to {@link Gazetteer#maxPhraseWords()} words;
  *   <li>shapes: host names ({@code db-primary.prod.internal}), dotted identifiers, snake_case,
  *       service-like names ({@code payments-api}, {@code ledger-db}, {@code payments-queue}),
- *       CamelCase alert names ({@code KubePodCrashLooping}), acronyms ({@code TLS}), capitalised
- *       multi-word names ("Blue Green Deploy"; a sentence-initial word is dropped).
+ *       CamelCase names (alerts only with evidence, see {@link #alertByEvidence}), acronyms ({@code
+ *       TLS}; not common words, not inside fenced code), capitalised multi-word names ("Blue Green
+ *       Deploy"; a sentence-initial word is dropped).
  * </ol>
  *
  * <p>Relations: two consecutive mentions joined by "depends on", "relies on", "requires", "needs",
@@ -49,7 +51,20 @@ final class RuleExtractor implements EntityExtractor {
             Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)+");
     private static final Pattern SNAKE = Pattern.compile("[a-z][a-z0-9]*(?:_[a-z0-9]+)+");
     private static final Pattern HYPHENATED = Pattern.compile("[a-z][a-z0-9]*(?:-[a-z0-9]+)+");
-    private static final Pattern CAMEL = Pattern.compile("[A-Z][a-z0-9]+(?:[A-Z]+[a-z0-9]*){1,}");
+    private static final Pattern CAMEL = Pattern.compile("[A-Z]+[a-z0-9]+(?:[A-Z]+[a-z0-9]*)+");
+    private static final Pattern LOWER_CAMEL = Pattern.compile("[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+");
+    private static final Pattern HUMP =
+            Pattern.compile("(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])");
+    private static final Pattern URL =
+            Pattern.compile("[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s)>\\]\"'`]+");
+    private static final Pattern FENCE = Pattern.compile("(?m)^[ \\t]*(```|~~~)");
+    private static final Pattern ALERT_WORD = Pattern.compile("(?i)\\balert");
+    private static final Pattern ALERT_BEFORE =
+            Pattern.compile("(?i)\\balert(?:name|s)?\\b\\W{0,3}(?:(?:the|an?|named|called)\\s+)?$");
+    private static final Pattern ALERT_AFTER =
+            Pattern.compile("(?i)^\\W{0,2}(?:fires|fired|is\\s+firing)\\b");
+    private static final Pattern HEADING =
+            Pattern.compile("(?m)^#{1,6}[ \\t]+`?([^\\s`]+)`?[ \\t]*$");
     private static final Pattern ACRONYM = Pattern.compile("[A-Z][A-Z0-9]{1,7}");
     private static final Pattern CAPITALISED = Pattern.compile("[A-Z][a-z]+");
     private static final Pattern RELATION =
@@ -100,8 +115,78 @@ final class RuleExtractor implements EntityExtractor {
             Set.of("queue", "topic", "stream", "bus", "kafka", "dlq");
     private static final Set<String> COMPONENT_SUFFIXES =
             Set.of("cluster", "storage", "bucket", "lb", "balancer", "node", "index", "pool");
-    private static final Set<String> NOT_ACRONYMS =
-            Set.of("OK", "TODO", "NOTE", "AND", "OR", "IF", "THE", "NOT", "NO", "YES", "FAQ", "I");
+    private static final Set<String> NOT_ACRONYMS = Set.of("TODO", "NOTE", "FAQ", "EOF", "TBD");
+
+    /**
+     * Words that end alert names: the state an alert reports ({@code TargetDown}, {@code
+     * KubePodCrashLooping}, {@code EdgeGateway5xxHigh}). A CamelCase name with one of these as a
+     * later word is an alert; a product name ({@code PgBouncer}, {@code RabbitMQ}) has none.
+     */
+    private static final Set<String> ALERT_STATES =
+            Set.of(
+                    "down",
+                    "high",
+                    "low",
+                    "failing",
+                    "failed",
+                    "failure",
+                    "failures",
+                    "error",
+                    "errors",
+                    "degraded",
+                    "crashlooping",
+                    "crashloop",
+                    "notready",
+                    "unavailable",
+                    "unhealthy",
+                    "unreachable",
+                    "missing",
+                    "absent",
+                    "full",
+                    "filling",
+                    "pressure",
+                    "mismatch",
+                    "stuck",
+                    "slow",
+                    "timeout",
+                    "timeouts",
+                    "expiring",
+                    "expired",
+                    "exhausted",
+                    "exceeded",
+                    "overcommit",
+                    "overcommitted",
+                    "throttling",
+                    "restarting",
+                    "lagging",
+                    "flapping",
+                    "blocked",
+                    "rejected",
+                    "lost",
+                    "leak",
+                    "overloaded",
+                    "outage",
+                    "warning",
+                    "critical",
+                    "burn",
+                    "saturation",
+                    "saturated",
+                    "unschedulable",
+                    "skew",
+                    "drift",
+                    "violation",
+                    "denied",
+                    "refused",
+                    "hung",
+                    "orphaned",
+                    "invalid",
+                    "inconsistent",
+                    "dropped",
+                    "drops",
+                    "stale",
+                    "alert",
+                    "alerts");
+
     private static final Set<String> LEADING_STOPWORDS =
             Set.of(
                     "The", "A", "An", "If", "When", "Then", "This", "That", "These", "Those", "In",
@@ -120,25 +205,79 @@ final class RuleExtractor implements EntityExtractor {
     public Extraction extract(String text) {
         List<Mention> mentions = new ArrayList<>();
         BitSet claimed = new BitSet(text.length());
-        backticks(text, claimed, mentions);
+        urls(text, claimed);
+        BitSet code = fencedCode(text);
+        boolean saysAlert = ALERT_WORD.matcher(text).find();
+        backticks(text, claimed, saysAlert, mentions);
         expansions(text, claimed, mentions);
         List<int[]> tokens = tokens(text);
-        gazetteerPhrases(text, tokens, claimed, mentions);
-        shapes(text, tokens, claimed, mentions);
+        gazetteerPhrases(text, tokens, claimed, saysAlert, mentions);
+        shapes(text, tokens, claimed, code, saysAlert, mentions);
         mentions.sort(Comparator.comparingInt(Mention::start));
         return new Extraction(mentions, relations(text, mentions));
     }
 
-    private void backticks(String text, BitSet claimed, List<Mention> out) {
+    /** Claims a URL's scheme, port, path and query, so only its host is left to the shapes. */
+    private static void urls(String text, BitSet claimed) {
+        Matcher m = URL.matcher(text);
+        while (m.find()) {
+            int hostStart = text.indexOf("://", m.start()) + 3;
+            int hostEnd = hostStart;
+            while (hostEnd < m.end() && "/:?#".indexOf(text.charAt(hostEnd)) < 0) {
+                hostEnd++;
+            }
+            claimed.set(m.start(), hostStart);
+            claimed.set(hostEnd, m.end());
+        }
+    }
+
+    /**
+     * The characters inside fenced code blocks. Command output there (column headers such as {@code
+     * NAME NODE STATUS}) is no evidence for acronyms or capitalised names.
+     */
+    private static BitSet fencedCode(String text) {
+        BitSet code = new BitSet(text.length());
+        Matcher m = FENCE.matcher(text);
+        while (m.find()) {
+            int open = m.start();
+            String fence = m.group(1);
+            int close = m.find() && m.group(1).equals(fence) ? m.end() : text.length();
+            code.set(open, close);
+            if (close == text.length()) {
+                break;
+            }
+        }
+        return code;
+    }
+
+    private void backticks(String text, BitSet claimed, boolean saysAlert, List<Mention> out) {
         Matcher m = BACKTICK.matcher(text);
         while (m.find()) {
             String inner = m.group(1).strip();
-            if (Canonical.key(inner).isEmpty()) {
+            if (Canonical.key(inner).isEmpty() || claimed.get(m.start(1))) {
                 continue;
             }
-            EntityKind kind = shapeKind(inner).orElse(EntityKind.IDENTIFIER);
-            add(text, m.start(1), m.end(1), kind, claimed, out);
-            claimed.set(m.start(), m.end());
+            int start = m.start(1) + m.group(1).indexOf(inner);
+            int end = start + inner.length();
+            Optional<Entity> known = gazetteer.lookup(inner);
+            if (known.isPresent()) {
+                Entity e = known.get();
+                out.add(new Mention(e.id(), inner, e.kind(), start, end));
+                claimed.set(m.start(), m.end());
+                continue;
+            }
+            // A span with spaces is a command or an expression, not a name: its words are left to
+            // the shapes ("oc get pods -n openshift-etcd" names openshift-etcd, not itself).
+            if (inner.chars().anyMatch(Character::isWhitespace) || inner.contains("://")) {
+                continue;
+            }
+            EntityKind kind =
+                    shapeKind(inner)
+                            .map(k -> alertByEvidence(text, start, end, inner, k, saysAlert))
+                            .orElse(EntityKind.IDENTIFIER);
+            if (add(text, start, end, kind, claimed, out)) {
+                claimed.set(m.start(), m.end());
+            }
         }
     }
 
@@ -198,7 +337,7 @@ final class RuleExtractor implements EntityExtractor {
     }
 
     private void gazetteerPhrases(
-            String text, List<int[]> tokens, BitSet claimed, List<Mention> out) {
+            String text, List<int[]> tokens, BitSet claimed, boolean saysAlert, List<Mention> out) {
         int maxWords = gazetteer.maxPhraseWords();
         for (int i = 0; i < tokens.size(); i++) {
             int[] first = tokens.get(i);
@@ -221,7 +360,14 @@ final class RuleExtractor implements EntityExtractor {
                 Optional<Entity> entity = gazetteer.lookup(text.substring(start, end));
                 if (entity.isPresent()) {
                     Entity e = entity.get();
-                    out.add(new Mention(e.id(), text.substring(start, end), e.kind(), start, end));
+                    String surface = text.substring(start, end);
+                    if (learn
+                            && !e.declared()
+                            && alertByEvidence(text, start, end, surface, e.kind(), saysAlert)
+                                    == EntityKind.ALERT) {
+                        e = gazetteer.observe(surface, EntityKind.ALERT);
+                    }
+                    out.add(new Mention(e.id(), surface, e.kind(), start, end));
                     claimed.set(start, end);
                     i = j;
                     break;
@@ -230,19 +376,27 @@ final class RuleExtractor implements EntityExtractor {
         }
     }
 
-    private void shapes(String text, List<int[]> tokens, BitSet claimed, List<Mention> out) {
+    private void shapes(
+            String text,
+            List<int[]> tokens,
+            BitSet claimed,
+            BitSet code,
+            boolean saysAlert,
+            List<Mention> out) {
         for (int i = 0; i < tokens.size(); i++) {
             int[] t = tokens.get(i);
             if (claimed.get(t[0], t[1]).cardinality() > 0) {
                 continue;
             }
             String token = text.substring(t[0], t[1]);
+            boolean inCode = code.get(t[0]);
             Optional<EntityKind> kind = shapeKind(token);
-            if (kind.isPresent()) {
-                add(text, t[0], t[1], kind.get(), claimed, out);
+            if (kind.isPresent() && !(inCode && kind.get() == EntityKind.CONCEPT)) {
+                EntityKind k = alertByEvidence(text, t[0], t[1], token, kind.get(), saysAlert);
+                add(text, t[0], t[1], k, claimed, out);
                 continue;
             }
-            if (CAPITALISED.matcher(token).matches()) {
+            if (!inCode && CAPITALISED.matcher(token).matches()) {
                 int j = i;
                 while (j + 1 < tokens.size()
                         && " ".equals(text.substring(tokens.get(j)[1], tokens.get(j + 1)[0]))
@@ -260,7 +414,10 @@ final class RuleExtractor implements EntityExtractor {
                                 || (from == i && sentenceInitial(text, t[0])))) {
                     from++;
                 }
-                if (j - from >= 1) {
+                if (j - from >= 1
+                        && !(CommonWords.allCommon(
+                                        text.substring(tokens.get(from)[0], tokens.get(j)[1]))
+                                && titleLine(text, tokens.get(from)[0], tokens.get(j)[1]))) {
                     add(
                             text,
                             tokens.get(from)[0],
@@ -274,9 +431,49 @@ final class RuleExtractor implements EntityExtractor {
         }
     }
 
+    /**
+     * Shape alone does not make an alert: a CamelCase name is one only with evidence in the text.
+     * Either the name ends in an alert state ({@code TargetDown}; for lowerCamel, which is also how
+     * code fields are written, only with two words before it: {@code etcdMembersDown} but not
+     * {@code maxUnavailable}), or the text calls it an alert ("alert X", "alertname=X", "X is
+     * firing"; not "an X alert", where X may be the platform), or it is a heading of its own in a
+     * text that speaks of alerts (a runbook's title). Without evidence an UpperCamel name is {@link
+     * EntityKind#OTHER} ({@code PgBouncer}) and a lowerCamel one an identifier.
+     */
+    private static EntityKind alertByEvidence(
+            String text, int start, int end, String token, EntityKind byShape, boolean saysAlert) {
+        boolean upper = CAMEL.matcher(token).matches();
+        if (!upper && !LOWER_CAMEL.matcher(token).matches()) {
+            return byShape;
+        }
+        String[] words = HUMP.split(token);
+        for (int i = upper ? 1 : 2; i < words.length; i++) {
+            String word = words[i].toLowerCase(Locale.ROOT);
+            String pair =
+                    i + 1 < words.length ? word + words[i + 1].toLowerCase(Locale.ROOT) : word;
+            if (ALERT_STATES.contains(word) || ALERT_STATES.contains(pair)) {
+                return EntityKind.ALERT;
+            }
+        }
+        String before = text.substring(Math.max(0, start - 24), start);
+        String after = text.substring(end, Math.min(text.length(), end + 16));
+        if (ALERT_BEFORE.matcher(before).find() || ALERT_AFTER.matcher(after).find()) {
+            return EntityKind.ALERT;
+        }
+        if (saysAlert) {
+            Matcher heading = HEADING.matcher(text);
+            while (heading.find()) {
+                if (heading.start(1) <= start && end <= heading.end(1)) {
+                    return EntityKind.ALERT;
+                }
+            }
+        }
+        return byShape;
+    }
+
     private static Optional<EntityKind> shapeKind(String token) {
-        if (HOST.matcher(token).matches()) {
-            String last = token.substring(token.lastIndexOf('.') + 1);
+        if (HOST.matcher(token.toLowerCase(Locale.ROOT)).matches()) {
+            String last = token.substring(token.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
             if (HOST_SUFFIXES.contains(last)) {
                 return Optional.of(EntityKind.HOST);
             }
@@ -301,7 +498,10 @@ final class RuleExtractor implements EntityExtractor {
             return Optional.empty();
         }
         if (CAMEL.matcher(token).matches()) {
-            return Optional.of(EntityKind.ALERT);
+            return Optional.of(EntityKind.OTHER);
+        }
+        if (LOWER_CAMEL.matcher(token).matches()) {
+            return Optional.of(EntityKind.IDENTIFIER);
         }
         if (ACRONYM.matcher(token).matches() && !NOT_ACRONYMS.contains(token)) {
             return Optional.of(EntityKind.CONCEPT);
@@ -309,17 +509,28 @@ final class RuleExtractor implements EntityExtractor {
         return Optional.empty();
     }
 
-    private void add(
+    /**
+     * Adds a mention of a known name, or of a new one unless it is a common word ({@link
+     * CommonWords}); claims its characters when it adds one.
+     *
+     * @return whether a mention was added
+     */
+    private boolean add(
             String text, int start, int end, EntityKind kind, BitSet claimed, List<Mention> out) {
         String surface = text.substring(start, end);
         String key = Canonical.key(surface);
         if (key.isEmpty()) {
-            return;
+            return false;
         }
         Optional<Entity> known = gazetteer.lookupKey(key);
         Entity entity;
         if (known.isPresent()) {
             entity = known.get();
+            if (learn && kind == EntityKind.ALERT && entity.kind() != EntityKind.ALERT) {
+                entity = gazetteer.observe(surface, kind);
+            }
+        } else if (CommonWords.isCommon(key)) {
+            return false;
         } else if (learn) {
             entity = gazetteer.observe(surface, kind);
         } else {
@@ -327,6 +538,21 @@ final class RuleExtractor implements EntityExtractor {
         }
         out.add(new Mention(entity.id(), surface, entity.kind(), start, end));
         claimed.set(start, end);
+        return true;
+    }
+
+    /**
+     * Whether a phrase stands on a heading line or alone on its line, where every word is
+     * capitalised anyway: "Check Health" there is a description, while "restart Order Service now"
+     * capitalises the name in the middle of a sentence.
+     */
+    private static boolean titleLine(String text, int start, int end) {
+        int lineStart = text.lastIndexOf('\n', start - 1) + 1;
+        int lineEnd = text.indexOf('\n', end);
+        String line = text.substring(lineStart, lineEnd < 0 ? text.length() : lineEnd).strip();
+        return line.startsWith("#")
+                || line.replaceAll("^[-*>|0-9.)\\s]+|[:.|*\\s]+$", "")
+                        .equals(text.substring(start, end));
     }
 
     private static boolean sentenceInitial(String text, int offset) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,12 +40,24 @@ final class WeightedExpansion {
         return edge.structural ? 1.0 : config.weight(edge.type) * edge.confidence;
     }
 
+    /** Expansion from seeds that all start at 1. */
     static WeightedExpansion run(
             Graph<NodeRef, Edge> graph, Collection<NodeRef> seeds, ProximityConfig config) {
+        Map<NodeRef, Double> start = new LinkedHashMap<>();
+        seeds.forEach(seed -> start.put(seed, 1.0));
+        return run(graph, start, config);
+    }
+
+    /**
+     * Expansion from seeds with their starting scores in (0, 1]: a seed named less specifically
+     * (its name in many chunks) starts lower, so everything it reaches scores lower.
+     */
+    static WeightedExpansion run(
+            Graph<NodeRef, Edge> graph, Map<NodeRef, Double> seeds, ProximityConfig config) {
         WeightedExpansion x = new WeightedExpansion();
         Set<NodeRef> frontier = new LinkedHashSet<>();
-        for (NodeRef seed : seeds) {
-            x.score.put(seed, 1.0);
+        for (NodeRef seed : seeds.keySet()) {
+            x.score.put(seed, seeds.get(seed));
             x.best.put(seed, new Step(seed, null, null, 0));
             frontier.add(seed);
         }
@@ -114,14 +127,14 @@ final class WeightedExpansion {
      * and the score stays in [0, 1]. The explanation is the path from the best seed.
      */
     static WeightedExpansion runPerSeed(
-            Graph<NodeRef, Edge> graph, List<NodeRef> seeds, ProximityConfig config) {
+            Graph<NodeRef, Edge> graph, Map<NodeRef, Double> seeds, ProximityConfig config) {
         if (seeds.size() == 1) {
             return run(graph, seeds, config);
         }
         WeightedExpansion combined = new WeightedExpansion();
         Map<NodeRef, Double> miss = new HashMap<>();
-        for (NodeRef seed : seeds) {
-            WeightedExpansion one = run(graph, List.of(seed), config);
+        for (Map.Entry<NodeRef, Double> seed : seeds.entrySet()) {
+            WeightedExpansion one = run(graph, Map.of(seed.getKey(), seed.getValue()), config);
             one.score.forEach(
                     (node, s) -> {
                         miss.merge(node, 1.0 - s, (a, b) -> a * b);

@@ -114,7 +114,7 @@ class ExtractionTest {
     }
 
     @Test
-    void backtickedSpansAndCapitalisedNamesAreEntities() {
+    void backtickedNamesAndCapitalisedNamesAreEntities() {
         List<Mention> found =
                 mentions(
                         new Gazetteer(),
@@ -123,7 +123,7 @@ class ExtractionTest {
         assertThat(found)
                 .extracting(Mention::surface, Mention::kind)
                 .containsExactly(
-                        tuple("pg_ctl promote", EntityKind.IDENTIFIER),
+                        tuple("pg_ctl", EntityKind.IDENTIFIER),
                         tuple("Blue Green Deploy", EntityKind.CONCEPT));
     }
 
@@ -152,6 +152,19 @@ class ExtractionTest {
                         tuple("session-cache", RelationType.SUPERSEDES, "cart-cache"));
         assertThat(extraction.relations())
                 .allSatisfy(r -> assertThat(r.confidence()).isLessThan(1.0));
+    }
+
+    @Test
+    void laterEvidenceMakesAnExtractedNameAnAlert() {
+        Gazetteer gazetteer = new Gazetteer();
+        mentions(gazetteer, "See the runbook of ledgerReplicasAway.");
+        assertThat(gazetteer.lookup("ledgerReplicasAway").orElseThrow().kind())
+                .isEqualTo(EntityKind.IDENTIFIER);
+
+        mentions(gazetteer, "# ledgerReplicasAway\n\nThis alert fires when replicas are away.");
+
+        assertThat(gazetteer.lookup("ledgerReplicasAway").orElseThrow().kind())
+                .isEqualTo(EntityKind.ALERT);
     }
 
     @Test
