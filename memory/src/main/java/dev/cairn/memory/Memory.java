@@ -189,6 +189,14 @@ public record Memory(
 
     /** This memory recalled once more at {@code at}. */
     public Memory recalled(Instant at) {
+        return recalled(1, at);
+    }
+
+    /**
+     * This memory recalled {@code times} more, the latest at {@code last}; the last recall time
+     * never moves back.
+     */
+    public Memory recalled(int times, Instant last) {
         return new Memory(
                 id,
                 scope,
@@ -205,8 +213,8 @@ public record Memory(
                 createdAt,
                 updatedAt,
                 expiresAt,
-                at,
-                recalledCount + 1,
+                lastRecalledAt.isAfter(last) ? lastRecalledAt : last,
+                recalledCount + times,
                 disabled,
                 deleted,
                 embeddingModel);

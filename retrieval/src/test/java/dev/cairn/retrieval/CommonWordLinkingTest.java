@@ -68,6 +68,7 @@ class CommonWordLinkingTest {
                                 "# CertificateExpiringSoon\n\nA TLS certificate of the public"
                                         + " endpoint expires within a week. Renew it with the"
                                         + " issuer and reload the proxy.")),
+                IngestMode.REPLACE,
                 r -> {});
     }
 

@@ -3,11 +3,11 @@ package dev.cairn.memory.service;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.store.MemoryRepository;
+import dev.cairn.memory.store.RecallTally;
 import dev.cairn.retrieval.lexical.IndexedChunk;
 import dev.cairn.retrieval.lexical.LexicalIndex;
 import dev.cairn.store.Change;
 import dev.cairn.store.DerivedIndex;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -90,17 +90,20 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
     }
 
     /** Updates cached recall bookkeeping without touching Lucene. */
-    void recalled(String namespace, Collection<String> ids, java.time.Instant at) {
+    void recalled(String namespace, Map<String, RecallTally> recalls) {
         Map<String, Entry> table = tables.get(namespace);
         if (table == null) {
             return;
         }
-        for (String id : ids) {
-            table.computeIfPresent(
-                    id,
-                    (k, e) ->
-                            new Entry(e.memory().recalled(at), e.vector(), e.normalizedContent()));
-        }
+        recalls.forEach(
+                (id, tally) ->
+                        table.computeIfPresent(
+                                id,
+                                (k, e) ->
+                                        new Entry(
+                                                e.memory().recalled(tally.times(), tally.last()),
+                                                e.vector(),
+                                                e.normalizedContent())));
     }
 
     // ---- derived index ------------------------------------------------------------------

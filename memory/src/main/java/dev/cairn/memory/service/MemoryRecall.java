@@ -22,7 +22,6 @@ import dev.cairn.retrieval.search.Ranking;
 import dev.cairn.retrieval.search.SignalRun;
 import dev.cairn.retrieval.search.SignalTask;
 import dev.cairn.store.vector.NearestVectors;
-import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +32,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -52,8 +50,6 @@ import java.util.function.Predicate;
  * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
  */
 final class MemoryRecall implements AutoCloseable {
-
-    private static final System.Logger LOG = System.getLogger(MemoryRecall.class.getName());
 
     /**
      * Memories from which recall's exact dense scan is split across the common pool's workers:
@@ -85,9 +81,7 @@ final class MemoryRecall implements AutoCloseable {
             Executors.newThreadPerTaskExecutor(
                     Thread.ofVirtual().name("cairn-memory-recall-", 0).factory());
     private final HybridSearch search = HybridSearch.on(searchers);
-    private final ExecutorService recorder =
-            Executors.newSingleThreadExecutor(
-                    Thread.ofPlatform().name("cairn-memory-recall-recorder").daemon().factory());
+    private final RecallRecorder recorder;
 
     MemoryRecall(
             MemoryRepository repository,
@@ -106,6 +100,7 @@ final class MemoryRecall implements AutoCloseable {
         this.assembler = assembler;
         this.indexes = indexes;
         this.stats = stats;
+        this.recorder = new RecallRecorder(repository, indexes);
         this.hybrid = SignalWeights.of(config.lexicalWeight(), config.denseWeight(), 0);
     }
 
@@ -196,7 +191,7 @@ final class MemoryRecall implements AutoCloseable {
         }
         if (config.recordRecalls() && !ranked.isEmpty()) {
             List<String> recalled = ranked.stream().map(ScoredMemory::id).toList();
-            recorder.execute(() -> recordRecalls(ns, recalled, now));
+            recorder.record(ns, recalled, now);
         }
         return new RecallResult(
                 ranked, context, partial, (System.nanoTime() - started) / 1_000_000);
@@ -280,15 +275,6 @@ final class MemoryRecall implements AutoCloseable {
                 });
     }
 
-    private void recordRecalls(String ns, List<String> ids, Instant at) {
-        try {
-            repository.recordRecalls(ns, ids, at);
-            indexes.recalled(ns, ids, at);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "could not record recalls in namespace " + ns, e);
-        }
-    }
-
     private static Predicate<Memory> eligibility(RecallRequest r) {
         return m ->
                 m.recallable()
@@ -323,14 +309,7 @@ final class MemoryRecall implements AutoCloseable {
     /** Lets recorded recalls finish, then stops the executors. */
     @Override
     public void close() {
-        recorder.shutdown();
-        try {
-            if (!recorder.awaitTermination(5, TimeUnit.SECONDS)) {
-                recorder.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        recorder.close();
         searchers.shutdownNow();
     }
 }

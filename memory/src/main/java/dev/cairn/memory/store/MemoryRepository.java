@@ -8,6 +8,7 @@ import dev.cairn.store.Store;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 
@@ -80,10 +81,11 @@ public interface MemoryRepository {
     List<String> usersOverCap(String namespace, int cap);
 
     /**
-     * Records that these memories were recalled at {@code at}: {@code lastRecalledAt = at}, {@code
-     * recalledCount + 1}. Not a change of content, so no change row.
+     * Records recalls of these memories, in one transaction: {@code recalledCount + times}, {@code
+     * lastRecalledAt} moved forward to {@code last} (never back). Not a change of content, so no
+     * change row.
      */
-    void recordRecalls(String namespace, Collection<String> ids, Instant at);
+    void recordRecalls(String namespace, Map<String, RecallTally> recalls);
 
     /** How many memories the namespace holds, deleted ones included. */
     long count(String namespace);

@@ -14,8 +14,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
@@ -361,25 +363,26 @@ final class SqlMemoryRepository implements MemoryRepository {
     }
 
     @Override
-    public void recordRecalls(String namespace, Collection<String> ids, Instant at) {
-        if (ids.isEmpty()) {
+    public void recordRecalls(String namespace, Map<String, RecallTally> recalls) {
+        if (recalls.isEmpty()) {
             return;
         }
-        List<String> sorted = List.copyOf(new TreeSet<>(ids));
+        Map<String, RecallTally> sorted = new TreeMap<>(recalls); // one lock order for every writer
         sql.write(
                 namespace,
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "UPDATE memories SET recalled_count = recalled_count + 1,"
+                                    "UPDATE memories SET recalled_count = recalled_count + ?,"
                                             + " last_recalled_at = CASE WHEN last_recalled_at < ?"
                                             + " THEN ? ELSE last_recalled_at END"
                                             + " WHERE namespace = ? AND id = ?")) {
-                        for (String id : sorted) {
-                            sql.bindInstant(ps, 1, at);
-                            sql.bindInstant(ps, 2, at);
-                            ps.setString(3, namespace);
-                            ps.setString(4, id);
+                        for (Map.Entry<String, RecallTally> e : sorted.entrySet()) {
+                            ps.setInt(1, e.getValue().times());
+                            sql.bindInstant(ps, 2, e.getValue().last());
+                            sql.bindInstant(ps, 3, e.getValue().last());
+                            ps.setString(4, namespace);
+                            ps.setString(5, e.getKey());
                             ps.addBatch();
                         }
                         ps.executeBatch();

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -317,11 +318,11 @@ abstract class MemoryRepositoryContractTest {
     void recordsRecallsWithoutMovingTimeBackwards() {
         Memory m = memory("mem_1", "alpha", MemoryType.FACT, "x");
         repo.write("alpha", List.of(MemoryRow.keepEmbedding(m)), List.of());
-        repo.recordRecalls("alpha", List.of("mem_1"), T0.plusSeconds(10));
-        repo.recordRecalls("alpha", List.of("mem_1"), T0.plusSeconds(5));
+        repo.recordRecalls("alpha", Map.of("mem_1", RecallTally.once(T0.plusSeconds(10))));
+        repo.recordRecalls("alpha", Map.of("mem_1", new RecallTally(3, T0.plusSeconds(5))));
 
         Memory read = repo.find("alpha", "mem_1").orElseThrow();
-        assertThat(read.recalledCount()).isEqualTo(2);
+        assertThat(read.recalledCount()).isEqualTo(4);
         assertThat(read.lastRecalledAt()).isEqualTo(T0.plusSeconds(10));
     }
 
