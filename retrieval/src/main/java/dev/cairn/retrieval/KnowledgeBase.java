@@ -83,11 +83,21 @@ public final class KnowledgeBase implements AutoCloseable {
      */
     static final Duration ADAPTATION_RECHECK = Duration.ofSeconds(5);
 
-    /** The weights of the hybrid ranking a tuning run compares: lexical and dense, equal. */
-    static final SignalWeights TUNING_WEIGHTS = SignalWeights.of(1, 1, 0);
-
     /** A namespace's active adapter as last read: version 0 and no adapter when none. */
-    private record ActiveAdapter(int version, QueryAdapter adapter, long checkedNanos) {}
+    private record ActiveAdapter(
+            int version, QueryAdapter adapter, double denseWeight, long checkedNanos) {
+
+        /** {@code weights} with the dense weight scaled by the adaptation's factor. */
+        SignalWeights apply(SignalWeights weights) {
+            if (version == 0 || denseWeight == 1) {
+                return weights;
+            }
+            Map<Signal, Double> scaled = new EnumMap<>(Signal.class);
+            scaled.putAll(weights.weights());
+            scaled.computeIfPresent(Signal.DENSE, (s, w) -> w * denseWeight);
+            return new SignalWeights(scaled);
+        }
+    }
 
     private KnowledgeBase(
             Store store,
@@ -125,8 +135,12 @@ public final class KnowledgeBase implements AutoCloseable {
                         new Tuner.DocumentRanker() {
                             @Override
                             public List<String> rank(
-                                    String namespace, String query, float[] vector, int depth) {
-                                return rankDocuments(namespace, query, vector, depth);
+                                    String namespace,
+                                    String query,
+                                    float[] vector,
+                                    double denseWeight,
+                                    int depth) {
+                                return rankDocuments(namespace, query, vector, denseWeight, depth);
                             }
 
                             @Override
@@ -241,8 +255,10 @@ public final class KnowledgeBase implements AutoCloseable {
         }
         ActiveAdapter adapter = activeAdapter(namespace);
         boolean adapted = false;
+        SignalWeights weights = request.weights();
         if (request.weights().weight(Signal.DENSE) > 0) {
             adapted = adapter.version() > 0;
+            weights = adapter.apply(weights);
             tasks.put(
                     Signal.DENSE,
                     () -> {
@@ -262,7 +278,7 @@ public final class KnowledgeBase implements AutoCloseable {
                         return Ranking.of(ranking.chunks());
                     });
         }
-        SignalRun run = search.run(tasks, request.weights(), deadlines, start);
+        SignalRun run = search.run(tasks, weights, deadlines, start);
         run.failures()
                 .forEach(
                         (signal, cause) ->
@@ -276,7 +292,7 @@ public final class KnowledgeBase implements AutoCloseable {
         List<FusedCandidate> fused =
                 applySupersession(
                         namespace,
-                        run.fuse(request.fusion().fusion(request.k()), request.weights()),
+                        run.fuse(request.fusion().fusion(request.k()), weights),
                         explanations);
         // The graph's context and paths count only when its signal answered in time.
         GraphRanker.Ranking graphAnswer =
@@ -333,7 +349,8 @@ public final class KnowledgeBase implements AutoCloseable {
                         plan,
                         timings,
                         outcomes,
-                        adapted ? adapter.version() : 0);
+                        adapted ? adapter.version() : 0,
+                        adapted ? adapter.denseWeight() : 1);
         traces.save(namespace, trace(namespace, request, result));
         return result;
     }
@@ -347,18 +364,19 @@ public final class KnowledgeBase implements AutoCloseable {
     }
 
     /**
-     * Document ids, best first, of the hybrid ranking (lexical and dense, {@link #TUNING_WEIGHTS},
+     * Document ids, best first, of the hybrid ranking (lexical weight 1, dense {@code denseWeight},
      * weighted RRF with the default k) of {@code query} with the dense signal searched at {@code
-     * vector}: what a tuning run compares on its held-back queries. A document ranks at its best
-     * chunk.
+     * vector}: what a tuning run compares. A document ranks at its best chunk.
      */
-    List<String> rankDocuments(String namespace, String query, float[] vector, int depth) {
+    List<String> rankDocuments(
+            String namespace, String query, float[] vector, double denseWeight, int depth) {
+        SignalWeights weights = SignalWeights.of(1, denseWeight, 0);
         Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
         tasks.put(
                 Signal.LEXICAL,
                 () -> Ranking.lexical(lexical.search(namespace, query, depth, false)));
         tasks.put(Signal.DENSE, () -> denseRanking(namespace, vector, depth));
-        SignalRun run = search.run(tasks, TUNING_WEIGHTS);
+        SignalRun run = search.run(tasks, weights);
         run.failures()
                 .forEach(
                         (signal, cause) -> {
@@ -366,7 +384,7 @@ public final class KnowledgeBase implements AutoCloseable {
                                     signal + " signal failed while tuning: " + cause, cause);
                         });
         java.util.Set<String> documents = new java.util.LinkedHashSet<>();
-        for (FusedCandidate c : run.fuse(Fusion.weightedRrf(), TUNING_WEIGHTS)) {
+        for (FusedCandidate c : run.fuse(Fusion.weightedRrf(), weights)) {
             documents.add(StoredChunk.documentIdOf(c.id()));
         }
         return List.copyOf(documents);
@@ -427,15 +445,18 @@ public final class KnowledgeBase implements AutoCloseable {
         int version = adaptations.activeVersion(namespace);
         ActiveAdapter fresh;
         if (known != null && known.version() == version) {
-            fresh = new ActiveAdapter(version, known.adapter(), now);
+            fresh = new ActiveAdapter(version, known.adapter(), known.denseWeight(), now);
         } else if (version == 0) {
-            fresh = new ActiveAdapter(0, null, now);
+            fresh = new ActiveAdapter(0, null, 1, now);
         } else {
             fresh =
                     adaptations
                             .active(namespace)
-                            .map(a -> new ActiveAdapter(a.version(), a.adapter(), now))
-                            .orElseGet(() -> new ActiveAdapter(0, null, now));
+                            .map(
+                                    a ->
+                                            new ActiveAdapter(
+                                                    a.version(), a.adapter(), a.denseWeight(), now))
+                            .orElseGet(() -> new ActiveAdapter(0, null, 1, now));
         }
         active.put(namespace, fresh);
         return fresh;
@@ -601,6 +622,7 @@ public final class KnowledgeBase implements AutoCloseable {
         adaptation.put("applied", result.adaptationVersion() > 0);
         if (result.adaptationVersion() > 0) {
             adaptation.put("version", result.adaptationVersion());
+            adaptation.put("denseWeight", result.adaptationDenseWeight());
         }
         requestView.put("adaptation", adaptation);
         return new StoredTrace(

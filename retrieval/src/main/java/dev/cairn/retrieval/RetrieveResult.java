@@ -7,7 +7,7 @@ import java.util.Objects;
  * The answer of a retrieve call (API.md): selected hits best first, every fused candidate, the
  * evidence split by authority, the graph context, a grounding score in [0, 1] with the plan it
  * implies, timings, how each signal fared, and the version of the namespace's query adapter the
- * dense signal applied (0 when none).
+ * dense signal applied (0 when none) with the factor it put on the dense weight (1 when none).
  */
 public record RetrieveResult(
         String traceId,
@@ -19,7 +19,8 @@ public record RetrieveResult(
         Plan plan,
         Timings timings,
         List<SignalOutcome> signals,
-        int adaptationVersion) {
+        int adaptationVersion,
+        double adaptationDenseWeight) {
 
     public RetrieveResult {
         Objects.requireNonNull(traceId, "traceId");

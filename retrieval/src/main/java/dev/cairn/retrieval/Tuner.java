@@ -27,9 +27,11 @@ import java.util.Set;
  * Trains a namespace's query adapter from its document and chunk judgments and decides whether to
  * activate it: the judged queries are split deterministically (by a seeded hash of the query text)
  * into a training part and a held-back part; the adapter is trained on the first with the untuned
- * search's top chunks as hard negatives, and activated only when the hybrid ranking (lexical +
- * dense, weighted RRF) of the held-back queries has a higher mean nDCG@10 with it than with the
- * namespace's current adaptation (or none). Thread-safe.
+ * search's top chunks as hard negatives; the dense signal's fusion weight factor is chosen from
+ * {@link #DENSE_WEIGHTS} by the training queries' mean nDCG@10 with the new adapter; and the pair
+ * is activated only when the hybrid ranking (lexical + dense, weighted RRF) of the held-back
+ * queries has a higher mean nDCG@10 with it than with the namespace's current adaptation (or none).
+ * Thread-safe.
  */
 final class Tuner {
 
@@ -42,10 +44,17 @@ final class Tuner {
     /** Depth of the held-back rankings (nDCG@10 needs 10 documents; more covers chunking). */
     static final int DEPTH = 100;
 
+    /** The dense weight factors a tuning run chooses from (lexical weight 1). */
+    static final List<Double> DENSE_WEIGHTS = List.of(1.0, 1.5, 2.0, 3.0);
+
     /** The ranking a query gets with a given query vector. */
     interface DocumentRanker {
-        /** Document ids, best first, for {@code query} with the dense signal at {@code vector}. */
-        List<String> rank(String namespace, String query, float[] vector, int depth);
+        /**
+         * Document ids, best first, for {@code query} with the dense signal at {@code vector} and
+         * its weight {@code denseWeight} (lexical 1).
+         */
+        List<String> rank(
+                String namespace, String query, float[] vector, double denseWeight, int depth);
 
         /** Chunk ids of the dense and lexical top hits of the untuned search. */
         List<String> candidates(String namespace, String query, float[] vector);
@@ -112,10 +121,31 @@ final class Tuner {
         int dimensions = examples.getFirst().query().length;
         QueryAdapter adapter =
                 new QueryAdapterTrainer(options.trainer()).train(examples, dimensions);
+        double denseWeight = 1;
+        double bestTrain = -1;
+        Map<String, float[]> trainVectors = new HashMap<>();
+        for (String q : train) {
+            trainVectors.put(q, adapter.apply(model.embedQuery(q)));
+        }
+        for (double w : DENSE_WEIGHTS) {
+            double sum = 0;
+            for (String q : train) {
+                sum +=
+                        RankingQuality.ndcg(
+                                ranker.rank(namespace, q, trainVectors.get(q), w, DEPTH),
+                                judged.get(q),
+                                10);
+            }
+            if (sum > bestTrain) { // ties keep the smaller factor
+                bestTrain = sum;
+                denseWeight = w;
+            }
+        }
         long trainMillis = (System.nanoTime() - start) / 1_000_000;
 
         Optional<Adaptation> current = adaptations.active(namespace);
         QueryAdapter before = current.map(Adaptation::adapter).orElse(null);
+        double beforeWeight = current.map(Adaptation::denseWeight).orElse(1.0);
         double baseline = 0;
         double adapted = 0;
         for (String q : held) {
@@ -123,10 +153,12 @@ final class Tuner {
             float[] baselineVector = before == null ? vector : before.apply(vector);
             baseline +=
                     RankingQuality.ndcg(
-                            ranker.rank(namespace, q, baselineVector, DEPTH), judged.get(q), 10);
+                            ranker.rank(namespace, q, baselineVector, beforeWeight, DEPTH),
+                            judged.get(q),
+                            10);
             adapted +=
                     RankingQuality.ndcg(
-                            ranker.rank(namespace, q, adapter.apply(vector), DEPTH),
+                            ranker.rank(namespace, q, adapter.apply(vector), denseWeight, DEPTH),
                             judged.get(q),
                             10);
         }
@@ -143,8 +175,9 @@ final class Tuner {
                         baseline,
                         adapted,
                         adapted > baseline,
+                        denseWeight,
                         trainMillis);
-        return adaptations.add(namespace, adapter, report);
+        return adaptations.add(namespace, adapter, denseWeight, report);
     }
 
     /**

@@ -88,6 +88,7 @@ abstract class FeedbackContractTest {
                                 DocumentParser.parseMarkdown(
                                         "---\nid: " + id + "\n---\n# " + id + "\n\n" + text,
                                         id + ".md")));
+        kb.catchUp(); // every runbook in the lexical index before the first comparison
     }
 
     void judgeEveryQuestion() {
@@ -220,14 +221,15 @@ abstract class FeedbackContractTest {
         for (int i = 0; i < d; i++) {
             flipped[i * d + i] = -1;
         }
-        TuneReport won = new TuneReport(5, 1, 6, 0, 0.5, 0.6, true, 1);
-        Adaptation first = kb.adaptations().add(ns, QueryAdapter.of(d, flipped), won);
+        TuneReport won = new TuneReport(5, 1, 6, 0, 0.5, 0.6, true, 1.0, 1);
+        Adaptation first = kb.adaptations().add(ns, QueryAdapter.of(d, flipped), 1.0, won);
         Adaptation second =
                 kb.adaptations()
                         .add(
                                 ns,
                                 QueryAdapter.identity(d),
-                                new TuneReport(5, 1, 6, 1, 0.6, 0.7, true, 1));
+                                2.0,
+                                new TuneReport(5, 1, 6, 1, 0.6, 0.7, true, 2.0, 1));
 
         RetrieveResult adapted =
                 kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
@@ -238,7 +240,11 @@ abstract class FeedbackContractTest {
                 .containsExactly(Adaptation.State.ACTIVE, Adaptation.State.RETIRED);
         assertThat(adapted.adaptationVersion()).isEqualTo(2);
         assertThat(kb.trace(ns, adapted.traceId()).orElseThrow().request())
-                .containsEntry("adaptation", Map.of("applied", true, "version", 2));
+                .containsEntry(
+                        "adaptation", Map.of("applied", true, "version", 2, "denseWeight", 2.0));
+        // the dense weight doubled: the top hit, first in both signals, scores 1/61 + 2/61
+        assertThat(adapted.hits().getFirst().score())
+                .isCloseTo(3.0 / 61, org.assertj.core.data.Offset.offset(1e-9));
         List<RetrieveResult> otherAfter = retrieveEveryQuestion(other);
         for (int i = 0; i < otherBefore.size(); i++) {
             assertThat(otherAfter.get(i).adaptationVersion()).isZero();

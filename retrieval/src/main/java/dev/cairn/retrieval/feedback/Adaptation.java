@@ -12,6 +12,8 @@ import java.util.Objects;
  * @param replaces the version that was active when this one was activated, 0 when none; a rollback
  *     returns to it
  * @param adapter the learned map
+ * @param denseWeight the factor on the dense signal's fusion weight that goes with it (1 leaves the
+ *     weights as asked): an adapted dense signal earns more say in the hybrid ranking
  * @param report the held-back evaluation that decided its state
  * @param createdAt when it was trained
  */
@@ -20,6 +22,7 @@ public record Adaptation(
         State state,
         int replaces,
         QueryAdapter adapter,
+        double denseWeight,
         TuneReport report,
         Instant createdAt) {
 
@@ -33,6 +36,10 @@ public record Adaptation(
                     "illegal replaces: " + replaces + ", must be in [0, " + (version - 1) + "]");
         }
         Objects.requireNonNull(adapter, "adapter");
+        if (!(denseWeight > 0) || Double.isInfinite(denseWeight)) {
+            throw new IllegalArgumentException(
+                    "illegal denseWeight: " + denseWeight + ", must be > 0 and finite");
+        }
         Objects.requireNonNull(report, "report");
         Objects.requireNonNull(createdAt, "createdAt");
     }

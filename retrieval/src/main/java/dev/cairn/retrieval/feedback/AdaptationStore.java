@@ -23,7 +23,7 @@ public final class AdaptationStore {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COLUMNS =
-            "version, state, replaces, dimensions, matrix, report, created_at";
+            "version, state, replaces, dense_weight, dimensions, matrix, report, created_at";
 
     private final SqlAccess sql;
 
@@ -35,7 +35,8 @@ public final class AdaptationStore {
      * Stores a newly trained adapter as the next version: active (retiring the active one) when
      * {@code report.activated()}, else rejected.
      */
-    public Adaptation add(String namespace, QueryAdapter adapter, TuneReport report) {
+    public Adaptation add(
+            String namespace, QueryAdapter adapter, double denseWeight, TuneReport report) {
         return sql.write(
                 namespace,
                 c -> {
@@ -67,21 +68,23 @@ public final class AdaptationStore {
                                             : Adaptation.State.REJECTED,
                                     replaces,
                                     adapter,
+                                    denseWeight,
                                     report,
                                     Instant.now());
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "INSERT INTO retrieval_adaptations (namespace, "
                                             + COLUMNS
-                                            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                                            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                         ps.setString(1, namespace);
                         ps.setInt(2, added.version());
                         ps.setString(3, added.state().name());
                         ps.setInt(4, added.replaces());
-                        ps.setInt(5, adapter.dimensions());
-                        ps.setBytes(6, adapter.toBytes());
-                        sql.bindJson(ps, 7, json(report));
-                        sql.bindInstant(ps, 8, added.createdAt());
+                        ps.setDouble(5, denseWeight);
+                        ps.setInt(6, adapter.dimensions());
+                        ps.setBytes(7, adapter.toBytes());
+                        sql.bindJson(ps, 8, json(report));
+                        sql.bindInstant(ps, 9, added.createdAt());
                         ps.executeUpdate();
                     }
                     return added;
@@ -194,6 +197,7 @@ public final class AdaptationStore {
                                     rs.getInt("replaces"),
                                     QueryAdapter.fromBytes(
                                             rs.getInt("dimensions"), rs.getBytes("matrix")),
+                                    rs.getDouble("dense_weight"),
                                     parse(rs.getString("report")),
                                     sql.readInstant(rs, "created_at")));
                 }

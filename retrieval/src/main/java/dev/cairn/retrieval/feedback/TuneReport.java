@@ -12,6 +12,7 @@ package dev.cairn.retrieval.feedback;
  * @param baselineNdcg10 mean nDCG@10 of the held-back queries before
  * @param adaptedNdcg10 mean nDCG@10 of the held-back queries with the new adapter
  * @param activated whether the adapter was activated
+ * @param denseWeight the dense weight factor chosen on the training queries
  * @param trainMillis time spent training
  */
 public record TuneReport(
@@ -22,4 +23,5 @@ public record TuneReport(
         double baselineNdcg10,
         double adaptedNdcg10,
         boolean activated,
+        double denseWeight,
         long trainMillis) {}

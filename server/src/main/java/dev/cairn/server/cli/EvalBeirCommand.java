@@ -246,9 +246,10 @@ final class EvalBeirCommand implements Callable<Integer> {
                 TuneReport r = trained.report();
                 System.out.printf(
                         Locale.ROOT,
-                        "adaptation %d: trained on %d queries in %d ms; held back %d: nDCG@10 %.4f"
-                                + " untuned, %.4f adapted -> %s%n",
+                        "adaptation %d (dense weight x%.1f): trained on %d queries in %d ms; held"
+                                + " back %d: nDCG@10 %.4f untuned, %.4f adapted -> %s%n",
                         trained.version(),
+                        trained.denseWeight(),
                         r.trainQueries(),
                         r.trainMillis(),
                         r.heldOutQueries(),

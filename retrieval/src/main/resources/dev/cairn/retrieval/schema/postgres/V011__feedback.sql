@@ -18,6 +18,7 @@ CREATE TABLE retrieval_adaptations (
     version    integer NOT NULL,
     state      text NOT NULL,
     replaces   integer,
+    dense_weight double precision NOT NULL,
     dimensions integer NOT NULL,
     matrix     bytea NOT NULL,
     report     jsonb NOT NULL,

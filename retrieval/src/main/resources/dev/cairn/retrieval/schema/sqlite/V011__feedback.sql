@@ -18,6 +18,7 @@ CREATE TABLE retrieval_adaptations (
     version    INTEGER NOT NULL,
     state      TEXT NOT NULL,
     replaces   INTEGER,
+    dense_weight REAL NOT NULL,
     dimensions INTEGER NOT NULL,
     matrix     BLOB NOT NULL,
     report     TEXT NOT NULL,

@@ -45,6 +45,7 @@ public final class FeedbackViews {
             int version,
             String state,
             int replaces,
+            double denseWeight,
             int dimensions,
             TuneReport report,
             String createdAt) {
@@ -54,6 +55,7 @@ public final class FeedbackViews {
                     a.version(),
                     a.state().wireName(),
                     a.replaces(),
+                    a.denseWeight(),
                     a.adapter().dimensions(),
                     a.report(),
                     a.createdAt().toString());

@@ -32,10 +32,12 @@ public record RetrieveAnswer(
 
     /** Whether the dense signal applied the namespace's trained query adapter, and which. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Adaptation(boolean applied, Integer version) {
+    public record Adaptation(boolean applied, Integer version, Double denseWeight) {
 
-        static Adaptation of(int version) {
-            return new Adaptation(version > 0, version > 0 ? version : null);
+        static Adaptation of(int version, double denseWeight) {
+            return version > 0
+                    ? new Adaptation(true, version, denseWeight)
+                    : new Adaptation(false, null, null);
         }
     }
 
@@ -119,6 +121,6 @@ public record RetrieveAnswer(
                 result.timings(),
                 SignalViews.outcomes(result.signals()),
                 result.partial(),
-                Adaptation.of(result.adaptationVersion()));
+                Adaptation.of(result.adaptationVersion(), result.adaptationDenseWeight()));
     }
 }
