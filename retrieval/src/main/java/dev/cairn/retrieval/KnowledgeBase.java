@@ -2,9 +2,16 @@ package dev.cairn.retrieval;
 
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.retrieval.dense.DenseIndex;
+import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.AdaptationStore;
+import dev.cairn.retrieval.feedback.FeedbackLog;
+import dev.cairn.retrieval.feedback.QueryAdapter;
+import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.fusion.FusedCandidate;
+import dev.cairn.retrieval.fusion.Fusion;
 import dev.cairn.retrieval.fusion.ScoredId;
 import dev.cairn.retrieval.fusion.Signal;
+import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.retrieval.lexical.LexicalHit;
 import dev.cairn.retrieval.lexical.LexicalIndex;
@@ -30,6 +37,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -39,7 +47,9 @@ import java.util.function.Consumer;
  * and keeps the derived Lucene and dense indexes current from the store's change sequence; answers
  * retrieve calls on the one hybrid search core ({@link HybridSearch}: the lexical, dense and graph
  * signals concurrently, each under its own deadline, then fusion), and adds what is retrieve's own:
- * supersession, filters, hydration, the grounding score and the trace.
+ * supersession, filters, hydration, the grounding score and the trace. A namespace's active query
+ * adapter ({@link #tune}) maps the query embedding before the dense search; a namespace without one
+ * is searched exactly as before.
  *
  * <p>Thread-safe. Owns the lexical index and its executors; does not own the store or the model.
  */
@@ -62,6 +72,32 @@ public final class KnowledgeBase implements AutoCloseable {
                     Thread.ofVirtual().name("cairn-signal-", 0).factory());
     private final HybridSearch search = HybridSearch.on(signals);
     private final Map<Signal, Duration> deadlines;
+    private final FeedbackLog feedback;
+    private final AdaptationStore adaptations;
+    private final Tuner tuner;
+    private final Map<String, ActiveAdapter> active = new ConcurrentHashMap<>();
+
+    /**
+     * How long a namespace's active adaptation is taken as known before the store is asked again
+     * (by version only): another server's training or rollback is seen within this time.
+     */
+    static final Duration ADAPTATION_RECHECK = Duration.ofSeconds(5);
+
+    /** A namespace's active adapter as last read: version 0 and no adapter when none. */
+    private record ActiveAdapter(
+            int version, QueryAdapter adapter, double denseWeight, long checkedNanos) {
+
+        /** {@code weights} with the dense weight scaled by the adaptation's factor. */
+        SignalWeights apply(SignalWeights weights) {
+            if (version == 0 || denseWeight == 1) {
+                return weights;
+            }
+            Map<Signal, Double> scaled = new EnumMap<>(Signal.class);
+            scaled.putAll(weights.weights());
+            scaled.computeIfPresent(Signal.DENSE, (s, w) -> w * denseWeight);
+            return new SignalWeights(scaled);
+        }
+    }
 
     private KnowledgeBase(
             Store store,
@@ -88,6 +124,37 @@ public final class KnowledgeBase implements AutoCloseable {
                         Signal.LEXICAL, config.lexicalTimeout(),
                         Signal.DENSE, config.denseTimeout(),
                         Signal.GRAPH, config.graphTimeout());
+        this.feedback = new FeedbackLog(store.sql());
+        this.adaptations = new AdaptationStore(store.sql());
+        this.tuner =
+                new Tuner(
+                        store,
+                        model,
+                        feedback,
+                        adaptations,
+                        new Tuner.DocumentRanker() {
+                            @Override
+                            public List<String> rank(
+                                    String namespace,
+                                    String query,
+                                    float[] vector,
+                                    double denseWeight,
+                                    int depth) {
+                                return rankDocuments(namespace, query, vector, denseWeight, depth);
+                            }
+
+                            @Override
+                            public List<String> candidates(
+                                    String namespace, String query, float[] vector) {
+                                List<String> ids = new ArrayList<>();
+                                denseRanking(namespace, vector, Tuner.DENSE_NEGATIVES)
+                                        .entries()
+                                        .forEach(e -> ids.add(e.id()));
+                                lexical.search(namespace, query, Tuner.LEXICAL_NEGATIVES, false)
+                                        .forEach(h -> ids.add(h.chunkId()));
+                                return ids;
+                            }
+                        });
     }
 
     /**
@@ -194,16 +261,20 @@ public final class KnowledgeBase implements AutoCloseable {
         if (request.weights().weight(Signal.LEXICAL) > 0) {
             tasks.put(Signal.LEXICAL, () -> lexicalSignal(namespace, request, n, explanations));
         }
+        ActiveAdapter adapter = activeAdapter(namespace);
+        boolean adapted = false;
+        SignalWeights weights = request.weights();
         if (request.weights().weight(Signal.DENSE) > 0) {
+            adapted = adapter.version() > 0;
+            weights = adapter.apply(weights);
             tasks.put(
                     Signal.DENSE,
                     () -> {
-                        List<ScoredId> ranking = new ArrayList<>();
-                        for (DenseHit h :
-                                dense.search(namespace, model.embedQuery(request.query()), n)) {
-                            ranking.add(new ScoredId(h.chunkId(), h.similarity()));
-                        }
-                        return Ranking.of(ranking);
+                        float[] vector = model.embedQuery(request.query());
+                        return denseRanking(
+                                namespace,
+                                adapter.version() > 0 ? adapter.adapter().apply(vector) : vector,
+                                n);
                     });
         }
         if (request.weights().weight(Signal.GRAPH) > 0 && graph != GraphRanker.NONE) {
@@ -215,7 +286,7 @@ public final class KnowledgeBase implements AutoCloseable {
                         return Ranking.of(ranking.chunks());
                     });
         }
-        SignalRun run = search.run(tasks, request.weights(), deadlines, start);
+        SignalRun run = search.run(tasks, weights, deadlines, start);
         run.failures()
                 .forEach(
                         (signal, cause) ->
@@ -229,7 +300,7 @@ public final class KnowledgeBase implements AutoCloseable {
         List<FusedCandidate> fused =
                 applySupersession(
                         namespace,
-                        run.fuse(request.fusion().fusion(request.k()), request.weights()),
+                        run.fuse(request.fusion().fusion(request.k()), weights),
                         explanations);
         // The graph's context and paths count only when its signal answered in time.
         GraphRanker.Ranking graphAnswer =
@@ -285,9 +356,118 @@ public final class KnowledgeBase implements AutoCloseable {
                         grounding,
                         plan,
                         timings,
-                        outcomes);
+                        outcomes,
+                        adapted ? adapter.version() : 0,
+                        adapted ? adapter.denseWeight() : 1);
         traces.save(namespace, trace(namespace, request, result));
         return result;
+    }
+
+    private Ranking denseRanking(String namespace, float[] vector, int n) {
+        List<ScoredId> ranking = new ArrayList<>();
+        for (DenseHit h : dense.search(namespace, vector, n)) {
+            ranking.add(new ScoredId(h.chunkId(), h.similarity()));
+        }
+        return Ranking.of(ranking);
+    }
+
+    /**
+     * Document ids, best first, of the hybrid ranking (lexical weight 1, dense {@code denseWeight},
+     * weighted RRF with the default k) of {@code query} with the dense signal searched at {@code
+     * vector}: what a tuning run compares. A document ranks at its best chunk.
+     */
+    List<String> rankDocuments(
+            String namespace, String query, float[] vector, double denseWeight, int depth) {
+        SignalWeights weights = SignalWeights.of(1, denseWeight, 0);
+        Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
+        tasks.put(
+                Signal.LEXICAL,
+                () -> Ranking.lexical(lexical.search(namespace, query, depth, false)));
+        tasks.put(Signal.DENSE, () -> denseRanking(namespace, vector, depth));
+        SignalRun run = search.run(tasks, weights);
+        run.failures()
+                .forEach(
+                        (signal, cause) -> {
+                            throw new IllegalStateException(
+                                    signal + " signal failed while tuning: " + cause, cause);
+                        });
+        java.util.Set<String> documents = new java.util.LinkedHashSet<>();
+        for (FusedCandidate c : run.fuse(Fusion.weightedRrf(), weights)) {
+            documents.add(StoredChunk.documentIdOf(c.id()));
+        }
+        return List.copyOf(documents);
+    }
+
+    // ---- feedback and adaptation ----------------------------------------------------------
+
+    /** The namespaces' relevance judgments. */
+    public FeedbackLog feedback() {
+        return feedback;
+    }
+
+    /** The namespaces' trained adaptations (read them; change them through {@link #tune}). */
+    public AdaptationStore adaptations() {
+        return adaptations;
+    }
+
+    /**
+     * Trains a query adapter from the namespace's judgments, compares it with the current ranking
+     * on the held-back judgments and activates it only if it wins there (see {@link Tuner}).
+     *
+     * @return the new version, {@link Adaptation.State#ACTIVE} or {@link
+     *     Adaptation.State#REJECTED}, with its report
+     * @throws NoSuchElementException when the namespace does not exist
+     * @throws IllegalStateException when there are too few judged queries
+     */
+    public Adaptation tune(String namespace, TuneOptions options) {
+        ingest.requireNamespace(namespace);
+        store.changeLog().catchUpIfBehind();
+        try {
+            return tuner.tune(namespace, options);
+        } finally {
+            active.remove(namespace);
+        }
+    }
+
+    /**
+     * Rolls the namespace's active adaptation back to the one it replaced (or to none).
+     *
+     * @return the adaptation active now, empty when none
+     * @throws NoSuchElementException when the namespace has no active adaptation
+     */
+    public Optional<Adaptation> rollback(String namespace) {
+        ingest.requireNamespace(namespace);
+        try {
+            return adaptations.rollback(namespace);
+        } finally {
+            active.remove(namespace);
+        }
+    }
+
+    private ActiveAdapter activeAdapter(String namespace) {
+        long now = System.nanoTime();
+        ActiveAdapter known = active.get(namespace);
+        if (known != null && now - known.checkedNanos() < ADAPTATION_RECHECK.toNanos()) {
+            return known;
+        }
+        int version = adaptations.activeVersion(namespace);
+        ActiveAdapter fresh;
+        if (known != null && known.version() == version) {
+            fresh = new ActiveAdapter(version, known.adapter(), known.denseWeight(), now);
+        } else if (version == 0) {
+            fresh = new ActiveAdapter(0, null, 1, now);
+        } else {
+            fresh =
+                    adaptations
+                            .active(namespace)
+                            .map(
+                                    a ->
+                                            new ActiveAdapter(
+                                                    a.version(), a.adapter(), a.denseWeight(), now))
+                            .orElseGet(() -> new ActiveAdapter(0, null, 1, now));
+        }
+        active.put(namespace, fresh);
+        return fresh;
     }
 
     /**
@@ -446,6 +626,13 @@ public final class KnowledgeBase implements AutoCloseable {
         requestView.put("weights", weights);
         requestView.put("k", request.k());
         requestView.put("fusion", request.fusion().name().toLowerCase(java.util.Locale.ROOT));
+        Map<String, Object> adaptation = new LinkedHashMap<>();
+        adaptation.put("applied", result.adaptationVersion() > 0);
+        if (result.adaptationVersion() > 0) {
+            adaptation.put("version", result.adaptationVersion());
+            adaptation.put("denseWeight", result.adaptationDenseWeight());
+        }
+        requestView.put("adaptation", adaptation);
         return new StoredTrace(
                 result.traceId(),
                 namespace,

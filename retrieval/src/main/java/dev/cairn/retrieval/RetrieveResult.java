@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * The answer of a retrieve call (API.md): selected hits best first, every fused candidate, the
  * evidence split by authority, the graph context, a grounding score in [0, 1] with the plan it
- * implies, timings and how each signal fared.
+ * implies, timings, how each signal fared, and the version of the namespace's query adapter the
+ * dense signal applied (0 when none) with the factor it put on the dense weight (1 when none).
  */
 public record RetrieveResult(
         String traceId,
@@ -17,7 +18,9 @@ public record RetrieveResult(
         double grounding,
         Plan plan,
         Timings timings,
-        List<SignalOutcome> signals) {
+        List<SignalOutcome> signals,
+        int adaptationVersion,
+        double adaptationDenseWeight) {
 
     public RetrieveResult {
         Objects.requireNonNull(traceId, "traceId");
@@ -32,6 +35,10 @@ public record RetrieveResult(
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(timings, "timings");
         signals = List.copyOf(signals);
+        if (adaptationVersion < 0) {
+            throw new IllegalArgumentException(
+                    "illegal adaptationVersion: " + adaptationVersion + ", must be >= 0");
+        }
     }
 
     /** True when a signal timed out or failed, so the answer rests on fewer signals. */

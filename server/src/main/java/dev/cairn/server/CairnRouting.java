@@ -2,6 +2,7 @@ package dev.cairn.server;
 
 import dev.cairn.server.api.ArkRoutes;
 import dev.cairn.server.api.ExtractRoutes;
+import dev.cairn.server.api.FeedbackRoutes;
 import dev.cairn.server.api.GovernanceModule;
 import dev.cairn.server.api.GraphRoutes;
 import dev.cairn.server.api.JudgeRoutes;
@@ -58,6 +59,7 @@ public final class CairnRouting {
                 new NamespaceRoutes(store, maxBody),
                 new TokenRoutes(components.tokens(), maxBody),
                 new KnowledgeRoutes(components.knowledge(), maxBody),
+                new FeedbackRoutes(components.knowledge(), maxBody),
                 new MemoryRoutes(components.memory(), store, maxBody),
                 new ArkRoutes(store, governance.transcripts(), maxBody),
                 new OrlojRoutes(store, governance.keyValues(), maxBody),

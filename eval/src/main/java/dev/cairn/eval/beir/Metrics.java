@@ -39,23 +39,7 @@ public final class Metrics {
 
     /** nDCG@k of one ranked list; 0 when the query has no relevant documents. */
     public static double ndcg(List<String> ranked, Map<String, Integer> judged, int k) {
-        checkK(k);
-        double dcg = 0;
-        for (int i = 0; i < Math.min(k, ranked.size()); i++) {
-            int rel = judged.getOrDefault(ranked.get(i), 0);
-            if (rel > 0) {
-                dcg += rel / log2(i + 2);
-            }
-        }
-        List<Integer> ideal = new ArrayList<>(judged.values());
-        ideal.sort(Comparator.reverseOrder());
-        double idcg = 0;
-        for (int i = 0; i < Math.min(k, ideal.size()); i++) {
-            if (ideal.get(i) > 0) {
-                idcg += ideal.get(i) / log2(i + 2);
-            }
-        }
-        return idcg == 0 ? 0 : dcg / idcg;
+        return dev.cairn.retrieval.feedback.RankingQuality.ndcg(ranked, judged, k);
     }
 
     /** Recall@k; 0 when the query has no relevant documents. */
@@ -125,10 +109,6 @@ public final class Metrics {
     private static double mean(
             Map<String, Summary.PerQuery> perQuery, ToDoubleFunction<Summary.PerQuery> f) {
         return perQuery.values().stream().mapToDouble(f).average().orElse(0);
-    }
-
-    private static double log2(double x) {
-        return Math.log(x) / Math.log(2);
     }
 
     private static void checkK(int k) {

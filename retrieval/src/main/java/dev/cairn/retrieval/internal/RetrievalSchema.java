@@ -4,8 +4,8 @@ import dev.cairn.store.Schema;
 import java.util.List;
 
 /**
- * The retrieval module's tables in the store: traces of retrieve calls and the entity graph's
- * declarations and mentions.
+ * The retrieval module's tables in the store: traces of retrieve calls, relevance feedback and the
+ * query adapters trained from it, and the entity graph's declarations and mentions.
  */
 public final class RetrievalSchema implements Schema {
 
@@ -24,6 +24,7 @@ public final class RetrievalSchema implements Schema {
         return List.of(
                 "V002__retrieval_traces.sql",
                 "V005__entity_graph.sql",
-                "V009__trace_candidate_detail.sql");
+                "V009__trace_candidate_detail.sql",
+                "V011__feedback.sql");
     }
 }

@@ -8,6 +8,12 @@ import dev.cairn.eval.beir.RunFile;
 import dev.cairn.retrieval.FusionStrategy;
 import dev.cairn.retrieval.IngestMode;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.FeedbackLog;
+import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.QueryAdapterTrainer;
+import dev.cairn.retrieval.feedback.TuneOptions;
+import dev.cairn.retrieval.feedback.TuneReport;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.server.Cairn;
@@ -34,7 +40,10 @@ import picocli.CommandLine.Parameters;
  * {@code cairn eval beir DIR}: ingests a BEIR corpus into an evaluation data dir (kept, so a second
  * run reuses the index and the embeddings), runs the judged queries in each mode and prints
  * nDCG@10, Recall@100, MRR@10, latency and the grounding AUROC; writes a TREC run file per mode
- * and, on request, the numbers as JSON.
+ * and, on request, the numbers as JSON. With {@code --tune-qrels} it then records that file's
+ * judgments as the namespace's feedback, trains an adaptation ({@link KnowledgeBase#tune}) and
+ * scores every mode again ("tuned" rows). Each run starts from a namespace without feedback or
+ * adaptations.
  */
 @Command(
         name = "beir",
@@ -103,6 +112,39 @@ final class EvalBeirCommand implements Callable<Integer> {
                             + " documents all lie among them (a smaller, clearly labelled subset)")
     Integer maxDocs;
 
+    @Option(
+            names = "--tune-qrels",
+            paramLabel = "FILE",
+            description =
+                    "judgments to train an adaptation on before scoring again (tuned rows); keep"
+                            + " their queries apart from --qrels'")
+    Path tuneQrels;
+
+    @Option(
+            names = "--tune-epochs",
+            paramLabel = "N",
+            description =
+                    "training epochs (default " + QueryAdapterTrainer.Config.DEFAULT_EPOCHS + ")")
+    Integer tuneEpochs;
+
+    @Option(
+            names = "--tune-learning-rate",
+            paramLabel = "X",
+            description =
+                    "Adam step size (default "
+                            + QueryAdapterTrainer.Config.DEFAULT_LEARNING_RATE
+                            + ")")
+    Double tuneLearningRate;
+
+    @Option(
+            names = "--tune-regularization",
+            paramLabel = "X",
+            description =
+                    "pull towards the identity (default "
+                            + QueryAdapterTrainer.Config.DEFAULT_REGULARIZATION
+                            + ")")
+    Double tuneRegularization;
+
     @Override
     public Integer call() throws IOException {
         if (!Files.isRegularFile(dir.resolve("corpus.jsonl"))
@@ -127,23 +169,15 @@ final class EvalBeirCommand implements Callable<Integer> {
         String namespace = "beir";
         Map<String, String> queries = Beir.queries(dir.resolve("queries.jsonl"));
         Qrels qrels = Beir.qrels(qrelsPath);
+        java.util.Set<String> kept = null;
         if (maxDocs != null) {
             if (maxDocs < 1) {
                 throw new IllegalArgumentException("--max-docs must be >= 1");
             }
-            java.util.Set<String> kept;
             try (Stream<ParsedDocument> corpus = Beir.corpus(dir).limit(maxDocs)) {
                 kept = corpus.map(ParsedDocument::id).collect(java.util.stream.Collectors.toSet());
             }
-            Map<String, Map<String, Integer>> within = new LinkedHashMap<>();
-            qrels.judgments()
-                    .forEach(
-                            (q, judged) -> {
-                                if (kept.containsAll(judged.keySet())) {
-                                    within.put(q, judged);
-                                }
-                            });
-            qrels = new Qrels(within);
+            qrels = within(qrels, kept);
             System.out.printf(
                     Locale.ROOT,
                     "subset: first %d documents, %d judged queries whose documents all lie in it%n",
@@ -172,80 +206,57 @@ final class EvalBeirCommand implements Callable<Integer> {
         report.put("maxDocs", maxDocs == null ? "all" : maxDocs);
         report.put("judgedQueries", qrels.queryIds().size());
         List<Map<String, Object>> rows = new ArrayList<>();
+        Qrels tuning = tuneQrels == null ? null : Beir.qrels(tuneQrels);
+        if (tuning != null && kept != null) {
+            tuning = within(tuning, kept);
+        }
+        if (tuning != null) {
+            java.util.Set<String> shared = new java.util.HashSet<>(tuning.queryIds());
+            shared.retainAll(qrels.queryIds());
+            System.out.printf(
+                    Locale.ROOT,
+                    "tuning on %d judged queries of %s, %d of them also scored%n",
+                    tuning.queryIds().size(),
+                    tuneQrels,
+                    shared.size());
+            report.put("tuneQrels", tuneQrels.toString());
+            report.put("tuneQueriesAlsoScored", shared.size());
+        }
         try (Cairn cairn = Cairn.open(settings)) {
             ingestIfNeeded(cairn, namespace);
             KnowledgeBase kb = cairn.knowledge();
-            System.out.printf(
-                    Locale.ROOT,
-                    "%-12s %8s %10s %8s %8s %8s %9s%n",
-                    "mode",
-                    "nDCG@10",
-                    "Recall@100",
-                    "MRR@10",
-                    "p50 ms",
-                    "p95 ms",
-                    "AUROC(g)");
-            for (EvalMode mode : evalModes) {
-                SignalWeights w = mode == EvalMode.HYBRID_GRAPH ? hybrid : mode.weights();
-                BeirEvaluation.ModeResult r =
-                        BeirEvaluation.run(
-                                kb,
-                                namespace,
-                                queries,
-                                qrels,
-                                mode,
-                                w,
-                                FusionStrategy.parse(fusion));
+            kb.feedback().clear(namespace);
+            kb.adaptations().clear(namespace);
+            scoreModes(kb, namespace, queries, qrels, evalModes, hybrid, workDir, false, rows);
+            if (tuning != null) {
+                recordJudgments(kb, namespace, queries, tuning);
+                QueryAdapterTrainer.Config trainer = QueryAdapterTrainer.Config.DEFAULTS;
+                if (tuneEpochs != null) {
+                    trainer = trainer.withEpochs(tuneEpochs);
+                }
+                if (tuneLearningRate != null) {
+                    trainer = trainer.withLearningRate(tuneLearningRate);
+                }
+                if (tuneRegularization != null) {
+                    trainer = trainer.withRegularization(tuneRegularization);
+                }
+                Adaptation trained = kb.tune(namespace, TuneOptions.DEFAULTS.withTrainer(trainer));
+                TuneReport r = trained.report();
                 System.out.printf(
                         Locale.ROOT,
-                        "%-12s %8.4f %10.4f %8.4f %8.1f %8.1f %9.3f%n",
-                        mode.wireName(),
-                        r.summary().ndcg10(),
-                        r.summary().recall100(),
-                        r.summary().mrr10(),
-                        r.p50Ms(),
-                        r.p95Ms(),
-                        r.groundingAuroc());
-                Path runFile = workDir.resolve("run-" + mode.wireName() + ".trec");
-                try (Writer out = Files.newBufferedWriter(runFile)) {
-                    RunFile.write(r.run(), "cairn-" + mode.wireName(), out);
-                }
-                Path groundingFile = workDir.resolve("grounding-" + mode.wireName() + ".tsv");
-                try (Writer out = Files.newBufferedWriter(groundingFile)) {
-                    out.write("grounding\trelevant\tdense\tlexicalRank\tdenseRank\tmargin\n");
-                    for (double[] row : r.groundingRows()) {
-                        out.write(
-                                String.format(
-                                        Locale.ROOT,
-                                        "%.6f\t%.0f\t%.6f\t%.0f\t%.0f\t%.6f%n",
-                                        row[0],
-                                        row[1],
-                                        row[2],
-                                        row[3],
-                                        row[4],
-                                        row[5]));
-                    }
-                }
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("mode", mode.wireName());
-                row.put(
-                        "weights",
-                        Map.of(
-                                "lexical",
-                                w.weight(dev.cairn.retrieval.fusion.Signal.LEXICAL),
-                                "dense",
-                                w.weight(dev.cairn.retrieval.fusion.Signal.DENSE),
-                                "graph",
-                                w.weight(dev.cairn.retrieval.fusion.Signal.GRAPH)));
-                row.put("queries", r.summary().queries());
-                row.put("ndcg10", r.summary().ndcg10());
-                row.put("recall100", r.summary().recall100());
-                row.put("mrr10", r.summary().mrr10());
-                row.put("p50Ms", r.p50Ms());
-                row.put("p95Ms", r.p95Ms());
-                row.put("groundingAuroc", r.groundingAuroc());
-                row.put("runFile", runFile.toString());
-                rows.add(row);
+                        "adaptation %d (dense weight x%.1f): trained on %d queries in %d ms; held"
+                                + " back %d: nDCG@10 %.4f untuned, %.4f adapted -> %s%n",
+                        trained.version(),
+                        trained.denseWeight(),
+                        r.trainQueries(),
+                        r.trainMillis(),
+                        r.heldOutQueries(),
+                        r.baselineNdcg10(),
+                        r.adaptedNdcg10(),
+                        trained.state().wireName());
+                report.put("tuning", r);
+                report.put("trainer", trainer);
+                scoreModes(kb, namespace, queries, qrels, evalModes, hybrid, workDir, true, rows);
             }
         }
         report.put("modes", rows);
@@ -254,6 +265,130 @@ final class EvalBeirCommand implements Callable<Integer> {
                     json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(report));
         }
         return 0;
+    }
+
+    /** The judged queries of {@code qrels} whose judged documents all lie in {@code kept}. */
+    private static Qrels within(Qrels qrels, java.util.Set<String> kept) {
+        Map<String, Map<String, Integer>> within = new LinkedHashMap<>();
+        qrels.judgments()
+                .forEach(
+                        (q, judged) -> {
+                            if (kept.containsAll(judged.keySet())) {
+                                within.put(q, judged);
+                            }
+                        });
+        return new Qrels(within);
+    }
+
+    /** Records every judged query of {@code judged} as evaluator feedback, in batches. */
+    private static void recordJudgments(
+            KnowledgeBase kb, String namespace, Map<String, String> queries, Qrels judged) {
+        List<Judgment> batch = new ArrayList<>();
+        for (String qid : judged.queryIds()) {
+            String text = queries.get(qid);
+            if (text == null) {
+                continue;
+            }
+            judged.of(qid)
+                    .forEach(
+                            (doc, grade) ->
+                                    batch.add(
+                                            Judgment.draft(
+                                                    text,
+                                                    new Judgment.Target(
+                                                            Judgment.Kind.DOCUMENT, doc),
+                                                    Math.min(grade, Judgment.MAX_GRADE),
+                                                    Judgment.Source.EVALUATOR)));
+            if (batch.size() >= FeedbackLog.MAX_PER_CALL - 100) {
+                kb.feedback().record(namespace, batch);
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty()) {
+            kb.feedback().record(namespace, batch);
+        }
+    }
+
+    private void scoreModes(
+            KnowledgeBase kb,
+            String namespace,
+            Map<String, String> queries,
+            Qrels qrels,
+            List<EvalMode> evalModes,
+            SignalWeights hybrid,
+            Path workDir,
+            boolean tuned,
+            List<Map<String, Object>> rows)
+            throws IOException {
+        System.out.printf(
+                Locale.ROOT,
+                "%-18s %8s %10s %8s %8s %8s %9s%n",
+                "mode",
+                "nDCG@10",
+                "Recall@100",
+                "MRR@10",
+                "p50 ms",
+                "p95 ms",
+                "AUROC(g)");
+        for (EvalMode mode : evalModes) {
+            SignalWeights w = mode == EvalMode.HYBRID_GRAPH ? hybrid : mode.weights();
+            BeirEvaluation.ModeResult r =
+                    BeirEvaluation.run(
+                            kb, namespace, queries, qrels, mode, w, FusionStrategy.parse(fusion));
+            String label = mode.wireName() + (tuned ? " tuned" : "");
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-18s %8.4f %10.4f %8.4f %8.1f %8.1f %9.3f%n",
+                    label,
+                    r.summary().ndcg10(),
+                    r.summary().recall100(),
+                    r.summary().mrr10(),
+                    r.p50Ms(),
+                    r.p95Ms(),
+                    r.groundingAuroc());
+            String file = mode.wireName() + (tuned ? "-tuned" : "");
+            Path runFile = workDir.resolve("run-" + file + ".trec");
+            try (Writer out = Files.newBufferedWriter(runFile)) {
+                RunFile.write(r.run(), "cairn-" + mode.wireName(), out);
+            }
+            Path groundingFile = workDir.resolve("grounding-" + file + ".tsv");
+            try (Writer out = Files.newBufferedWriter(groundingFile)) {
+                out.write("grounding\trelevant\tdense\tlexicalRank\tdenseRank\tmargin\n");
+                for (double[] row : r.groundingRows()) {
+                    out.write(
+                            String.format(
+                                    Locale.ROOT,
+                                    "%.6f\t%.0f\t%.6f\t%.0f\t%.0f\t%.6f%n",
+                                    row[0],
+                                    row[1],
+                                    row[2],
+                                    row[3],
+                                    row[4],
+                                    row[5]));
+                }
+            }
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("mode", mode.wireName());
+            row.put("tuned", tuned);
+            row.put(
+                    "weights",
+                    Map.of(
+                            "lexical",
+                            w.weight(dev.cairn.retrieval.fusion.Signal.LEXICAL),
+                            "dense",
+                            w.weight(dev.cairn.retrieval.fusion.Signal.DENSE),
+                            "graph",
+                            w.weight(dev.cairn.retrieval.fusion.Signal.GRAPH)));
+            row.put("queries", r.summary().queries());
+            row.put("ndcg10", r.summary().ndcg10());
+            row.put("recall100", r.summary().recall100());
+            row.put("mrr10", r.summary().mrr10());
+            row.put("p50Ms", r.p50Ms());
+            row.put("p95Ms", r.p95Ms());
+            row.put("groundingAuroc", r.groundingAuroc());
+            row.put("runFile", runFile.toString());
+            rows.add(row);
+        }
     }
 
     private void ingestIfNeeded(Cairn cairn, String namespace) {

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             IngestCommand.class,
             RetrieveCommand.class,
             RecallCommand.class,
+            TuneCommand.class,
             McpCommand.class,
             EvalCommand.class
         })

@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * The answer of {@code POST retrieve} (also the {@code retrieve} tool's and the command line's):
  * the hits, the candidate trace when asked for, evidence ids by authority, the linked entities and
- * relations, grounding, plan, timings and how each signal did.
+ * relations, grounding, plan, timings, how each signal did, and whether the namespace's query
+ * adapter was applied (and which version).
  */
 public record RetrieveAnswer(
         String traceId,
@@ -26,7 +27,19 @@ public record RetrieveAnswer(
         String plan,
         Timings timings,
         Map<String, SignalViews.Outcome> signals,
-        boolean partial) {
+        boolean partial,
+        Adaptation adaptation) {
+
+    /** Whether the dense signal applied the namespace's trained query adapter, and which. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Adaptation(boolean applied, Integer version, Double denseWeight) {
+
+        static Adaptation of(int version, double denseWeight) {
+            return version > 0
+                    ? new Adaptation(true, version, denseWeight)
+                    : new Adaptation(false, null, null);
+        }
+    }
 
     /** One hit. */
     public record Hit(
@@ -107,6 +120,7 @@ public record RetrieveAnswer(
                 result.plan().wireName(),
                 result.timings(),
                 SignalViews.outcomes(result.signals()),
-                result.partial());
+                result.partial(),
+                Adaptation.of(result.adaptationVersion(), result.adaptationDenseWeight()));
     }
 }

@@ -1,0 +1,224 @@
+package dev.cairn.retrieval.feedback;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.store.SqlAccess;
+import dev.cairn.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/**
+ * A namespace's trained adapters in {@code retrieval_adaptations}: every training run adds a
+ * version, at most one is {@link Adaptation.State#ACTIVE}, and a rollback returns to the version
+ * the active one replaced. Thread-safe (each change is one transaction under the namespace's lock).
+ */
+public final class AdaptationStore {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String COLUMNS =
+            "version, state, replaces, dense_weight, dimensions, matrix, report, created_at";
+
+    private final SqlAccess sql;
+
+    public AdaptationStore(SqlAccess sql) {
+        this.sql = sql;
+    }
+
+    /**
+     * Stores a newly trained adapter as the next version: active (retiring the active one) when
+     * {@code report.activated()}, else rejected.
+     */
+    public Adaptation add(
+            String namespace, QueryAdapter adapter, double denseWeight, TuneReport report) {
+        return sql.write(
+                namespace,
+                c -> {
+                    int version = 1;
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT max(version) FROM retrieval_adaptations"
+                                            + " WHERE namespace = ?")) {
+                        ps.setString(1, namespace);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            if (rs.next()) {
+                                version = rs.getInt(1) + 1;
+                            }
+                        }
+                    }
+                    int replaces = 0;
+                    if (report.activated()) {
+                        Optional<Adaptation> active = active(c, namespace);
+                        if (active.isPresent()) {
+                            replaces = active.get().version();
+                            setState(c, namespace, replaces, Adaptation.State.RETIRED);
+                        }
+                    }
+                    Adaptation added =
+                            new Adaptation(
+                                    version,
+                                    report.activated()
+                                            ? Adaptation.State.ACTIVE
+                                            : Adaptation.State.REJECTED,
+                                    replaces,
+                                    adapter,
+                                    denseWeight,
+                                    report,
+                                    Instant.now());
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "INSERT INTO retrieval_adaptations (namespace, "
+                                            + COLUMNS
+                                            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                        ps.setString(1, namespace);
+                        ps.setInt(2, added.version());
+                        ps.setString(3, added.state().name());
+                        ps.setInt(4, added.replaces());
+                        ps.setDouble(5, denseWeight);
+                        ps.setInt(6, adapter.dimensions());
+                        ps.setBytes(7, adapter.toBytes());
+                        sql.bindJson(ps, 8, json(report));
+                        sql.bindInstant(ps, 9, added.createdAt());
+                        ps.executeUpdate();
+                    }
+                    return added;
+                });
+    }
+
+    /** The namespace's active adaptation. */
+    public Optional<Adaptation> active(String namespace) {
+        return sql.read(c -> active(c, namespace));
+    }
+
+    /** The version of the namespace's active adaptation, 0 when none (no matrix is read). */
+    public int activeVersion(String namespace) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT version FROM retrieval_adaptations"
+                                            + " WHERE namespace = ? AND state = 'ACTIVE'")) {
+                        ps.setString(1, namespace);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            return rs.next() ? rs.getInt(1) : 0;
+                        }
+                    }
+                });
+    }
+
+    /** Every version of the namespace, newest first. */
+    public List<Adaptation> all(String namespace) {
+        return sql.read(c -> select(c, namespace, "", " ORDER BY version DESC"));
+    }
+
+    /**
+     * Rolls the active adaptation back: it becomes {@link Adaptation.State#ROLLED_BACK} and the
+     * version it replaced, if any, is active again.
+     *
+     * @return the adaptation active now, empty when none
+     * @throws NoSuchElementException when the namespace has no active adaptation
+     */
+    public Optional<Adaptation> rollback(String namespace) {
+        return sql.write(
+                namespace,
+                c -> {
+                    Adaptation active =
+                            active(c, namespace)
+                                    .orElseThrow(
+                                            () ->
+                                                    new NoSuchElementException(
+                                                            "namespace '"
+                                                                    + namespace
+                                                                    + "' has no active adaptation"));
+                    setState(c, namespace, active.version(), Adaptation.State.ROLLED_BACK);
+                    if (active.replaces() == 0) {
+                        return Optional.<Adaptation>empty();
+                    }
+                    setState(c, namespace, active.replaces(), Adaptation.State.ACTIVE);
+                    return active(c, namespace);
+                });
+    }
+
+    /** Deletes every version of the namespace (the evaluation's fresh start). */
+    public void clear(String namespace) {
+        sql.write(
+                namespace,
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "DELETE FROM retrieval_adaptations WHERE namespace = ?")) {
+                        ps.setString(1, namespace);
+                        return ps.executeUpdate();
+                    }
+                });
+    }
+
+    private Optional<Adaptation> active(Connection c, String namespace) throws SQLException {
+        List<Adaptation> found = select(c, namespace, " AND state = 'ACTIVE'", "");
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.getFirst());
+    }
+
+    private static void setState(Connection c, String namespace, int version, Adaptation.State s)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "UPDATE retrieval_adaptations SET state = ?"
+                                + " WHERE namespace = ? AND version = ?")) {
+            ps.setString(1, s.name());
+            ps.setString(2, namespace);
+            ps.setInt(3, version);
+            ps.executeUpdate();
+        }
+    }
+
+    private List<Adaptation> select(Connection c, String namespace, String and, String order)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT "
+                                + COLUMNS
+                                + " FROM retrieval_adaptations WHERE namespace = ?"
+                                + and
+                                + order)) {
+            ps.setString(1, namespace);
+            List<Adaptation> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(
+                            new Adaptation(
+                                    rs.getInt("version"),
+                                    Adaptation.State.valueOf(rs.getString("state")),
+                                    rs.getInt("replaces"),
+                                    QueryAdapter.fromBytes(
+                                            rs.getInt("dimensions"), rs.getBytes("matrix")),
+                                    rs.getDouble("dense_weight"),
+                                    parse(rs.getString("report")),
+                                    sql.readInstant(rs, "created_at")));
+                }
+            }
+            return out;
+        }
+    }
+
+    private static String json(TuneReport report) {
+        try {
+            return JSON.writeValueAsString(report);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a tune report", e);
+        }
+    }
+
+    private static TuneReport parse(String json) {
+        try {
+            return JSON.readValue(json, TuneReport.class);
+        } catch (JsonProcessingException e) {
+            throw new StoreException("unreadable tune report: " + e.getOriginalMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,284 @@
+package dev.cairn.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.QueryAdapter;
+import dev.cairn.retrieval.feedback.TuneOptions;
+import dev.cairn.retrieval.feedback.TuneReport;
+import dev.cairn.retrieval.ingest.DocumentParser;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Store;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Relevance feedback and adaptations (V011) through {@link KnowledgeBase}, run against each store
+ * backend: judgments recorded and paged back, training refused activation when it does not beat the
+ * held-back ranking, an active adapter applied, traced and rolled back, and namespaces without one
+ * ranked exactly as before.
+ */
+abstract class FeedbackContractTest {
+
+    @TempDir Path indexRoot;
+    Store store;
+    KnowledgeBase kb;
+    String ns;
+
+    abstract Store openStore();
+
+    /** Six runbooks on distinct topics, each the plain answer of its question below. */
+    static final Map<String, String> RUNBOOKS =
+            Map.of(
+                    "ledger-promote", "Promote the ledger database replica with pg_ctl promote.",
+                    "cache-flush", "Flush the redis session cache with FLUSHDB at low traffic.",
+                    "cert-rotate", "Rotate the TLS certificates of the ingress before they expire.",
+                    "disk-full", "Free disk space on a full node by pruning old container images.",
+                    "dns-outage", "Fail DNS resolution over to the secondary resolvers.",
+                    "queue-drain", "Drain the RabbitMQ queue by scaling the consumers up.");
+
+    static final Map<String, String> QUESTIONS =
+            Map.of(
+                    "how do I promote the ledger database replica", "ledger-promote",
+                    "flush the redis session cache", "cache-flush",
+                    "rotate the ingress TLS certificates", "cert-rotate",
+                    "a node's disk is full, free space", "disk-full",
+                    "DNS resolution fails, use the secondary resolvers", "dns-outage",
+                    "the RabbitMQ queue is backing up, drain it", "queue-drain");
+
+    @BeforeEach
+    void open() {
+        store = openStore();
+        ns = "fb-" + UUID.randomUUID().toString().substring(0, 8);
+        store.createNamespace(ns, "test");
+        kb =
+                KnowledgeBase.open(
+                        store,
+                        TestModel.get(),
+                        indexRoot.resolve("lucene"),
+                        RetrievalConfig.defaults());
+    }
+
+    @AfterEach
+    void close() {
+        if (kb != null) {
+            kb.close();
+        }
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    void ingestRunbooks(String namespace) {
+        RUNBOOKS.forEach(
+                (id, text) ->
+                        kb.ingest(
+                                namespace,
+                                DocumentParser.parseMarkdown(
+                                        "---\nid: " + id + "\n---\n# " + id + "\n\n" + text,
+                                        id + ".md")));
+        kb.catchUp(); // every runbook in the lexical index before the first comparison
+    }
+
+    void judgeEveryQuestion() {
+        List<Judgment> drafts = new ArrayList<>();
+        QUESTIONS.forEach(
+                (q, doc) ->
+                        drafts.add(
+                                Judgment.draft(
+                                        q,
+                                        new Judgment.Target(Judgment.Kind.DOCUMENT, doc),
+                                        1,
+                                        Judgment.Source.EVALUATOR)));
+        kb.feedback().record(ns, drafts);
+    }
+
+    @Test
+    void judgmentsAreRecordedAndReadBackNewestFirstInPages() throws InterruptedException {
+        kb.feedback()
+                .record(
+                        ns,
+                        List.of(
+                                Judgment.draft(
+                                        "first question",
+                                        new Judgment.Target(Judgment.Kind.CHUNK, "doc-a#0"),
+                                        2,
+                                        Judgment.Source.JUDGE)));
+        Thread.sleep(2); // ids are ordered by their millisecond
+        kb.feedback()
+                .record(
+                        ns,
+                        List.of(
+                                Judgment.draft(
+                                        "second question",
+                                        new Judgment.Target(Judgment.Kind.MEMORY, "mem_1"),
+                                        0,
+                                        Judgment.Source.OPERATOR)));
+
+        Page<Judgment> first = kb.feedback().page(ns, PageRequest.first(1));
+        Page<Judgment> second = kb.feedback().page(ns, new PageRequest(1, first.nextCursor()));
+
+        assertThat(first.total()).isEqualTo(2);
+        assertThat(first.items()).extracting(Judgment::query).containsExactly("second question");
+        assertThat(first.items().getFirst().target())
+                .isEqualTo(new Judgment.Target(Judgment.Kind.MEMORY, "mem_1"));
+        assertThat(first.items().getFirst().grade()).isZero();
+        assertThat(second.items()).extracting(Judgment::query).containsExactly("first question");
+        assertThat(second.items().getFirst().source()).isEqualTo(Judgment.Source.JUDGE);
+        assertThat(second.items().getFirst().target().documentId()).contains("doc-a");
+        assertThat(second.nextCursor()).isEmpty();
+        assertThat(kb.feedback().all(ns))
+                .extracting(Judgment::query)
+                .containsExactly("first question", "second question");
+    }
+
+    @Test
+    void judgmentsAreCheckedAndNeedANamespace() {
+        assertThatThrownBy(
+                        () ->
+                                Judgment.draft(
+                                        "q",
+                                        new Judgment.Target(Judgment.Kind.DOCUMENT, "doc"),
+                                        4,
+                                        Judgment.Source.OPERATOR))
+                .hasMessage("illegal grade: 4, must be in [0, 3]");
+        assertThatThrownBy(() -> new Judgment.Target(Judgment.Kind.DOCUMENT, "a\u0000b"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("illegal documentId:");
+        assertThatThrownBy(() -> Judgment.Source.parse("qrels"))
+                .hasMessage("unknown source: 'qrels', must be one of evaluator, judge, operator");
+        assertThatThrownBy(() -> kb.feedback().record(ns, List.of()))
+                .hasMessage("illegal number of judgments: 0, must be in [1, 1000]");
+        assertThatThrownBy(
+                        () ->
+                                kb.feedback()
+                                        .record(
+                                                "fb-missing",
+                                                List.of(
+                                                        Judgment.draft(
+                                                                "q",
+                                                                new Judgment.Target(
+                                                                        Judgment.Kind.DOCUMENT,
+                                                                        "doc"),
+                                                                1,
+                                                                Judgment.Source.OPERATOR))))
+                .isInstanceOf(NoSuchElementException.class);
+    }
+
+    @Test
+    void trainingNeedsJudgedQueriesToTrainOnAndHoldBack() {
+        ingestRunbooks(ns);
+
+        assertThatThrownBy(() -> kb.tune(ns, TuneOptions.DEFAULTS))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("has 0 judged queries");
+    }
+
+    @Test
+    void anAdapterThatDoesNotBeatTheHeldBackRankingIsNotActivatedAndChangesNothing() {
+        ingestRunbooks(ns);
+        List<RetrieveResult> before = retrieveEveryQuestion(ns);
+        judgeEveryQuestion();
+
+        Adaptation trained = kb.tune(ns, TuneOptions.DEFAULTS);
+
+        // every held-back question already has its runbook first: nDCG@10 1.0 cannot be beaten
+        assertThat(trained.report().baselineNdcg10()).isEqualTo(1.0);
+        assertThat(trained.report().heldOutQueries()).isEqualTo(1);
+        assertThat(trained.report().trainQueries()).isEqualTo(5);
+        assertThat(trained.report().activated()).isFalse();
+        assertThat(trained.state()).isEqualTo(Adaptation.State.REJECTED);
+        assertThat(kb.adaptations().active(ns)).isEmpty();
+        List<RetrieveResult> after = retrieveEveryQuestion(ns);
+        for (int i = 0; i < before.size(); i++) {
+            assertThat(after.get(i).adaptationVersion()).isZero();
+            assertThat(after.get(i).candidates())
+                    .usingRecursiveFieldByFieldElementComparator()
+                    .isEqualTo(before.get(i).candidates());
+        }
+    }
+
+    @Test
+    void anActiveAdapterIsAppliedTracedAndRolledBackWhileOtherNamespacesRankAsBefore() {
+        String other = "fb-" + UUID.randomUUID().toString().substring(0, 8);
+        store.createNamespace(other, "test");
+        ingestRunbooks(ns);
+        ingestRunbooks(other);
+        List<RetrieveResult> otherBefore = retrieveEveryQuestion(other);
+        int d = TestModel.get().dimensions();
+        float[] flipped = new float[d * d]; // q -> -q: the dense ranking turns upside down
+        for (int i = 0; i < d; i++) {
+            flipped[i * d + i] = -1;
+        }
+        TuneReport won = new TuneReport(5, 1, 6, 0, 0.5, 0.6, true, 1.0, 1);
+        Adaptation first = kb.adaptations().add(ns, QueryAdapter.of(d, flipped), 1.0, won);
+        Adaptation second =
+                kb.adaptations()
+                        .add(
+                                ns,
+                                QueryAdapter.identity(d),
+                                2.0,
+                                new TuneReport(5, 1, 6, 1, 0.6, 0.7, true, 2.0, 1));
+
+        RetrieveResult adapted =
+                kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
+
+        assertThat(second.replaces()).isEqualTo(first.version());
+        assertThat(kb.adaptations().all(ns))
+                .extracting(Adaptation::state)
+                .containsExactly(Adaptation.State.ACTIVE, Adaptation.State.RETIRED);
+        assertThat(adapted.adaptationVersion()).isEqualTo(2);
+        assertThat(kb.trace(ns, adapted.traceId()).orElseThrow().request())
+                .containsEntry(
+                        "adaptation", Map.of("applied", true, "version", 2, "denseWeight", 2.0));
+        // the dense weight doubled: the top hit, first in both signals, scores 1/61 + 2/61
+        assertThat(adapted.hits().getFirst().score())
+                .isCloseTo(3.0 / 61, org.assertj.core.data.Offset.offset(1e-9));
+        List<RetrieveResult> otherAfter = retrieveEveryQuestion(other);
+        for (int i = 0; i < otherBefore.size(); i++) {
+            assertThat(otherAfter.get(i).adaptationVersion()).isZero();
+            assertThat(otherAfter.get(i).candidates())
+                    .usingRecursiveFieldByFieldElementComparator()
+                    .isEqualTo(otherBefore.get(i).candidates());
+        }
+
+        assertThat(kb.rollback(ns)).map(Adaptation::version).contains(1);
+        RetrieveResult flippedResult =
+                kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
+        assertThat(flippedResult.adaptationVersion()).isEqualTo(1);
+        assertThat(
+                        flippedResult.candidates().stream()
+                                .filter(c -> c.documentId().equals("cache-flush"))
+                                .findFirst()
+                                .orElseThrow()
+                                .ranks())
+                .doesNotContainEntry(dev.cairn.retrieval.fusion.Signal.DENSE, 1);
+        assertThat(kb.rollback(ns)).isEmpty();
+        RetrieveResult plain = kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
+        assertThat(plain.adaptationVersion()).isZero();
+        assertThat(kb.trace(ns, plain.traceId()).orElseThrow().request())
+                .containsEntry("adaptation", Map.of("applied", false));
+        assertThatThrownBy(() -> kb.rollback(ns))
+                .isInstanceOf(NoSuchElementException.class)
+                .hasMessage("namespace '" + ns + "' has no active adaptation");
+    }
+
+    List<RetrieveResult> retrieveEveryQuestion(String namespace) {
+        List<RetrieveResult> out = new ArrayList<>();
+        for (String q : new java.util.TreeSet<>(QUESTIONS.keySet())) {
+            out.add(kb.retrieve(namespace, RetrieveRequest.of(q)));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,142 @@
+package dev.cairn.server.api;
+
+import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.TuneOptions;
+import dev.cairn.server.api.body.FeedbackBody;
+import dev.cairn.server.api.body.TrainBody;
+import dev.cairn.server.api.view.FeedbackViews;
+import dev.cairn.server.auth.Role;
+import dev.cairn.server.http.Json;
+import dev.cairn.server.http.ListAnswer;
+import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.RequestBodies;
+import dev.cairn.server.http.Routes;
+import dev.cairn.store.Store;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Relevance feedback and the adaptation trained from it, under {@code /v1/namespaces/{ns}}: {@code
+ * POST/GET feedback} (write / read), {@code POST adaptation/train}, {@code GET/DELETE adaptation}
+ * (admin).
+ */
+public final class FeedbackRoutes implements HttpService {
+
+    private static final String BASE = "/v1/namespaces/{ns}";
+
+    private final KnowledgeBase knowledge;
+    private final Store store;
+    private final long maxBodyBytes;
+
+    public FeedbackRoutes(KnowledgeBase knowledge, long maxBodyBytes) {
+        this.knowledge = knowledge;
+        this.store = knowledge.store();
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post(BASE + "/feedback", this::record)
+                .get(BASE + "/feedback", this::list)
+                .post(BASE + "/adaptation/train", this::train)
+                .get(BASE + "/adaptation", this::adaptation)
+                .delete(BASE + "/adaptation", this::rollback);
+        Routes.methodNotAllowed(
+                rules, BASE + "/feedback", BASE + "/adaptation/train", BASE + "/adaptation");
+    }
+
+    private void record(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
+        FeedbackBody body = RequestBodies.read(req, maxBodyBytes, FeedbackBody.class);
+        List<Judgment> recorded = knowledge.feedback().record(ns, judgments(body));
+        Json.send(
+                res,
+                201,
+                new FeedbackViews.Recorded(
+                        recorded.size(),
+                        recorded.stream().map(FeedbackViews.JudgmentView::of).toList()));
+    }
+
+    /** The body's judgments, each checked (query, target id alphabet, grade, source). */
+    static List<Judgment> judgments(FeedbackBody body) {
+        if (body.query().isBlank()) {
+            throw new IllegalArgumentException("field 'query' must not be empty");
+        }
+        if (body.relevant().isEmpty()) {
+            throw new IllegalArgumentException(
+                    "field 'relevant' must list at least one {documentId|chunkId|memoryId, grade?}");
+        }
+        Judgment.Source source = Judgment.Source.parse(body.source());
+        List<Judgment> out = new ArrayList<>();
+        for (int i = 0; i < body.relevant().size(); i++) {
+            FeedbackBody.Item item = body.relevant().get(i);
+            if (item == null) {
+                throw new IllegalArgumentException("relevant[" + i + "] must be an object");
+            }
+            List<Judgment.Target> targets = new ArrayList<>();
+            if (item.documentId() != null) {
+                targets.add(new Judgment.Target(Judgment.Kind.DOCUMENT, item.documentId()));
+            }
+            if (item.chunkId() != null) {
+                targets.add(new Judgment.Target(Judgment.Kind.CHUNK, item.chunkId()));
+            }
+            if (item.memoryId() != null) {
+                targets.add(new Judgment.Target(Judgment.Kind.MEMORY, item.memoryId()));
+            }
+            if (targets.size() != 1) {
+                throw new IllegalArgumentException(
+                        "relevant["
+                                + i
+                                + "] must name exactly one of documentId, chunkId, memoryId");
+            }
+            out.add(Judgment.draft(body.query(), targets.getFirst(), item.grade(), source));
+        }
+        return out;
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireReadable(req, store);
+        Json.send(
+                res,
+                200,
+                ListAnswer.of(
+                        knowledge.feedback().page(ns, Paging.pageRequest(req)),
+                        FeedbackViews.JudgmentView::of));
+    }
+
+    private void train(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.ADMIN);
+        TrainBody body =
+                RequestBodies.readOptional(req, maxBodyBytes, TrainBody.class, new TrainBody(null));
+        Adaptation trained = knowledge.tune(ns, TuneOptions.DEFAULTS.withHoldOut(body.holdOut()));
+        Json.send(res, 201, FeedbackViews.AdaptationView.of(trained));
+    }
+
+    private void adaptation(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.ADMIN);
+        Json.send(res, 200, state(ns));
+    }
+
+    private void rollback(ServerRequest req, ServerResponse res) {
+        String ns = NamespaceRoutes.requireNamespace(req, store, Role.ADMIN);
+        knowledge.rollback(ns);
+        Json.send(res, 200, state(ns));
+    }
+
+    private FeedbackViews.AdaptationState state(String ns) {
+        List<Adaptation> all = knowledge.adaptations().all(ns);
+        return new FeedbackViews.AdaptationState(
+                all.stream()
+                        .filter(a -> a.state() == Adaptation.State.ACTIVE)
+                        .findFirst()
+                        .map(FeedbackViews.AdaptationView::of)
+                        .orElse(null),
+                all.stream().map(FeedbackViews.AdaptationView::of).toList());
+    }
+}
