@@ -16,14 +16,17 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -32,11 +35,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Writes happen behind the answer: a trace is a transaction of a hundred rows with a durable
  * commit (an fsync in SQLite, a round trip in PostgreSQL), milliseconds that a retrieve caller
- * should not wait for. Until its write is done a trace is served from memory, so {@link #find} sees
- * every trace as soon as {@link #save} returns. At most {@value #MAX_PENDING} traces wait; beyond
- * that {@code save} writes in the caller's thread, so a slow database slows retrieves rather than
- * filling the heap. {@link #close} waits for the writes; a process killed before that loses the
- * traces of its last moments, never other data. Thread-safe.
+ * should not wait for. The writer takes every trace that queued while it was busy and writes them
+ * in one transaction per namespace, so under load many traces share one commit. Until its write is
+ * done a trace is served from memory, so {@link #find} sees every trace as soon as {@link #save}
+ * returns. At most {@value #MAX_PENDING} traces wait; beyond that {@code save} writes in the
+ * caller's thread, so a slow database slows retrieves rather than filling the heap. {@link #close}
+ * waits for the writes; a process killed before that loses the traces of its last moments, never
+ * other data. Thread-safe.
  */
 final class TraceLog implements AutoCloseable {
 
@@ -57,6 +62,8 @@ final class TraceLog implements AutoCloseable {
     private final int retention;
     private final AtomicLong writes = new AtomicLong();
     private final Map<String, StoredTrace> pending = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<StoredTrace> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean scheduled = new AtomicBoolean();
     private final ExecutorService writer =
             Executors.newSingleThreadExecutor(
                     Thread.ofPlatform().name("cairn-trace-writer").daemon(true).factory());
@@ -69,28 +76,46 @@ final class TraceLog implements AutoCloseable {
     /** Queues the trace for writing; {@link #find} returns it from now on. */
     void save(String namespace, StoredTrace trace) {
         if (pending.size() >= MAX_PENDING) {
-            write(namespace, trace);
+            write(namespace, List.of(trace));
             return;
         }
         pending.put(trace.traceId(), trace);
-        try {
-            writer.execute(
-                    () -> {
-                        try {
-                            write(namespace, trace);
-                        } catch (RuntimeException e) {
-                            LOG.log(
-                                    System.Logger.Level.WARNING,
-                                    "trace " + trace.traceId() + " not stored: " + e.getMessage(),
-                                    e);
-                        } finally {
-                            pending.remove(trace.traceId());
-                        }
-                    });
-        } catch (RejectedExecutionException closed) {
-            pending.remove(trace.traceId());
-            write(namespace, trace);
+        queue.add(trace);
+        if (scheduled.compareAndSet(false, true)) {
+            try {
+                writer.execute(this::writeQueued);
+            } catch (RejectedExecutionException closed) {
+                scheduled.set(false);
+                writeQueued();
+            }
         }
+    }
+
+    /** Writes every queued trace, one transaction per namespace. */
+    private void writeQueued() {
+        scheduled.set(false); // a trace queued from now on schedules the next write
+        Map<String, List<StoredTrace>> byNamespace = new LinkedHashMap<>();
+        StoredTrace next;
+        while ((next = queue.poll()) != null) {
+            byNamespace.computeIfAbsent(next.namespace(), n -> new ArrayList<>()).add(next);
+        }
+        byNamespace.forEach(
+                (namespace, traces) -> {
+                    try {
+                        write(namespace, traces);
+                    } catch (RuntimeException e) {
+                        LOG.log(
+                                System.Logger.Level.WARNING,
+                                traces.size()
+                                        + " traces of namespace "
+                                        + namespace
+                                        + " not stored: "
+                                        + e.getMessage(),
+                                e);
+                    } finally {
+                        traces.forEach(t -> pending.remove(t.traceId()));
+                    }
+                });
     }
 
     /** Waits for every queued trace to be written. */
@@ -106,17 +131,20 @@ final class TraceLog implements AutoCloseable {
         }
     }
 
-    private void write(String namespace, StoredTrace trace) {
+    private void write(String namespace, List<StoredTrace> traces) {
         sql.write(
                 namespace,
                 c -> {
-                    insertTrace(c, namespace, trace);
-                    insertEntries(c, namespace, trace);
-                    sql.appendChange(
-                            c, namespace, Change.Kind.TRACE, trace.traceId(), Change.Op.UPSERT);
+                    for (StoredTrace trace : traces) {
+                        insertTrace(c, namespace, trace);
+                        insertEntries(c, namespace, trace);
+                        sql.appendChange(
+                                c, namespace, Change.Kind.TRACE, trace.traceId(), Change.Op.UPSERT);
+                    }
                     return null;
                 });
-        if (writes.incrementAndGet() % PRUNE_EVERY == 0) {
+        long before = writes.getAndAdd(traces.size());
+        if (before / PRUNE_EVERY != (before + traces.size()) / PRUNE_EVERY) {
             prune(namespace);
         }
     }
