@@ -8,10 +8,12 @@ import dev.cairn.store.Authority;
 import dev.cairn.store.Change;
 import dev.cairn.store.SqlAccess;
 import dev.cairn.store.StoreException;
+import dev.cairn.store.WriteBehind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -21,12 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -60,13 +56,10 @@ final class TraceLog implements AutoCloseable {
 
     private final SqlAccess sql;
     private final int retention;
-    private final AtomicLong writes = new AtomicLong();
+    private final AtomicLong written = new AtomicLong();
     private final Map<String, StoredTrace> pending = new ConcurrentHashMap<>();
-    private final ConcurrentLinkedQueue<StoredTrace> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean scheduled = new AtomicBoolean();
-    private final ExecutorService writer =
-            Executors.newSingleThreadExecutor(
-                    Thread.ofPlatform().name("cairn-trace-writer").daemon(true).factory());
+    private final WriteBehind<StoredTrace> writes =
+            new WriteBehind<>("cairn-trace-writer", this::writeQueued, Duration.ofSeconds(30));
 
     TraceLog(SqlAccess sql, int retention) {
         this.sql = sql;
@@ -80,24 +73,14 @@ final class TraceLog implements AutoCloseable {
             return;
         }
         pending.put(trace.traceId(), trace);
-        queue.add(trace);
-        if (scheduled.compareAndSet(false, true)) {
-            try {
-                writer.execute(this::writeQueued);
-            } catch (RejectedExecutionException closed) {
-                scheduled.set(false);
-                writeQueued();
-            }
-        }
+        writes.add(trace);
     }
 
-    /** Writes every queued trace, one transaction per namespace. */
-    private void writeQueued() {
-        scheduled.set(false); // a trace queued from now on schedules the next write
+    /** Writes a batch of queued traces, one transaction per namespace. */
+    private void writeQueued(List<StoredTrace> queued) {
         Map<String, List<StoredTrace>> byNamespace = new LinkedHashMap<>();
-        StoredTrace next;
-        while ((next = queue.poll()) != null) {
-            byNamespace.computeIfAbsent(next.namespace(), n -> new ArrayList<>()).add(next);
+        for (StoredTrace t : queued) {
+            byNamespace.computeIfAbsent(t.namespace(), n -> new ArrayList<>()).add(t);
         }
         byNamespace.forEach(
                 (namespace, traces) -> {
@@ -121,14 +104,7 @@ final class TraceLog implements AutoCloseable {
     /** Waits for every queued trace to be written. */
     @Override
     public void close() {
-        writer.shutdown();
-        try {
-            if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
-                LOG.log(System.Logger.Level.WARNING, pending.size() + " traces still unwritten");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        writes.close();
     }
 
     private void write(String namespace, List<StoredTrace> traces) {
@@ -143,7 +119,7 @@ final class TraceLog implements AutoCloseable {
                     }
                     return null;
                 });
-        long before = writes.getAndAdd(traces.size());
+        long before = written.getAndAdd(traces.size());
         if (before / PRUNE_EVERY != (before + traces.size()) / PRUNE_EVERY) {
             prune(namespace);
         }
