@@ -24,6 +24,9 @@ public record ListenerSettings(Duration headerTimeout, Duration idleTimeout, Tls
     /** Long enough for keep-alive between an agent's calls, short enough to free idle sockets. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
+    /** Where the keystore password may come from instead of a file: the environment. */
+    public static final String KEYSTORE_PASSWORD_ENV = "CAIRN_TLS_KEYSTORE_PASSWORD";
+
     public ListenerSettings {
         requirePositive("header-timeout", headerTimeout);
         requirePositive("idle-timeout", idleTimeout);
@@ -58,8 +61,12 @@ public record ListenerSettings(Duration headerTimeout, Duration idleTimeout, Tls
                             + " not both");
         }
         if (!keystore.isEmpty()) {
-            return new TlsSettings.Keystore(
-                    Path.of(keystore), node.get("keystore-password").asString().orElse(""));
+            String password = node.get("keystore-password").asString().orElse("");
+            String env = System.getenv(KEYSTORE_PASSWORD_ENV);
+            if (password.isEmpty() && env != null) {
+                password = env;
+            }
+            return new TlsSettings.Keystore(Path.of(keystore), password);
         }
         if (certificate.isEmpty() != key.isEmpty()) {
             throw new IllegalArgumentException(
