@@ -107,19 +107,30 @@ host="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.urlsplit(sys.ar
 port="$(python3 -c 'import sys, urllib.parse; u = urllib.parse.urlsplit(sys.argv[1]); print(u.port or 80)' "$url")"
 
 # wrk RUN_NAME PATH QUERIES CONNECTIONS: one bounded wrk run; appends a row to the table
+# Runs over one query file continue where the previous run stopped, so no query repeats.
 rows=()
+declare -A offsets
 run_wrk() {
     local name="$1" path="$2" queries="$3" conns="$4" threads out result
     threads=$(( conns < 2 ? conns : 2 ))
     out="$(CAIRN_PATH="$path" CAIRN_TOKEN="$token" CAIRN_QUERIES="$queries" CAIRN_THREADS="$threads" \
-        wrk -t "$threads" -c "$conns" -d "${duration}s" --timeout 30s -s "$here/queries.lua" "$url" 2>&1)"
+        CAIRN_OFFSET="${offsets[$queries]:-0}" \
+        wrk -t "$threads" -c "$conns" -d "${duration}s" --timeout 30s -s "$here/queries.lua" "$url" 2>&1)" || true
     result="$(grep '^RESULT' <<<"$out" || true)"
     [ -n "$result" ] || { echo "$out" >&2; die "wrk gave no result for $name"; }
+    offsets[$queries]="$(sed 's/.*next=\([0-9]*\).*/\1/' <<<"$result")"
     rows+=("$(awk -v name="$name" -v c="$conns" '{
         for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
         printf "%-34s %5d %9s %9s %9s %8s %8s", name, c, v["rps"], v["p50_ms"], v["p99_ms"], v["non2xx"], v["sockerr"]
     }' <<<"$result")")
     log "done: $name at $conns connection(s)"
+}
+
+# warm_up PATH QUERIES: 5 s of requests, not reported (JIT, Lucene's readers), with queries far
+# past any a measured run reaches
+warm_up() {
+    CAIRN_PATH="$1" CAIRN_TOKEN="$token" CAIRN_QUERIES="$2" CAIRN_THREADS=1 CAIRN_OFFSET=100000000 \
+        wrk -t 1 -c 2 -d 5s --timeout 30s -s "$here/queries.lua" "$url" >/dev/null 2>&1 || true
 }
 
 print_table() {
@@ -136,6 +147,7 @@ python3 "$here/seed.py" memories "$url" "$token" load "$memories" \
     "$datasets/locomo/locomo10.json" "$recall_queries" >&2
 
 if [ "$scenario" = stalled ]; then
+    warm_up /v1/namespaces/load/recall "$recall_queries"
     for c in $connections; do
         run_wrk "recall" /v1/namespaces/load/recall "$recall_queries" "$c"
     done
@@ -155,9 +167,11 @@ else
     log "ingesting $documents SciFact abstracts (namespace load-docs)"
     python3 "$here/seed.py" documents "$url" "$token" load-docs "$documents" \
         "$datasets/scifact" "$retrieve_queries" >&2
+    warm_up /v1/namespaces/load/recall "$recall_queries"
     for c in $connections; do
         run_wrk "recall ($memories memories)" /v1/namespaces/load/recall "$recall_queries" "$c"
     done
+    warm_up /v1/namespaces/load-docs/retrieve "$retrieve_queries"
     for c in $connections; do
         run_wrk "retrieve ($documents documents)" /v1/namespaces/load-docs/retrieve "$retrieve_queries" "$c"
     done

@@ -171,7 +171,7 @@ class StalledConnectionsTest {
                 }
                 s.getOutputStream().write(health);
                 s.getOutputStream().flush();
-                assertThat(readResponseHead(s.getInputStream())).startsWith("HTTP/1.1 200");
+                assertThat(RawHttp.readHead(s.getInputStream())).startsWith("HTTP/1.1 200");
             }
             long idleFrom = System.nanoTime();
             Duration closed = closedAfter(s, idleFrom);
@@ -224,24 +224,5 @@ class StalledConnectionsTest {
             // reset by the server, or closed by the test: closed either way
         }
         return Duration.ofNanos(System.nanoTime() - since);
-    }
-
-    private static String readResponseHead(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b == -1) {
-                break;
-            }
-            head.append((char) b);
-        }
-        int length = 0;
-        for (String line : head.toString().split("\r\n")) {
-            if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
-                length = Integer.parseInt(line.substring(15).trim());
-            }
-        }
-        in.readNBytes(length);
-        return head.toString();
     }
 }

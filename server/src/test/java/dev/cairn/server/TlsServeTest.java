@@ -9,10 +9,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,6 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TlsServeTest {
+
+    /** Short, so a kept-alive connection outlives it within the test. */
+    static final Duration HEADER_TIMEOUT = Duration.ofSeconds(1);
 
     Path dir;
     TestCertificate certificate;
@@ -45,6 +50,7 @@ class TlsServeTest {
                                 .withAdminToken(CairnCalls.ADMIN)
                                 .withListener(
                                         ListenerSettings.defaults()
+                                                .withHeaderTimeout(HEADER_TIMEOUT)
                                                 .withTls(
                                                         new TlsSettings.Keystore(
                                                                 certificate.keystore(),
@@ -82,6 +88,27 @@ class TlsServeTest {
                         "{\"query\":\"when does the VPN rotate keys\"}");
         assertThat(recalled.statusCode()).as(recalled.body()).isEqualTo(200);
         assertThat(recalled.body()).contains("rotates keys on Mondays");
+    }
+
+    @Test
+    void aKeptAliveTlsConnectionOutlivesTheHeaderTimeoutOnceItsHeadsAreComplete() throws Exception {
+        try (SSLSocket socket =
+                (SSLSocket)
+                        certificate
+                                .trustingOnlyThis()
+                                .getSocketFactory()
+                                .createSocket("localhost", cairn.server.port())) {
+            socket.setSoTimeout(10_000);
+            byte[] health =
+                    "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII);
+            for (int i = 0; i < 3; i++) {
+                socket.getOutputStream().write(health);
+                socket.getOutputStream().flush();
+                assertThat(RawHttp.readHead(socket.getInputStream())).startsWith("HTTP/1.1 200");
+                Thread.sleep(HEADER_TIMEOUT.toMillis() * 3 / 2);
+            }
+        }
     }
 
     @Test
