@@ -3,7 +3,9 @@ package dev.cairn.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.server.api.body.ToolArguments;
+import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.server.http.ListAnswer;
+import dev.cairn.server.http.Problems;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -137,6 +140,124 @@ class OpenApiSchemaTest {
                                 + " needed):\n"
                                 + yaml(expected))
                 .isEmpty();
+    }
+
+    /** Answers with no body although their status is not 204, by operation and status. */
+    static final Set<String> EMPTY_ANSWERS =
+            Set.of("POST /ark/{ns}/messages 200", "POST /mcp/{ns} 202", "DELETE /mcp/{ns} 200");
+
+    /** POST and PUT operations that take no body. */
+    static final Set<String> NO_BODY =
+            Set.of(
+                    "POST /ark/{ns}/conversations",
+                    "POST /v1/namespaces/{ns}/proposals/{id}/archive");
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyOperationDeclaresWhatItTakesAndAnswersAndItsErrors() {
+        Map<String, Map<String, Object>> ops = operations();
+        assertThat(ops).hasSizeGreaterThan(50);
+        List<String> problems = new ArrayList<>();
+        ops.forEach(
+                (op, o) -> {
+                    String method = op.substring(0, op.indexOf(' '));
+                    String path = op.substring(op.indexOf(' ') + 1);
+                    Map<String, Object> responses = (Map<String, Object>) o.get("responses");
+                    Set<String> statuses = new TreeSet<>(responses.keySet());
+                    boolean open = List.of().equals(o.get("security"));
+                    Map<String, Object> body = (Map<String, Object>) o.get("requestBody");
+                    List<String> expected = new ArrayList<>();
+                    if (!open) {
+                        expected.addAll(List.of("401", "403"));
+                    }
+                    if (!open && path.contains("{")) {
+                        expected.add("404");
+                    }
+                    if (body != null) {
+                        expected.addAll(List.of("400", "413", "415"));
+                        Map<String, Object> content = (Map<String, Object>) body.get("content");
+                        if (content == null
+                                || content.values().stream()
+                                        .anyMatch(m -> !((Map<String, Object>) m).containsKey("schema"))) {
+                            problems.add(op + ": request body without a schema");
+                        }
+                    } else if (Set.of("POST", "PUT").contains(method) && !NO_BODY.contains(op)) {
+                        problems.add(op + ": no request body");
+                    }
+                    for (String status : expected) {
+                        if (!statuses.contains(status)) {
+                            problems.add(op + ": no " + status + " answer");
+                        }
+                    }
+                    responses.forEach(
+                            (status, r) -> {
+                                Map<String, Object> response = resolve((Map<String, Object>) r);
+                                Map<String, Object> content =
+                                        (Map<String, Object>) response.get("content");
+                                if (status.startsWith("2")) {
+                                    boolean empty =
+                                            status.equals("204")
+                                                    || EMPTY_ANSWERS.contains(op + " " + status);
+                                    if (empty != (content == null)) {
+                                        problems.add(
+                                                op
+                                                        + " "
+                                                        + status
+                                                        + (empty
+                                                                ? ": has content"
+                                                                : ": no content schema"));
+                                    }
+                                } else if (status.startsWith("4")) {
+                                    String envelope = envelope(path, status, content);
+                                    if (envelope != null) {
+                                        problems.add(op + " " + status + ": " + envelope);
+                                    }
+                                }
+                            });
+                });
+        assertThat(problems).as("operations of openapi.yaml").isEmpty();
+    }
+
+    /** What is wrong with an error answer's content for the envelope its path gets, or null. */
+    @SuppressWarnings("unchecked")
+    private static String envelope(String path, String status, Map<String, Object> content) {
+        Map<String, String> allowed =
+                switch (ErrorEnvelope.forPath(path)) {
+                    case PROBLEM ->
+                            path.startsWith("/mcp/")
+                                    ? Map.of(
+                                            Problems.MEDIA_TYPE, "Problem",
+                                            "application/json", "JsonRpcMessage")
+                                    : Map.of(Problems.MEDIA_TYPE, "Problem");
+                    case ARK -> Map.of("application/json", "ArkError");
+                    case ORLOJ -> Map.of("application/json", "OrlojError");
+                };
+        if (content == null || content.size() != 1) {
+            return "one error schema expected, one of " + allowed;
+        }
+        var media = content.entrySet().iterator().next();
+        Object schema = ((Map<String, Object>) media.getValue()).get("schema");
+        String want = allowed.get(media.getKey());
+        if (want == null
+                || !Map.of("$ref", "#/components/schemas/" + want).equals(schema)) {
+            return media.getKey() + " " + schema + ", expected one of " + allowed;
+        }
+        return null;
+    }
+
+    /** A response object, following a {@code $ref} to {@code components/responses}. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> resolve(Map<String, Object> response) {
+        Object ref = response.get("$ref");
+        if (ref == null) {
+            return response;
+        }
+        String name = ((String) ref).substring("#/components/responses/".length());
+        return (Map<String, Object>)
+                ((Map<String, Object>)
+                                ((Map<String, Object>) document.get("components"))
+                                        .get("responses"))
+                        .get(name);
     }
 
     /** Component schemas as the document writes them: a property per line, in flow style. */
