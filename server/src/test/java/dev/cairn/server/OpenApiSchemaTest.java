@@ -178,7 +178,10 @@ class OpenApiSchemaTest {
                         Map<String, Object> content = (Map<String, Object>) body.get("content");
                         if (content == null
                                 || content.values().stream()
-                                        .anyMatch(m -> !((Map<String, Object>) m).containsKey("schema"))) {
+                                        .anyMatch(
+                                                m ->
+                                                        !((Map<String, Object>) m)
+                                                                .containsKey("schema"))) {
                             problems.add(op + ": request body without a schema");
                         }
                     } else if (Set.of("POST", "PUT").contains(method) && !NO_BODY.contains(op)) {
@@ -226,8 +229,10 @@ class OpenApiSchemaTest {
                     case PROBLEM ->
                             path.startsWith("/mcp/")
                                     ? Map.of(
-                                            Problems.MEDIA_TYPE, "Problem",
-                                            "application/json", "JsonRpcMessage")
+                                            Problems.MEDIA_TYPE,
+                                            "Problem",
+                                            "application/json",
+                                            "JsonRpcMessage")
                                     : Map.of(Problems.MEDIA_TYPE, "Problem");
                     case ARK -> Map.of("application/json", "ArkError");
                     case ORLOJ -> Map.of("application/json", "OrlojError");
@@ -238,8 +243,7 @@ class OpenApiSchemaTest {
         var media = content.entrySet().iterator().next();
         Object schema = ((Map<String, Object>) media.getValue()).get("schema");
         String want = allowed.get(media.getKey());
-        if (want == null
-                || !Map.of("$ref", "#/components/schemas/" + want).equals(schema)) {
+        if (want == null || !Map.of("$ref", "#/components/schemas/" + want).equals(schema)) {
             return media.getKey() + " " + schema + ", expected one of " + allowed;
         }
         return null;
@@ -255,8 +259,7 @@ class OpenApiSchemaTest {
         String name = ((String) ref).substring("#/components/responses/".length());
         return (Map<String, Object>)
                 ((Map<String, Object>)
-                                ((Map<String, Object>) document.get("components"))
-                                        .get("responses"))
+                                ((Map<String, Object>) document.get("components")).get("responses"))
                         .get(name);
     }
 
