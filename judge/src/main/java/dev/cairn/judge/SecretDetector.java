@@ -17,11 +17,16 @@ public interface SecretDetector {
      * Memory's standard secret detectors ({@link dev.cairn.safety.SecretRedactor#standard()}):
      * authorization headers, key/token/password assignments, well-known token formats, JWTs, PEM
      * private keys, credentials in URLs. Kinds are the safety module's labels, e.g. {@code
-     * github_token}.
+     * github_token}. It reads the text as the write path stores it ({@link
+     * dev.cairn.safety.SafeText#normalize normalised}: invisible characters dropped, NFKC), so a
+     * zero-width space or full-width letters inside a secret do not hide it; positions are in that
+     * normalised text.
      */
     static SecretDetector standard() {
         return text ->
-                dev.cairn.safety.SecretRedactor.standard().detect(text).stream()
+                dev.cairn.safety.SecretRedactor.standard()
+                        .detect(dev.cairn.safety.SafeText.normalize(text))
+                        .stream()
                         .map(f -> new Finding(f.kind().label(), f.start(), f.end()))
                         .toList();
     }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cairn.store.Authority;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PolicyTest {
 
@@ -125,6 +127,42 @@ class PolicyTest {
                         () -> judge.judge(JudgeInput.of("q", "a", EVIDENCE).withPolicy("lenient")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown policy: 'lenient', must be one of [default, strict]");
+    }
+
+    /**
+     * The no-secrets rule with the standard detector, which reads the normalised text: a password
+     * in words, and secrets hidden by zero-width characters, full-width or look-alike letters.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {
+                "The password is hunter2.",
+                "The pass\u200Bword is hunter2.",
+                "The password is hun\u200Bter2.",
+                "The p\u0430ssword is hunter2.",
+                "The \uFF50\uFF41\uFF53\uFF53\uFF57\uFF4F\uFF52\uFF44 is hunter2.",
+                "Push with ghp_a1B2c3D4\u2060e5F6g7H8i9J0k1L2m3N4o5P6q7R8 [1].",
+                "The key is \u0410KI\u0410IOSFODNN7EXAMPLE [1].",
+            })
+    void noSecretsRuleFailsOnSecretsInWordsHiddenOrInLookAlikeLetters(String answer) {
+        Judgement j =
+                Judge.lexical(SecretDetector.standard())
+                        .judge(JudgeInput.of("q", answer, EVIDENCE));
+
+        assertThat(j.violations()).extracting(Violation::rule).as(answer).contains("no-secrets");
+    }
+
+    @Test
+    void noSecretsRulePassesProseAboutPasswords() {
+        Judgement j =
+                Judge.lexical(SecretDetector.standard())
+                        .judge(
+                                JudgeInput.of(
+                                        "q",
+                                        "The password is required and is changed every 90 days.",
+                                        EVIDENCE));
+
+        assertThat(j.violations()).extracting(Violation::rule).doesNotContain("no-secrets");
     }
 
     @Test

@@ -17,6 +17,18 @@ final class Confusables {
 
     /** {@code s} with look-alike letters replaced by their Latin twins (lower case). */
     static String fold(String s) {
+        return fold(s, false);
+    }
+
+    /**
+     * {@code s} with look-alike letters replaced by their Latin twins in the same case ("АКIА" with
+     * Cyrillic А and К reads "AKIA"), one char for one char, so positions stay valid in {@code s}.
+     */
+    static String toLatin(String s) {
+        return fold(s, true);
+    }
+
+    private static String fold(String s, boolean keepCase) {
         StringBuilder out = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -25,7 +37,11 @@ final class Confusables {
                 if (out == null) {
                     out = new StringBuilder(s.length()).append(s, 0, i);
                 }
-                out.append(TO.charAt(k));
+                char latin = TO.charAt(k);
+                out.append(
+                        keepCase && Character.isUpperCase(c)
+                                ? Character.toUpperCase(latin)
+                                : latin);
             } else if (out != null) {
                 out.append(c);
             }

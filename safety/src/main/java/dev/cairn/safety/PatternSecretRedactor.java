@@ -143,7 +143,10 @@ final class PatternSecretRedactor implements SecretRedactor {
     private PatternSecretRedactor() {}
 
     @Override
-    public List<SecretFinding> detect(String text) {
+    public List<SecretFinding> detect(String original) {
+        // Cyrillic and Greek look-alikes read as Latin ("pаssword" with a Cyrillic а); the fold
+        // is one char for one char, so every span is a span of the original too.
+        String text = Confusables.toLatin(original);
         List<SecretFinding> all = new ArrayList<>();
         for (Detector detector : DETECTORS) {
             Matcher m = detector.pattern().matcher(text);

@@ -346,7 +346,23 @@ class WriteGuardTableTest {
                         "fullwidth npm token",
                         "publish with \uFF4E\uFF50\uFF4D_" + NPM.substring(4),
                         NPM.substring(4),
-                        SecretKind.NPM_TOKEN));
+                        SecretKind.NPM_TOKEN),
+                // Cyrillic look-alike letters read as the Latin ones they imitate.
+                redact(
+                        "look-alike letter in the word password",
+                        "The p\u0430ssword is hunter2.",
+                        "hunter2",
+                        SecretKind.PASSWORD),
+                redact(
+                        "look-alike letters inside an aws key id",
+                        "key \u0410KI\u0410IOSFODNN7EX\u0410MPLE",
+                        "IOSFODNN7EX",
+                        SecretKind.AWS_ACCESS_KEY_ID),
+                redact(
+                        "look-alike letter inside a stripe key",
+                        "billing uses " + STRIPE.replace('e', '\u0435'),
+                        STRIPE.substring(8).replace('e', '\u0435'),
+                        SecretKind.STRIPE_KEY));
     }
 
     static final String SLACK_HOOK =

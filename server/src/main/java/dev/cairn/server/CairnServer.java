@@ -5,12 +5,18 @@ import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ClientDisconnects;
+import dev.cairn.server.http.HeadDeadlines;
 import dev.cairn.server.http.ProtocolErrors;
 import dev.cairn.store.Store;
+import io.helidon.common.socket.SocketOptions;
+import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http1.Http1Config;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -24,20 +30,22 @@ public final class CairnServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(CairnServer.class.getName());
 
-    /** How often connections are checked against {@link ServerSettings#IDLE_TIMEOUT}. */
-    private static final java.time.Duration IDLE_CHECK_PERIOD = java.time.Duration.ofSeconds(5);
-
     private final ServerSettings settings;
     private final ServerComponents components;
+    private final HeadDeadlines headDeadlines;
     private final WebServer web;
     private final ServerMarker marker;
 
     private CairnServer(ServerSettings settings) {
         this.settings = settings;
+        ListenerSettings listener = settings.listener();
+        // Read before the store opens and the model loads: a bad key file fails in a second.
+        Optional<Tls> tls = ServerTls.load(listener.tls());
         this.components = ServerComponents.open(settings);
         ClientDisconnects.install();
+        this.headDeadlines = new HeadDeadlines(listener.headerTimeout());
         try {
-            this.web =
+            WebServerConfig.Builder builder =
                     WebServer.builder()
                             .host(settings.host())
                             .port(settings.port())
@@ -46,16 +54,19 @@ public final class CairnServer implements AutoCloseable {
                             .shutdownGracePeriod(settings.shutdownGrace())
                             // Errors found before routing answer problem+json too.
                             .directHandlers(ProtocolErrors.handlers())
-                            // A client that stalls mid-request or idles is let go: stalled
-                            // connections cannot pile up and starve the others.
-                            .connectionOptions(o -> o.readTimeout(ServerSettings.READ_TIMEOUT))
-                            .idleConnectionTimeout(ServerSettings.IDLE_TIMEOUT)
-                            .idleConnectionPeriod(IDLE_CHECK_PERIOD)
+                            // Stalled and trickling clients are let go: they cannot pile up
+                            // and starve the others (see HeadDeadlines for why both are needed).
+                            .connectionOptions(headDeadlines.watching(SocketOptions.create()))
+                            .addProtocol(
+                                    Http1Config.builder().addReceiveListener(headDeadlines).build())
+                            .idleConnectionTimeout(listener.idleTimeout())
+                            .idleConnectionPeriod(idleCheckPeriod(listener.idleTimeout()))
                             .shutdownHook(false)
-                            .routing(CairnRouting.register(HttpRouting.builder(), components))
-                            .build()
-                            .start();
+                            .routing(CairnRouting.register(HttpRouting.builder(), components));
+            tls.ifPresent(builder::tls);
+            this.web = builder.build().start();
         } catch (RuntimeException e) {
+            headDeadlines.close();
             components.close();
             throw e;
         }
@@ -81,6 +92,11 @@ public final class CairnServer implements AutoCloseable {
     /** The name of the token the data dir's {@link ServerMarker} carries. */
     public static final String LOCAL_CLI_TOKEN = "local-cli";
 
+    /** Idle connections are closed at most a fifth of the timeout late, checked at most 1/s. */
+    private static Duration idleCheckPeriod(Duration idleTimeout) {
+        return Duration.ofMillis(Math.clamp(idleTimeout.toMillis() / 5, 200, 5_000));
+    }
+
     /** Opens the store, starts the server and answers once it accepts connections. */
     public static CairnServer start(ServerSettings settings) {
         return new CairnServer(settings);
@@ -95,7 +111,13 @@ public final class CairnServer implements AutoCloseable {
                 settings.host().equals("0.0.0.0") || settings.host().equals("127.0.0.1")
                         ? "localhost"
                         : settings.host();
-        return URI.create("http://" + host + ":" + port());
+        String scheme = settings.listener().tls().enabled() ? "https" : "http";
+        return URI.create(scheme + "://" + host + ":" + port());
+    }
+
+    /** How many connections were closed for not sending a complete request head in time. */
+    public long closedForStalling() {
+        return headDeadlines.closedForStalling();
     }
 
     /** The admin token's secret when this start generated it; it is never shown again. */
@@ -123,6 +145,7 @@ public final class CairnServer implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "web server did not stop cleanly", e);
         } finally {
+            headDeadlines.close();
             components.close();
         }
     }

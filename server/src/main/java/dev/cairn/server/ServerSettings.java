@@ -28,6 +28,7 @@ import java.util.Set;
  * @param adminToken {@code CAIRN_ADMIN_TOKEN}, blank when unset
  * @param tokens fixed tokens from configuration (hashes only)
  * @param retrieval chunking, BM25, dense search, deadlines and limits of the knowledge base
+ * @param listener header and idle timeouts, TLS
  */
 public record ServerSettings(
         String host,
@@ -38,22 +39,14 @@ public record ServerSettings(
         Duration shutdownGrace,
         String adminToken,
         List<ApiToken> tokens,
-        RetrievalConfig retrieval) {
+        RetrievalConfig retrieval,
+        ListenerSettings listener) {
 
     /** Loopback only: opening Cairn to the network is a decision ({@code --host 0.0.0.0}). */
     public static final String DEFAULT_HOST = "127.0.0.1";
 
     /** Shortest admin token accepted from the environment or configuration. */
     public static final int MIN_ADMIN_TOKEN_CHARS = 32;
-
-    /** How long a request's head or body may stall between reads before the connection closes. */
-    public static final Duration READ_TIMEOUT = Duration.ofSeconds(20);
-
-    /**
-     * How long a connection may go without a complete request, idle between requests or stalled in
-     * the middle of one, before it is closed.
-     */
-    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
     public static final int DEFAULT_PORT = 8080;
     public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
@@ -74,6 +67,7 @@ public record ServerSettings(
         Objects.requireNonNull(adminToken, "adminToken");
         tokens = List.copyOf(tokens);
         Objects.requireNonNull(retrieval, "retrieval");
+        Objects.requireNonNull(listener, "listener");
     }
 
     /** Defaults for everything: embedded store in {@code dataDir}, port 8080. */
@@ -87,7 +81,8 @@ public record ServerSettings(
                 DEFAULT_SHUTDOWN_GRACE,
                 "",
                 List.of(),
-                RetrievalConfig.defaults());
+                RetrievalConfig.defaults(),
+                ListenerSettings.defaults());
     }
 
     /** Reads the {@code cairn} config node. */
@@ -109,7 +104,8 @@ public record ServerSettings(
                                 .orElse(DEFAULT_SHUTDOWN_GRACE.toSeconds())),
                 cairn.get("auth.admin-token").asString().orElse(""),
                 tokens,
-                retrieval(cairn.get("retrieval")));
+                retrieval(cairn.get("retrieval")),
+                ListenerSettings.fromConfig(server));
     }
 
     private static RetrievalConfig retrieval(Config node) {
@@ -179,7 +175,8 @@ public record ServerSettings(
                 shutdownGrace,
                 adminToken,
                 tokens,
-                retrieval);
+                retrieval,
+                listener);
     }
 
     public ServerSettings withPort(int newPort) {
@@ -192,7 +189,8 @@ public record ServerSettings(
                 shutdownGrace,
                 adminToken,
                 tokens,
-                retrieval);
+                retrieval,
+                listener);
     }
 
     public ServerSettings withDataDir(Path newDataDir) {
@@ -205,7 +203,8 @@ public record ServerSettings(
                 shutdownGrace,
                 adminToken,
                 tokens,
-                retrieval);
+                retrieval,
+                listener);
     }
 
     public ServerSettings withDbUrl(String newDbUrl) {
@@ -218,7 +217,8 @@ public record ServerSettings(
                 shutdownGrace,
                 adminToken,
                 tokens,
-                retrieval);
+                retrieval,
+                listener);
     }
 
     public ServerSettings withAdminToken(String newAdminToken) {
@@ -231,7 +231,8 @@ public record ServerSettings(
                 shutdownGrace,
                 newAdminToken,
                 tokens,
-                retrieval);
+                retrieval,
+                listener);
     }
 
     public ServerSettings withRetrieval(RetrievalConfig newRetrieval) {
@@ -244,11 +245,35 @@ public record ServerSettings(
                 shutdownGrace,
                 adminToken,
                 tokens,
-                newRetrieval);
+                newRetrieval,
+                listener);
     }
 
     public ServerSettings withMaxBodyBytes(long newMax) {
         return new ServerSettings(
-                host, port, dataDir, dbUrl, newMax, shutdownGrace, adminToken, tokens, retrieval);
+                host,
+                port,
+                dataDir,
+                dbUrl,
+                newMax,
+                shutdownGrace,
+                adminToken,
+                tokens,
+                retrieval,
+                listener);
+    }
+
+    public ServerSettings withListener(ListenerSettings newListener) {
+        return new ServerSettings(
+                host,
+                port,
+                dataDir,
+                dbUrl,
+                maxBodyBytes,
+                shutdownGrace,
+                adminToken,
+                tokens,
+                retrieval,
+                newListener);
     }
 }

@@ -161,7 +161,8 @@ class AnswerShapesTest {
                         "plan",
                         "timings",
                         "signals",
-                        "partial");
+                        "partial",
+                        "adaptation");
         assertThat(fields(plain)).containsExactlyElementsOf(answer);
         assertThat(fields(plain.at("/hits/0")))
                 .containsExactly(
@@ -200,7 +201,8 @@ class AnswerShapesTest {
                                 "plan",
                                 "timings",
                                 "signals",
-                                "partial"));
+                                "partial",
+                                "adaptation"));
         assertThat(fields(traced.at("/trace/0")))
                 .startsWith("chunkId", "documentId", "ranks", "scores", "fused", "selected")
                 .isSubsetOf(

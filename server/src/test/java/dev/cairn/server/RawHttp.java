@@ -135,4 +135,27 @@ final class RawHttp {
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
+
+    /**
+     * Reads one response from a kept-alive connection: its head, returned, and its body of {@code
+     * Content-Length} bytes, skipped.
+     */
+    static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b == -1) {
+                break;
+            }
+            head.append((char) b);
+        }
+        int length = 0;
+        for (String line : head.toString().split("\r\n")) {
+            if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        in.readNBytes(length);
+        return head.toString();
+    }
 }

@@ -63,7 +63,28 @@ class SecretsAndInjectionTest {
                     text.substring(0, at) + "\u200B" + text.substring(at),
                     secret.substring(6));
         }
+
+        /** The same sentence with the secret's first Latin letter that has one as a look-alike. */
+        Secret lookAlike() {
+            for (int i = 0; i < secret.length(); i++) {
+                int k = LATIN.indexOf(secret.charAt(i));
+                if (k >= 0) {
+                    String swapped =
+                            secret.substring(0, i) + CYRILLIC.charAt(k) + secret.substring(i + 1);
+                    return new Secret(
+                            name + " (look-alike letter inside)",
+                            text.replace(secret, swapped),
+                            swapped);
+                }
+            }
+            throw new IllegalStateException(name + " has no letter with a Cyrillic look-alike");
+        }
     }
+
+    static final String LATIN = "aeopcyxAEOPCXKMHTB";
+    static final String CYRILLIC =
+            "\u0430\u0435\u043E\u0440\u0441\u0443\u0445\u0410\u0415\u041E\u0420\u0421"
+                    + "\u0425\u041A\u041C\u041D\u0422\u0412";
 
     static final String AWS_ID = "AKIA" + "IOSFODNN7EXAMPLE";
     static final String AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
@@ -192,7 +213,7 @@ class SecretsAndInjectionTest {
     }
 
     static Stream<Secret> allSecrets() {
-        return FORMATS.stream().flatMap(s -> Stream.of(s, s.hidden()));
+        return FORMATS.stream().flatMap(s -> Stream.of(s, s.hidden(), s.lookAlike()));
     }
 
     static Stream<TextCase> textCases() {
@@ -229,6 +250,43 @@ class SecretsAndInjectionTest {
                     .contains("secret_in_identifier")
                     .contains(c.field().json);
         }
+    }
+
+    /**
+     * Every secret, also hidden or in look-alike letters, and "The password is hunter2." in each
+     * form: an answer holding one fails the judge's no-secrets rule and is never echoed.
+     */
+    static Stream<Secret> judgedSecrets() {
+        return Stream.concat(
+                allSecrets(),
+                Stream.of(
+                        new Secret("judge's example", "The password is hunter2.", "hunter2"),
+                        new Secret(
+                                "judge's example (zero-width inside)",
+                                "The password is hun\u200Bter2.",
+                                "ter2"),
+                        new Secret(
+                                "judge's example (look-alike letter in 'password')",
+                                "The p\u0430ssword is hunter2.",
+                                "hunter2")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("judgedSecrets")
+    void anAnswerHoldingASecretFailsTheJudgesNoSecretsRule(Secret secret) {
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("query", "how do I reach the staging systems?");
+        body.put("answer", secret.text());
+        body.putArray("evidence")
+                .addObject()
+                .put("id", "e1")
+                .put("text", "Staging access is granted by the platform team.");
+        var r = cairn.call("POST", NS + "/judge", A, body.toString());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.json().path("violations").findValuesAsText("rule"))
+                .as(secret.name() + ": " + r.body())
+                .contains("no-secrets");
+        assertThat(r.body()).as(secret.name()).doesNotContain(secret.secret());
     }
 
     @Test
@@ -450,8 +508,9 @@ class SecretsAndInjectionTest {
         assertThat(textCases().count() + identifierCases().count())
                 .isEqualTo(
                         FORMATS.size()
-                                * 2L
+                                * 3L
                                 * (TextField.values().length + IdentifierField.values().length));
+        assertThat(judgedSecrets().count()).isEqualTo(FORMATS.size() * 3L + 3);
         assertThat(injectionCases().count()).isEqualTo(20L * InjectionPath.values().length);
     }
 

@@ -10,11 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,24 +81,8 @@ class ServiceHygieneTest {
 
     @Test
     void aClientLeavingMidHeadersLogsOneLineWithoutAStackTrace() throws Exception {
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler capture =
-                new Handler() {
-                    @Override
-                    public void publish(LogRecord record) {
-                        if (record.getLevel().intValue() >= Level.INFO.intValue()) {
-                            records.add(record);
-                        }
-                    }
-
-                    @Override
-                    public void flush() {}
-
-                    @Override
-                    public void close() {}
-                };
-        Logger root = Logger.getLogger("");
-        root.addHandler(capture);
+        LogCapture logs = new LogCapture();
+        List<LogRecord> records = logs.records();
         try {
             try (Socket socket = new Socket("127.0.0.1", cairn.server.port())) {
                 socket.getOutputStream()
@@ -113,7 +93,7 @@ class ServiceHygieneTest {
             }
             Thread.sleep(1000);
         } finally {
-            root.removeHandler(capture);
+            logs.close();
         }
         assertThat(records).filteredOn(r -> r.getThrown() != null).isEmpty();
         assertThat(records).hasSizeLessThanOrEqualTo(1);

@@ -12,7 +12,8 @@ import me.tongfei.progressbar.ProgressBarStyle;
 /**
  * The progress of an ingest on the command line ({@code cairn ingest}, local and {@code --server},
  * and {@code cairn eval beir}): a bar in documents with documents/s and an ETA while it runs (on a
- * terminal only), and one summary line at the end with the rate, which is what a log keeps.
+ * terminal; in a log, a line every 30 s for eval), and one summary line at the end with the rate,
+ * which is what a log keeps.
  *
  * <p>Not thread-safe: the ingest reports each document on the caller's thread.
  */
@@ -24,7 +25,13 @@ final class IngestProgress implements AutoCloseable {
     private long chunks;
     private long unchanged;
 
-    /** A bar over {@code total} documents; on a terminal only, unless {@code always}. */
+    /** How often a log (stderr not a terminal) gets a progress line, when it gets any. */
+    static final int LOG_LINE_INTERVAL_MILLIS = 30_000;
+
+    /**
+     * A bar over {@code total} documents on a terminal; elsewhere a progress line every {@value
+     * #LOG_LINE_INTERVAL_MILLIS} ms if {@code always}, else nothing.
+     */
     IngestProgress(long total, boolean always) {
         ProgressBarBuilder builder =
                 new ProgressBarBuilder()
@@ -35,8 +42,12 @@ final class IngestProgress implements AutoCloseable {
                         .setSpeedUnit(ChronoUnit.SECONDS)
                         .setStyle(ProgressBarStyle.ASCII)
                         .continuousUpdate();
-        if (!always && System.console() == null) {
-            builder.setConsumer(new DelegatingProgressBarConsumer(line -> {}));
+        if (System.console() == null) {
+            // a log, not a terminal: no carriage-return redraws; a plain line now and then, or none
+            builder.setConsumer(
+                            new DelegatingProgressBarConsumer(
+                                    always ? System.err::println : line -> {}))
+                    .setUpdateIntervalMillis(LOG_LINE_INTERVAL_MILLIS);
         }
         this.bar = builder.build();
     }
