@@ -8,7 +8,7 @@ import { Knowledge } from './pages/knowledge.js';
 import { Retrieve } from './pages/retrieve.js';
 import { Memory } from './pages/memory.js';
 import { Proposals } from './pages/proposals.js';
-import { Entities } from './pages/entities.js';
+import { Entities, loadMapLibrary } from './pages/entities.js';
 import { Conversations } from './pages/conversations.js';
 import { Health } from './pages/health.js';
 import { Tokens } from './pages/tokens.js';
@@ -119,4 +119,7 @@ function App() {
   </div>`;
 }
 
+// The map's drawing library is the largest download: when the map is the page opened, fetch and
+// compile it while the token is checked instead of after.
+if (parseHash().page === 'entities') loadMapLibrary();
 render(html`<${App} />`, document.getElementById('app'));

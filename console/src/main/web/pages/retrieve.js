@@ -60,7 +60,7 @@ export function Retrieve({ ns, rest, can }) {
           <td>[${i + 1}]</td>
           <td><a href=${href(ns, 'knowledge', 'doc', h.documentId)}>${h.title}</a> › ${h.heading}<br/><code>${h.chunkId}</code>
             <div class="snippet">${h.text.slice(0, 240)}</div>
-            ${explained.get(h.chunkId)?.explanation && html`<div class="explain">${explained.get(h.chunkId).explanation}</div>`}</td>
+            ${explained.get(h.chunkId)?.explanation && html`<details class="explain"><summary>why this score</summary>${explained.get(h.chunkId).explanation}</details>`}</td>
           <td>${fmt.num(h.score, 4)}</td>
           ${SIGNALS.map((s) => html`<td>${h.ranks?.[s] ?? '–'} / ${fmt.num(h.scores?.[s])}</td>`)}
           <td><${Badge} kind=${h.authority}>${h.authority}</${Badge}></td>
