@@ -426,11 +426,18 @@ final class BertEncoder implements EmbeddingModel {
         return hidden.mul(m3).sum(new int[] {1}).div(m3.sum(new int[] {1}).maximum(1e-9f));
     }
 
+    /**
+     * Frees the weights once no pass runs: a background document job may still be on the inference
+     * thread, and freeing under it would crash the process.
+     */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            tokenizer.close();
-            manager.close();
+            passes.close(
+                    () -> {
+                        tokenizer.close();
+                        manager.close();
+                    });
         }
     }
 

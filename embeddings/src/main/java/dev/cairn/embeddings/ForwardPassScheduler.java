@@ -84,6 +84,9 @@ final class ForwardPassScheduler {
     /** Whether a query pass is running; inference thread only. */
     private boolean inQueryPass;
 
+    /** Set by {@link #close}: what is queued fails, nothing new runs. */
+    private volatile boolean closed;
+
     private final AtomicLong passes = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong overtakes = new AtomicLong();
@@ -97,6 +100,7 @@ final class ForwardPassScheduler {
 
     /** Embeds query texts, sharing a pass with concurrent queries; rows in input order. */
     List<float[]> embedQueries(long[][] ids) {
+        requireOpen();
         requests.incrementAndGet();
         if (TorchRuntime.isInferenceThread() || !ENABLED) {
             return direct(ids);
@@ -109,6 +113,7 @@ final class ForwardPassScheduler {
 
     /** Embeds document texts, taking turns with other document callers; rows in input order. */
     List<float[]> embedDocuments(long[][] ids) {
+        requireOpen();
         requests.incrementAndGet();
         if (TorchRuntime.isInferenceThread() || !ENABLED) {
             return direct(ids);
@@ -124,7 +129,7 @@ final class ForwardPassScheduler {
      * encoder on the inference thread between the layers of a document pass.
      */
     void yieldToQueries() {
-        if (!inQueryPass && !queries.isEmpty() && TorchRuntime.isInferenceThread()) {
+        if (!closed && !inQueryPass && !queries.isEmpty() && TorchRuntime.isInferenceThread()) {
             overtakes.incrementAndGet();
             runQueries();
         }
@@ -148,24 +153,53 @@ final class ForwardPassScheduler {
         try {
             drainAll();
         } catch (RuntimeException | Error e) {
-            // a bug here must not leave callers waiting forever
-            QueryRequest q;
-            while ((q = queries.poll()) != null) {
-                q.rows().completeExceptionally(e);
-            }
-            DocumentJob j;
-            while ((j = arrivingJobs.poll()) != null) {
-                turns.addLast(j);
-            }
-            while ((j = turns.pollFirst()) != null) {
-                j.rows.completeExceptionally(e);
-            }
+            failAll(e); // a bug here must not leave callers waiting forever
             throw e;
+        }
+    }
+
+    /** Fails every queued query and job; inference thread only. */
+    private void failAll(Throwable cause) {
+        QueryRequest q;
+        while ((q = queries.poll()) != null) {
+            q.rows().completeExceptionally(cause);
+        }
+        DocumentJob j;
+        while ((j = arrivingJobs.poll()) != null) {
+            turns.addLast(j);
+        }
+        while ((j = turns.pollFirst()) != null) {
+            j.rows.completeExceptionally(cause);
+        }
+    }
+
+    /**
+     * Stops: the slice running now finishes, everything queued fails, and {@code release} (freeing
+     * the weights) runs on the inference thread after that, so no pass ever reads freed memory.
+     * Waits for it.
+     */
+    void close(Runnable release) {
+        closed = true;
+        TorchRuntime.onInferenceThread(
+                () -> {
+                    failAll(new IllegalStateException("the model was closed"));
+                    release.run();
+                    return null;
+                });
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("the model was closed");
         }
     }
 
     private void drainAll() {
         while (true) {
+            if (closed) {
+                failAll(new IllegalStateException("the model was closed"));
+                return;
+            }
             if (!queries.isEmpty()) {
                 runQueries();
                 continue;

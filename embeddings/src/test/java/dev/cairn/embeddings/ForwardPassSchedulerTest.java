@@ -1,6 +1,7 @@
 package dev.cairn.embeddings;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -117,5 +118,26 @@ class ForwardPassSchedulerTest {
             assertThat(TestModels.cosine(rows.get(3), third)).isGreaterThan(0.999);
         }
         assertThat(finished).containsExactly("small", "large");
+    }
+
+    @Test
+    void closingTheModelDuringADocumentJobFailsWhatIsLeftAndFreesNothingInUse() throws Exception {
+        BertEncoder own = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15);
+        ForwardPassScheduler scheduler = own.passes();
+        List<String> documents = passages("restore", 6 * ForwardPassScheduler.DOCUMENT_SLICE, 4);
+        long passesBefore = scheduler.passes();
+        try (ExecutorService pool = Executors.newFixedThreadPool(1)) {
+            Future<List<float[]>> indexing = pool.submit(() -> own.embedDocuments(documents));
+            awaitUntil(() -> scheduler.passes() > passesBefore); // a slice is running
+            own.close(); // waits for that slice, then frees the weights
+            assertThatThrownBy(indexing::get)
+                    .hasCauseInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("closed");
+        }
+        assertThatThrownBy(() -> own.embedQuery("anything"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+        // the shared model on the same inference thread still works
+        assertThat(TestModels.bge().embedQuery("still here")).hasSize(384);
     }
 }

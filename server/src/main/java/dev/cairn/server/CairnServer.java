@@ -57,6 +57,9 @@ public final class CairnServer implements AutoCloseable {
                             // Stalled and trickling clients are let go: they cannot pile up
                             // and starve the others (see HeadDeadlines for why both are needed).
                             .connectionOptions(headDeadlines.watching(SocketOptions.create()))
+                            // the one HTTP/1 configuration: with the discovered default beside
+                            // it, a request line Helidon cannot parse got no answer at all
+                            .protocolsDiscoverServices(false)
                             .addProtocol(
                                     Http1Config.builder().addReceiveListener(headDeadlines).build())
                             .idleConnectionTimeout(listener.idleTimeout())

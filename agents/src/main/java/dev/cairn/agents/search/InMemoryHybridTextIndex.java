@@ -367,6 +367,15 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
                             }
                         });
         embedders.shutdown();
+        try {
+            // a worker's embedding call in flight ends within a pass or two; the model may be
+            // closed right after this index
+            if (!embedders.awaitTermination(30, TimeUnit.SECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "background embedding still running at close");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         lexical.close();
     }
 }
