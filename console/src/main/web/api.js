@@ -64,3 +64,6 @@ export function allows(token, role, namespace) {
     (role === 'read' && (roles.includes('write') || roles.includes('review')));
   return inNs && has;
 }
+
+/** Whether a token has {@code role} on every namespace (what /v1/tokens asks of an admin). */
+export const allowsEverywhere = (token, role) => allows(token, role, '*');

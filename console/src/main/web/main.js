@@ -2,17 +2,19 @@
 import { html } from 'htm/preact';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, allows, call, get, session } from './api.js';
+import { ApiError, allows, allowsEverywhere, call, get, session } from './api.js';
 import { ErrorBox, go } from './ui.js';
 import { Knowledge } from './pages/knowledge.js';
 import { Retrieve } from './pages/retrieve.js';
 import { Memory } from './pages/memory.js';
 import { Proposals } from './pages/proposals.js';
-import { Entities } from './pages/entities.js';
+import { Entities, loadMapLibrary } from './pages/entities.js';
 import { Conversations } from './pages/conversations.js';
 import { Health } from './pages/health.js';
+import { Tokens } from './pages/tokens.js';
 import './style.css';
 
+/** id, label, component, and who is offered the page (everyone unless said). */
 const PAGES = [
   ['knowledge', 'Knowledge', Knowledge],
   ['retrieve', 'Retrieve', Retrieve],
@@ -21,6 +23,7 @@ const PAGES = [
   ['entities', 'Entity map', Entities],
   ['conversations', 'Conversations & KV', Conversations],
   ['health', 'Health', Health],
+  ['tokens', 'Tokens', Tokens, (me) => allowsEverywhere(me, 'admin')],
 ];
 
 /** #/{ns}/{page}/{rest...} */
@@ -89,7 +92,8 @@ function App() {
     setMe(null);
     location.hash = '';
   };
-  const current = PAGES.find(([id]) => id === route.page) || PAGES[0];
+  const offered = PAGES.filter(([, , , offers]) => !offers || offers(me));
+  const current = offered.find(([id]) => id === route.page) || offered[0];
   const Page = current[2];
   const can = (role) => allows(me, role, route.ns);
   return html`<div class="shell">
@@ -100,7 +104,7 @@ function App() {
           ${(namespaces || []).map((n) => html`<option value=${n.name}>${n.name}</option>`)}
         </select>
       </label>
-      <nav>${PAGES.map(([id, label]) => html`<a href=${`#/${encodeURIComponent(route.ns)}/${id}`}
+      <nav>${offered.map(([id, label]) => html`<a href=${`#/${encodeURIComponent(route.ns)}/${id}`}
         class=${id === current[0] ? 'active' : ''} data-page=${id}>${label}</a>`)}</nav>
       <span class="who" title=${`namespaces: ${me.namespaces.join(', ')}`}>
         ${me.name} · ${me.roles.join(', ')}
@@ -115,4 +119,7 @@ function App() {
   </div>`;
 }
 
+// The map's drawing library is the largest download: when the map is the page opened, fetch and
+// compile it while the token is checked instead of after.
+if (parseHash().page === 'entities') loadMapLibrary();
 render(html`<${App} />`, document.getElementById('app'));

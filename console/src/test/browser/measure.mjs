@@ -1,7 +1,8 @@
 // Page render times of the console with a large namespace (docs/console.md#render-times).
 // With CAIRN_POPULATE=1 it first fills CAIRN_NS through the API (CAIRN_DOCS documents,
 // CAIRN_MEMORIES memories numbered from CAIRN_MEMORY_OFFSET; both bounded), then opens each page RUNS times in headless chromium
-// and reports the median time from navigation to the page's content being drawn.
+// and reports the median time from navigation to the page's content being drawn, with where
+// the time went (see milestones).
 // Environment: CAIRN_URL, CAIRN_ADMIN_TOKEN, CAIRN_NS (default bench).
 import { chromium } from 'playwright-core';
 
@@ -98,18 +99,72 @@ const counts = {
   documents: (await api('GET', `/v1/namespaces/${ns}/documents?limit=1`)).total,
   memories: (await api('GET', `/v1/namespaces/${ns}/memories?limit=1`)).total,
 };
+/**
+ * Where a page's time went, in ms since navigation start: the app's script, the token check,
+ * each API call's answer (the last of a kind), lazily loaded chunks, and the page's User Timing
+ * marks (the entity map marks fetched, library and laid-out).
+ */
+const milestones = () => {
+  const out = {};
+  for (const r of performance.getEntriesByType('resource')) {
+    const u = new URL(r.name);
+    const key = u.pathname.startsWith('/console/assets/')
+      ? u.pathname.replace(/^.*\/([^/-]+)[^/]*$/, 'script $1')
+      : u.pathname.replace(/^\/v1\/namespaces\/[^/]+/, '').replace(/\/entities\/[^/]+$/, '/entities/{id}');
+    out[key] = Math.max(out[key] || 0, Math.round(r.responseEnd));
+  }
+  for (const m of performance.getEntriesByType('mark')) out['mark ' + m.name] = Math.round(m.startTime);
+  return out;
+};
+/** CPU time of the top-level tasks on the page's renderer main thread, from the navigation on. */
+function mainThreadCpuMs(events) {
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const tasks = events.filter((e) => main.has(`${e.pid}:${e.tid}`) && e.ph === 'X' && e.dur).sort((a, b) => a.ts - b.ts);
+  let sum = 0;
+  const ends = new Map(); // per thread: where its last top-level task ended
+  for (const e of tasks) {
+    const thread = `${e.pid}:${e.tid}`;
+    if (e.ts < (ends.get(thread) ?? 0)) continue; // nested in the task before
+    sum += e.tdur || 0;
+    ends.set(thread, e.ts + e.dur);
+  }
+  return Math.round(sum / 1000);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 const results = {};
 for (const [id, drawn] of PAGES) {
   const times = [];
+  const breakdowns = [];
   for (let run = 0; run < RUNS; run++) {
     await page.goto('about:blank');
     const started = Date.now();
     await page.goto(`${base}/console/#/${ns}/${id}`);
     await page.waitForFunction(drawn, null, { timeout: 30000, polling: 10 });
     times.push(Date.now() - started);
+    breakdowns.push(await page.evaluate(milestones));
+  }
+  // The renderer's main thread CPU time for the same load (Chrome trace, tasks' thread time): what
+  // the page costs whatever else the machine runs, where wall time grows with the machine's load.
+  const cpu = [];
+  for (let run = 0; run < RUNS; run++) {
+    await page.goto('about:blank');
+    await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline'] });
+    await page.goto(`${base}/console/#/${ns}/${id}`);
+    await page.waitForFunction(drawn, null, { timeout: 30000, polling: 10 });
+    cpu.push(mainThreadCpuMs(JSON.parse((await browser.stopTracing()).toString()).traceEvents));
   }
   times.sort((a, b) => a - b);
-  results[id] = { medianMs: times[Math.floor(RUNS / 2)], maxMs: times[RUNS - 1] };
+  const breakdown = {};
+  for (const key of new Set(breakdowns.flatMap(Object.keys))) {
+    breakdown[key] = median(breakdowns.map((b) => b[key]).filter((x) => x !== undefined));
+  }
+  results[id] = {
+    medianMs: times[Math.floor(RUNS / 2)],
+    maxMs: times[RUNS - 1],
+    medianMainThreadCpuMs: median(cpu),
+    medianBreakdownMs: breakdown,
+  };
 }
 await browser.close();
 console.log(JSON.stringify({ namespace: ns, ...counts, runs: RUNS, pages: results }, null, 2));

@@ -139,8 +139,27 @@ try {
     check(verdict.includes('supported') && !verdict.includes('unsupported'), `verdict: ${verdict}`);
     const grounded = !verdict.includes('not grounded');
     check(grounded || (await page.$('#violations')) !== null, `not grounded and no violation shown: ${verdict}`);
-    return verdict.slice(0, 160);
     await shot('06-judge');
+    return verdict.slice(0, 160);
+  });
+
+  await step('thumbs-up on a retrieve hit is recorded and listed', async () => {
+    const hit = page.locator('#hits tbody tr').first();
+    const chunk = (await hit.locator('code').first().textContent()).trim();
+    await hit.locator('button.thumb-up').click();
+    await hit.locator('.recorded').waitFor();
+    // the list of judgments is GET feedback, reloaded after the thumb
+    const row = page.locator('#judgments tbody tr', { hasText: chunk }).first();
+    await row.waitFor();
+    const text = await row.textContent();
+    check(text.includes('how do I issue a new certificate') && text.includes('operator'), `judgment row: ${text}`);
+    await page.click('#train');
+    await page.waitForSelector('#adaptation .error');
+    const why = await page.textContent('#adaptation .error');
+    check(why.startsWith('409'), `training on one judged query: ${why}`);
+    await page.locator('#adaptation').scrollIntoViewIfNeeded();
+    await shot('06-feedback');
+    return `${chunk}; train: ${why.slice(0, 120)}`;
   });
 
   await step('entity map: click an entity, expand its neighbourhood', async () => {
@@ -220,6 +239,31 @@ try {
     await shot('12-health');
   });
 
+  await step('tokens: make one, see its secret once, revoke it', async () => {
+    await page.click('nav a[data-page=tokens]');
+    await page.waitForSelector('#tokens tbody tr');
+    await page.fill('#token-name', 'deploy-bot');
+    await page.check('#create-token input[value=write]');
+    await page.fill('#token-namespaces', ns);
+    await page.click('#create-token button[type=submit]');
+    const secret = (await page.textContent('#new-secret')).trim();
+    check(secret.length >= 32, `secret shown: ${secret}`);
+    const row = page.locator('#tokens tr[data-token=deploy-bot]');
+    await row.waitFor();
+    const listed = await row.textContent();
+    check(listed.includes('read') && listed.includes('write') && listed.includes(ns) && !listed.includes(secret),
+      `listed as: ${listed}`);
+    const me = await (await fetch(`${base}/v1/token`, { headers: { Authorization: `Bearer ${secret}` } })).json();
+    check(me.name === 'deploy-bot', `the new secret signs in as ${JSON.stringify(me)}`);
+    await shot('14-tokens');
+    await row.locator('button.revoke').click();
+    await row.locator('button.confirm-revoke').click();
+    await row.waitFor({ state: 'detached' });
+    const after = await fetch(`${base}/v1/token`, { headers: { Authorization: `Bearer ${secret}` } });
+    check(after.status === 401, `a revoked token answered ${after.status}`);
+    return `made and revoked deploy-bot`;
+  });
+
   await step('every API call carried the bearer token and none put it in the URL', async () => {
     const api = requests.filter((r) => /\/(v1|ark|orloj)\//.test(r.url));
     check(api.length > 10, `only ${api.length} API calls seen`);
@@ -248,6 +292,14 @@ try {
     await page.locator('article.proposal').first().waitFor();
     const buttons = await page.$$('article.proposal button');
     check(buttons.length === 0, `${buttons.length} proposal buttons offered to a read-only token`);
+    check((await page.$('nav a[data-page=tokens]')) === null, 'the tokens page offered to a read-only token');
+    await page.click('nav a[data-page=retrieve]');
+    await page.fill('#retrieve-query', 'billing-api certificate');
+    await page.click('#retrieve-form button[type=submit]');
+    await page.waitForSelector('#hits tbody tr');
+    check((await page.$('.thumbs')) === null, 'thumbs offered to a read-only token');
+    check((await page.$('#adaptation')) === null, 'adaptation offered to a read-only token');
+    await page.waitForSelector('#judgments tbody tr'); // reading judgments is allowed
     await shot('13-read-only');
   });
 

@@ -4,6 +4,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { del, get, ns as nsPath, post, query } from '../api.js';
 import { Badge, ErrorBox, Loading, Pager, fmt, go, href, useAction, useLoad } from '../ui.js';
+import { Thumbs } from './feedback.js';
 
 const TYPES = ['FACT', 'EVENT', 'PREFERENCE', 'DECISION', 'PROBLEM', 'COMMIT', 'RELATIONSHIP', 'TASK', 'PROCEDURE'];
 const STATUSES = ['ACTIVE', 'STALE', 'SUPERSEDED', 'INVALIDATED', 'REJECTED'];
@@ -14,7 +15,7 @@ export function Memory({ ns, rest, can }) {
   if (rest[0] === 'mem' && rest[1]) return html`<${MemoryPage} ns=${ns} id=${rest[1]} can=${can} />`;
   return html`<section>
     <h2>Memory</h2>
-    <${Recall} ns=${ns} />
+    <${Recall} ns=${ns} can=${can} />
     ${can('write') && html`<${Remember} ns=${ns} />`}
     <${MemoryList} ns=${ns} />
   </section>`;
@@ -85,7 +86,7 @@ function Remember({ ns }) {
   </form>`;
 }
 
-function Recall({ ns }) {
+function Recall({ ns, can }) {
   const [form, setForm] = useState({ query: '', userId: '', maxTokens: 3500 });
   const [answer, setAnswer] = useState(null);
   const action = useAction();
@@ -97,7 +98,7 @@ function Recall({ ns }) {
       if (form.userId.trim()) body.userId = form.userId.trim();
       const answer = await post(nsPath(ns, '/recall'), body);
       for (const scored of answer.memories) lastRecall.set(scored.memory.id, { ...scored, query: form.query });
-      setAnswer(answer);
+      setAnswer({ ...answer, query: form.query });
     });
   };
   return html`<form class="card" id="recall" onSubmit=${submit}>
@@ -112,11 +113,12 @@ function Recall({ ns }) {
     ${answer && html`<div id="recall-answer">
       <p><strong>${answer.tokens}</strong> of ${form.maxTokens} tokens${answer.partial ? ' · partial (timed out)' : ''}</p>
       <pre class="context">${answer.context || '(empty context)'}</pre>
-      <table class="list"><thead><tr><th>memory</th><th>score</th><th>relevance</th><th>recency</th><th>type bonus</th><th>confidence</th><th>importance</th></tr></thead>
+      <table class="list"><thead><tr><th>memory</th><th>score</th><th>relevance</th><th>recency</th><th>type bonus</th><th>confidence</th><th>importance</th>${can('write') && html`<th>relevant?</th>`}</tr></thead>
       <tbody>${answer.memories.map((s) => html`<tr>
         <td><a href=${href(ns, 'memory', 'mem', s.memory.id)}>${s.memory.content.slice(0, 100)}</a></td>
         <td>${fmt.num(s.score)}</td><td>${fmt.num(s.components.relevance)}</td><td>${fmt.num(s.components.recency)}</td>
-        <td>${fmt.num(s.components.typeBonus)}</td><td>${fmt.num(s.components.confidence)}</td><td>${fmt.num(s.components.importance)}</td></tr>`)}</tbody></table>
+        <td>${fmt.num(s.components.typeBonus)}</td><td>${fmt.num(s.components.confidence)}</td><td>${fmt.num(s.components.importance)}</td>
+        ${can('write') && html`<td><${Thumbs} key=${answer.query + s.memory.id} ns=${ns} query=${answer.query} target=${{ memoryId: s.memory.id }} /></td>`}</tr>`)}</tbody></table>
     </div>`}
   </form>`;
 }

@@ -1,16 +1,20 @@
 // Retrieve playground: query with weights and fusion constant; hits with per-signal ranks and
-// scores and the fused score explained; grounding, plan, timings; the stored trace; judge.
+// scores and the fused score explained; grounding, plan, timings; the stored trace; judge;
+// thumbs on each hit record the operator's judgment, which an admin can train an adaptation on.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { get, ns as nsPath, post } from '../api.js';
 import { Badge, ErrorBox, Loading, fmt, href, useAction, useLoad } from '../ui.js';
+import { Adaptation, Judgments, Thumbs } from './feedback.js';
 
 const SIGNALS = ['lexical', 'dense', 'graph'];
 
-export function Retrieve({ ns, rest }) {
+export function Retrieve({ ns, rest, can }) {
   const [form, setForm] = useState({ query: '', topK: 5, k: 60, lexical: 1, dense: 1, graph: 1 });
   const [answer, setAnswer] = useState(null);
   const [traceId, setTraceId] = useState(rest[0] === 'trace' ? rest[1] : null);
+  /** Bumped when a thumb records a judgment, so the list of judgments reloads. */
+  const [judged, setJudged] = useState(0);
   const action = useAction();
   const set = (key) => (e) => setForm({ ...form, [key]: e.target.value });
   const submit = (e) => {
@@ -23,7 +27,7 @@ export function Retrieve({ ns, rest }) {
         explain: true,
         weights: { lexical: Number(form.lexical), dense: Number(form.dense), graph: Number(form.graph) },
       };
-      setAnswer(await post(nsPath(ns, '/retrieve?trace=true'), body));
+      setAnswer({ ...(await post(nsPath(ns, '/retrieve?trace=true'), body)), query: form.query });
       setTraceId(null);
     });
   };
@@ -46,23 +50,28 @@ export function Retrieve({ ns, rest }) {
         <dt>plan</dt><dd><${Badge} kind=${answer.plan}>${answer.plan}</${Badge}></dd>
         <dt>timings</dt><dd>${Object.entries(answer.timings || {}).map(([k, v]) => `${k} ${fmt.num(v, 1)}`).join(' · ')}</dd>
         <dt>signals</dt><dd>${Object.entries(answer.signals || {}).map(([k, v]) => `${k}: ${v.status}, ${v.returned} returned`).join(' · ')}</dd>
+        <dt>adaptation</dt><dd id="adaptation-applied">${answer.adaptation?.applied ? `version ${answer.adaptation.version} applied (dense weight × ${fmt.num(answer.adaptation.denseWeight)})` : 'none applied'}</dd>
         <dt>entities</dt><dd>${answer.entities.map((e) => e.name).join(', ') || '–'}</dd>
         <dt>trace</dt><dd><button id="open-trace" class="link" onClick=${() => setTraceId(answer.traceId)}>${answer.traceId}</button></dd>
       </dl>
       <table class="list" id="hits">
-        <thead><tr><th>#</th><th>chunk</th><th>score</th>${SIGNALS.map((s) => html`<th>${s} rank / score</th>`)}<th>authority</th></tr></thead>
+        <thead><tr><th>#</th><th>chunk</th><th>score</th>${SIGNALS.map((s) => html`<th>${s} rank / score</th>`)}<th>authority</th>${can('write') && html`<th>relevant?</th>`}</tr></thead>
         <tbody>${answer.hits.map((h, i) => html`<tr>
           <td>[${i + 1}]</td>
           <td><a href=${href(ns, 'knowledge', 'doc', h.documentId)}>${h.title}</a> › ${h.heading}<br/><code>${h.chunkId}</code>
             <div class="snippet">${h.text.slice(0, 240)}</div>
-            ${explained.get(h.chunkId)?.explanation && html`<div class="explain">${explained.get(h.chunkId).explanation}</div>`}</td>
+            ${explained.get(h.chunkId)?.explanation && html`<details class="explain"><summary>why this score</summary>${explained.get(h.chunkId).explanation}</details>`}</td>
           <td>${fmt.num(h.score, 4)}</td>
           ${SIGNALS.map((s) => html`<td>${h.ranks?.[s] ?? '–'} / ${fmt.num(h.scores?.[s])}</td>`)}
-          <td><${Badge} kind=${h.authority}>${h.authority}</${Badge}></td></tr>`)}
+          <td><${Badge} kind=${h.authority}>${h.authority}</${Badge}></td>
+          ${can('write') && html`<td><${Thumbs} key=${answer.traceId + h.chunkId} ns=${ns} query=${answer.query}
+            target=${{ chunkId: h.chunkId }} onRecorded=${() => setJudged((n) => n + 1)} /></td>`}</tr>`)}
         </tbody></table>
-      <${Judge} ns=${ns} query=${form.query} traceId=${answer.traceId} />
+      <${Judge} ns=${ns} query=${answer.query} traceId=${answer.traceId} />
     </div>`}
     ${traceId && html`<${Trace} ns=${ns} traceId=${traceId} />`}
+    <${Judgments} ns=${ns} version=${judged} />
+    ${can('admin') && html`<${Adaptation} ns=${ns} />`}
   </section>`;
 }
 

@@ -455,7 +455,13 @@ class AnswerShapesTest {
         assertThat(fields(listed.at("/items/0"))).containsExactlyElementsOf(entity);
         JsonNode detail = cairn.call("GET", NS + "/entities/search-cluster", A, null).json();
         assertThat(fields(detail))
-                .containsExactlyElementsOf(plus(entity, "mentionedBy", "relations"));
+                .containsExactlyElementsOf(
+                        plus(entity, "mentionedBy", "relationCount", "relations"));
+        JsonNode listedWithRelations =
+                cairn.call("GET", NS + "/entities?q=search&relations=3", A, null).json();
+        assertThat(fields(listedWithRelations.at("/items/0")))
+                .containsExactlyElementsOf(
+                        plus(entity, "mentionedBy", "relationCount", "relations"));
         assertThat(fields(detail.at("/relations/0")))
                 .containsExactly("from", "to", "type", "weight");
         var created =

@@ -100,9 +100,11 @@ class ConsoleBrowserTest {
                             "a wrong token is refused",
                             "ingest a runbook by pasting it",
                             "retrieve, then open the stored trace",
+                            "thumbs-up on a retrieve hit is recorded and listed",
                             "entity map: click an entity, expand its neighbourhood",
                             "write a memory, then invalidate it",
                             "review and apply a proposal",
+                            "tokens: make one, see its secret once, revoke it",
                             "a read-only token sees no write buttons");
             assertThat(report.get("ok").asBoolean()).isTrue();
             assertThat(session.exitValue()).as("log:%n%s", log).isZero();
@@ -124,9 +126,25 @@ class ConsoleBrowserTest {
             assertThat(applied.get("total").asInt()).isEqualTo(1);
             assertThat(applied.get("items").get(0).get("reviewNote").asText())
                     .isEqualTo("checked with the billing team");
+            JsonNode feedback =
+                    cairn.call("GET", "/v1/namespaces/ops/feedback", readOnly, null).json();
+            assertThat(feedback.get("total").asInt()).isEqualTo(1);
+            JsonNode thumb = feedback.get("items").get(0);
+            assertThat(thumb.get("query").asText())
+                    .isEqualTo("how do I issue a new certificate for billing-api?");
+            assertThat(thumb.get("chunkId").asText()).startsWith("billing-cert-rotation#");
+            assertThat(thumb.get("grade").asInt()).isEqualTo(1);
+            assertThat(thumb.get("source").asText()).isEqualTo("operator");
+            JsonNode tokens = cairn.call("GET", "/v1/tokens", CairnCalls.ADMIN, null).json();
+            assertThat(tokens.get("items"))
+                    .extracting(t -> t.get("name").asText())
+                    .contains("viewer")
+                    .doesNotContain("deploy-bot");
         }
         assertThat(artifacts.resolve("05-retrieve-trace.png")).exists();
         assertThat(artifacts.resolve("07-entity-map.png")).exists();
+        assertThat(artifacts.resolve("06-feedback.png")).exists();
+        assertThat(artifacts.resolve("14-tokens.png")).exists();
     }
 
     private static void deleteScreenshotsOfEarlierRuns(Path artifacts) throws java.io.IOException {

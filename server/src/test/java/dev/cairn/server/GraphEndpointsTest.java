@@ -110,6 +110,48 @@ class GraphEndpointsTest {
     }
 
     @Test
+    void relationsParameterBoundsAnEntitysRelationsToItsStrongest() {
+        JsonNode all = cairn.call("GET", NS + "/entities/ledger-db", A, null).json();
+        int count = all.path("relations").size();
+        assertThat(count).isGreaterThan(1);
+        assertThat(all.path("relationCount").asInt()).isEqualTo(count);
+
+        JsonNode one = cairn.call("GET", NS + "/entities/ledger-db?relations=1", A, null).json();
+        assertThat(one.path("relations")).hasSize(1);
+        assertThat(one.path("relations").get(0)).isEqualTo(all.path("relations").get(0));
+        assertThat(one.path("relationCount").asInt()).isEqualTo(count);
+    }
+
+    @Test
+    void listedEntitiesCarryTheirStrongestRelationsWhenAsked() {
+        JsonNode plain = cairn.call("GET", NS + "/entities?limit=3", A, null).json();
+        assertThat(plain.path("items").get(0).has("relations")).isFalse();
+
+        var answer = cairn.call("GET", NS + "/entities?limit=3&relations=2", A, null);
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        JsonNode items = answer.json().path("items");
+        assertThat(items).hasSize(3);
+        assertThat(answer.json().path("total")).isEqualTo(plain.path("total"));
+        for (int i = 0; i < items.size(); i++) {
+            JsonNode item = items.get(i);
+            assertThat(item.path("id")).isEqualTo(plain.path("items").get(i).path("id"));
+            JsonNode detail =
+                    cairn.call("GET", NS + "/entities/" + item.path("id").asText(), A, null).json();
+            assertThat(item.path("relationCount")).isEqualTo(detail.path("relationCount"));
+            assertThat(item.path("relations").size())
+                    .isEqualTo(Math.min(2, detail.path("relationCount").asInt()));
+            for (int r = 0; r < item.path("relations").size(); r++) {
+                assertThat(item.path("relations").get(r))
+                        .isEqualTo(detail.path("relations").get(r));
+            }
+        }
+        assertThat(cairn.call("GET", NS + "/entities?relations=101", A, null).status())
+                .isEqualTo(400);
+        assertThat(cairn.call("GET", NS + "/entities/ledger-db?relations=-1", A, null).status())
+                .isEqualTo(400);
+    }
+
+    @Test
     void documentGraphListsMentionedEntitiesAndDeclaredRelations() {
         var answer = cairn.call("GET", NS + "/documents/ledger-db-promote-replica/graph", A, null);
 

@@ -346,6 +346,10 @@ class HostileInputTest {
             cases.add(get("entities ?" + q, NS + "/entities?" + q, 400));
             cases.add(get("ark messages ?" + q, "/ark/hostile/messages?" + q, 400));
         }
+        for (String q : List.of("relations=-1", "relations=101", "relations=abc")) {
+            cases.add(get("entities ?" + q, NS + "/entities?" + q, 400));
+        }
+        cases.add(get("entity ?relations=-1", NS + "/entities/x?relations=-1", 400));
         for (String q : List.of("cursor=-1", "cursor=abc", "cursor=99999999999999999999")) {
             cases.add(get("ark messages ?" + q, "/ark/hostile/messages?" + q, 400));
         }

@@ -59,30 +59,34 @@ public final class GraphRoutes implements HttpService {
                 BASE + "/documents/{id}/graph");
     }
 
+    /**
+     * The most relations each listed entity can carry ({@code GET entities?relations=N}): a page of
+     * entities with their strongest relations is a map's first view in one call, bounded.
+     */
+    static final int MAX_LISTED_RELATIONS = 100;
+
     private void listEntities(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireReadable(req, store);
-        int limit = Paging.intParam(req, "limit", PageRequest.DEFAULT_LIMIT);
-        if (limit < 1 || limit > PageRequest.MAX_LIMIT) {
-            throw new IllegalArgumentException(
-                    "illegal limit: " + limit + ", must be in [1, " + PageRequest.MAX_LIMIT + "]");
-        }
+        int limit = boundedParam(req, "limit", PageRequest.DEFAULT_LIMIT, 1, PageRequest.MAX_LIMIT);
+        int relations = boundedParam(req, "relations", 0, 0, MAX_LISTED_RELATIONS);
         knowledge.catchUp();
         String q = req.query().first("q").orElse("");
         List<EntitySummary> all = graph.searchEntities(ns, q, Integer.MAX_VALUE);
-        Json.send(
-                res,
-                200,
-                new ListAnswer<>(
-                        all.subList(0, Math.min(limit, all.size())).stream()
-                                .map(EntityView::of)
-                                .toList(),
-                        all.size(),
-                        null));
+        List<EntitySummary> page = all.subList(0, Math.min(limit, all.size()));
+        List<?> items =
+                relations == 0
+                        ? page.stream().map(EntityView::of).toList()
+                        : page.stream()
+                                .flatMap(e -> graph.entity(ns, e.id()).stream())
+                                .map(d -> EntityView.Detail.of(d, relations))
+                                .toList();
+        Json.send(res, 200, new ListAnswer<>(items, all.size(), null));
     }
 
     private void getEntity(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireReadable(req, store);
         String id = req.path().pathParameters().get("id");
+        int relations = boundedParam(req, "relations", Integer.MAX_VALUE, 0, Integer.MAX_VALUE);
         knowledge.catchUp();
         EntityDetail detail =
                 graph.entity(ns, id)
@@ -90,7 +94,18 @@ public final class GraphRoutes implements HttpService {
                                 () ->
                                         new NoSuchElementException(
                                                 "entity '" + id + "' not found in " + ns));
-        Json.send(res, 200, EntityView.Detail.of(detail));
+        Json.send(res, 200, EntityView.Detail.of(detail, relations));
+    }
+
+    /** An integer query parameter in {@code [min, max]}; 400 outside. */
+    private static int boundedParam(
+            ServerRequest req, String name, int defaultValue, int min, int max) {
+        int value = Paging.intParam(req, name, defaultValue);
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(
+                    "illegal " + name + ": " + value + ", must be in [" + min + ", " + max + "]");
+        }
+        return value;
     }
 
     private void documentGraph(ServerRequest req, ServerResponse res) {

@@ -15,15 +15,30 @@ public record EntityView(String id, String name, String kind, List<String> alias
         return new EntityView(e.id(), e.name(), e.kind().wireName(), e.aliases(), e.degree());
     }
 
-    /** {@code GET entities/{id}}. */
+    /**
+     * {@code GET entities/{id}}, and each item of {@code GET entities?relations=N}: the entity's
+     * strongest relations, at most {@code N}, of {@code relationCount}.
+     */
     public record Detail(
-            @JsonUnwrapped EntityView entity, int mentionedBy, List<Relation> relations) {
+            @JsonUnwrapped EntityView entity,
+            int mentionedBy,
+            int relationCount,
+            List<Relation> relations) {
 
+        /** With every relation. */
         public static Detail of(EntityDetail d) {
+            return of(d, Integer.MAX_VALUE);
+        }
+
+        public static Detail of(EntityDetail d, int maxRelations) {
             return new Detail(
                     EntityView.of(d.entity()),
                     d.mentionedBy(),
-                    d.relations().stream().map(r -> Relation.of(r, null)).toList());
+                    d.relations().size(),
+                    d.relations().stream()
+                            .limit(maxRelations)
+                            .map(r -> Relation.of(r, null))
+                            .toList());
         }
     }
 
