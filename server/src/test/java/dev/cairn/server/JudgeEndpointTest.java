@@ -11,6 +11,8 @@ import io.helidon.webserver.testing.junit5.DirectClient;
 import io.helidon.webserver.testing.junit5.RoutingTest;
 import io.helidon.webserver.testing.junit5.SetUpRoute;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -84,6 +86,17 @@ class JudgeEndpointTest {
             e.put("text", evidenceTexts[i]);
         }
         return body;
+    }
+
+    static JsonNode retrieve(String query) {
+        var response =
+                cairn.call(
+                        "POST",
+                        "/v1/namespaces/ops/retrieve",
+                        A,
+                        Json.MAPPER.createObjectNode().put("query", query).toString());
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
+        return response.json();
     }
 
     static JsonNode judge(ObjectNode body) {
@@ -323,15 +336,9 @@ class JudgeEndpointTest {
 
     @Test
     void judgingAgainstARetrievalTraceUsesItsSelectedHitsAsEvidence() {
-        var retrieved =
-                cairn.call(
-                        "POST",
-                        "/v1/namespaces/ops/retrieve",
-                        A,
-                        "{\"query\":\"how do I drain the payments queue?\"}");
-        assertThat(retrieved.status()).as(retrieved.body()).isEqualTo(200);
-        String traceId = retrieved.json().path("traceId").asText();
-        String chunkId = retrieved.json().at("/hits/0/chunkId").asText();
+        JsonNode retrieved = retrieve("how do I drain the payments queue?");
+        String traceId = retrieved.path("traceId").asText();
+        String chunkId = retrieved.at("/hits/0/chunkId").asText();
         ObjectNode body = Json.MAPPER.createObjectNode();
         body.put("query", "how do I drain the payments queue?");
         body.put(
@@ -355,14 +362,64 @@ class JudgeEndpointTest {
                         null);
         assertThat(stored.status()).isEqualTo(200);
         assertThat(stored.json().path("traceId").asText()).isEqualTo(traceId);
-        assertThat(stored.json().path("plan").asText())
-                .isEqualTo(retrieved.json().path("plan").asText());
+        assertThat(stored.json().path("plan").asText()).isEqualTo(retrieved.path("plan").asText());
         assertThat(j.path("rules").findValuesAsText("detail").toString())
-                .contains("plan is " + retrieved.json().path("plan").asText());
+                .contains("plan is " + retrieved.path("plan").asText());
         assertThat(stored.json().at("/evidence/0/id").asText()).isEqualTo(chunkId);
         assertThat(stored.json().at("/evidence/0/authority").asText()).isEqualTo("authoritative");
         assertThat(stored.json().path("citationCoverage").asDouble()).isEqualTo(1.0);
         assertThat(stored.json().path("answer").asText()).contains("Pause the producers");
+    }
+
+    @Test
+    void hitsThatSupportAClaimBecomeJudgeFeedbackForTheTracesQueryAndOthersDoNot() {
+        String query = "what does the payments queue drain procedure say about consumer lag?";
+        JsonNode retrieved = retrieve(query);
+        String chunkId = retrieved.at("/hits/0/chunkId").asText();
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("query", "asked differently by the user");
+        body.put(
+                "answer",
+                "Pause the producers, wait until the consumer lag reaches zero, then restart the"
+                        + " workers [1]. The moon is made of green cheese [1].");
+        body.put("traceId", retrieved.path("traceId").asText());
+
+        JsonNode j = judge(body);
+
+        assertThat(j.at("/claims/0/supported").asBoolean()).as(j.toString()).isTrue();
+        assertThat(j.at("/claims/1/supported").asBoolean()).as(j.toString()).isFalse();
+        JsonNode feedback =
+                cairn.call("GET", "/v1/namespaces/ops/feedback?limit=100", A, null).json();
+        List<JsonNode> mine = new ArrayList<>();
+        feedback.path("items")
+                .forEach(
+                        item -> {
+                            if (item.path("query").asText().equals(query)) {
+                                mine.add(item);
+                            }
+                        });
+        assertThat(mine).as(feedback.toString()).hasSize(1);
+        assertThat(mine.getFirst().path("chunkId").asText()).isEqualTo(chunkId);
+        assertThat(mine.getFirst().path("grade").asInt()).isEqualTo(1);
+        assertThat(mine.getFirst().path("source").asText()).isEqualTo("judge");
+    }
+
+    @Test
+    void judgingExplicitEvidenceRecordsNoFeedback() {
+        int before =
+                cairn.call("GET", "/v1/namespaces/ops/feedback", A, null)
+                        .json()
+                        .path("total")
+                        .asInt();
+
+        judge(request("The limit is 100 requests per minute [1].", LIMIT));
+
+        assertThat(
+                        cairn.call("GET", "/v1/namespaces/ops/feedback", A, null)
+                                .json()
+                                .path("total")
+                                .asInt())
+                .isEqualTo(before);
     }
 
     @Test

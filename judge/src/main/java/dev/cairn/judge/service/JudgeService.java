@@ -18,19 +18,23 @@ import dev.cairn.judge.store.PolicyRepository;
 import dev.cairn.judge.store.StoredJudgement;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.StoredTrace;
+import dev.cairn.retrieval.feedback.Judgment;
 import dev.cairn.safety.SecretRedactor;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Judges answers in a namespace and keeps them: resolves the evidence (explicit, or a stored
  * trace's selected hits, ids = chunk ids, in rank order, the trace's plan feeding the defer rule),
  * loads the namespace's policies, asks the {@link ContradictionSource} for {@code contradicts}
  * relations, judges, and stores the answer (query and answer secret-redacted) with its judgement.
+ * Against a trace, the hits that support a claim become relevance judgments for the trace's query.
  * Thread-safe when its similarity function is.
  */
 public final class JudgeService {
@@ -111,8 +115,9 @@ public final class JudgeService {
     public StoredJudgement judge(String namespace, JudgeRequest request) {
         List<Evidence> evidence = request.evidence();
         RetrievalPlan plan = RetrievalPlan.UNKNOWN;
+        StoredTrace trace = null;
         if (!request.traceId().isBlank()) {
-            StoredTrace trace =
+            trace =
                     knowledge
                             .trace(namespace, request.traceId())
                             .orElseThrow(
@@ -147,6 +152,9 @@ public final class JudgeService {
                         policy,
                         plan);
         StoredJudgement stored = judgements.save(namespace, answer, judgement, similarity.name());
+        if (trace != null) {
+            recordSupportAsFeedback(namespace, trace, judgement);
+        }
         LOG.log(
                 Level.DEBUG,
                 "judged answer {0} in {1}: {2} claims, grounded {3}",
@@ -155,6 +163,42 @@ public final class JudgeService {
                 judgement.claims().size(),
                 judgement.grounded());
         return stored;
+    }
+
+    /**
+     * Records, for the trace's query, each hit that supports a claim as relevant (grade 1, source
+     * {@code judge}): the judgments a namespace's adaptation can learn from (see {@code cairn
+     * tune}). Only support counts: a hit nobody cited, or one that contradicts a claim, may still
+     * be relevant to the query. Recorded after the judgement, which stands on its own; a failure
+     * here is logged, not the caller's error.
+     */
+    private void recordSupportAsFeedback(String namespace, StoredTrace trace, Judgement judgement) {
+        Set<String> supporting = new LinkedHashSet<>();
+        judgement.claims().forEach(c -> supporting.addAll(c.supportedBy()));
+        if (supporting.isEmpty()) {
+            return;
+        }
+        List<Judgment> drafts = new ArrayList<>();
+        for (String chunkId : supporting) {
+            drafts.add(
+                    Judgment.draft(
+                            trace.query(),
+                            new Judgment.Target(Judgment.Kind.CHUNK, chunkId),
+                            1,
+                            Judgment.Source.JUDGE));
+        }
+        try {
+            knowledge.feedback().record(namespace, drafts);
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "judged answer in {0} against trace {1}: its {2} supporting hits were not"
+                            + " recorded as feedback: {3}",
+                    namespace,
+                    trace.traceId(),
+                    drafts.size(),
+                    e.toString());
+        }
     }
 
     /** A stored judgement of this namespace; empty when there is none (or it is another's). */
