@@ -77,6 +77,11 @@ final class RemoteOptions {
         return send(request, false).orElseThrow();
     }
 
+    /** DELETEs a path and answers the response body; a non-2xx answer fails with its detail. */
+    String delete(String path) {
+        return send(request(path).DELETE().build(), false).orElseThrow();
+    }
+
     /** GETs a path: its body, or empty when the server answers 404. */
     Optional<String> getIfExists(String path) {
         return send(request(path).GET().build(), true);

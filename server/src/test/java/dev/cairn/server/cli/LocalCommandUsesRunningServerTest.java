@@ -2,6 +2,7 @@ package dev.cairn.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.retrieval.feedback.Judgment;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerMarker;
@@ -20,6 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,14 +57,17 @@ class LocalCommandUsesRunningServerTest {
         }
     }
 
+    private static CairnServer startOn(Path data) {
+        return CairnServer.start(
+                ServerSettings.defaults(data)
+                        .withPort(0)
+                        .withAdminToken("local-cli-test-admin-token-0123456789"));
+    }
+
     @Test
     void retrieveWithoutServerOptionAsksTheServerHoldingTheDataDir() throws Exception {
         Path data = dir.resolve("data");
-        try (CairnServer server =
-                CairnServer.start(
-                        ServerSettings.defaults(data)
-                                .withPort(0)
-                                .withAdminToken("local-cli-test-admin-token-0123456789"))) {
+        try (CairnServer server = startOn(data)) {
             server.store().createNamespace("ops", "");
             server.knowledge()
                     .ingest(
@@ -95,6 +102,60 @@ class LocalCommandUsesRunningServerTest {
         assertThat(data.resolve(ServerMarker.FILE))
                 .as("removed when the server stops")
                 .doesNotExist();
+    }
+
+    @Test
+    void tuneAndRollbackWithoutServerOptionRunOnTheServerHoldingTheDataDir() throws Exception {
+        Path data = dir.resolve("tuned");
+        Map<String, String> runbooks =
+                Map.of(
+                        "rotate-keys", "Run keyctl rotate on the vault to rotate the ledger keys.",
+                        "drain-queue", "Pause producers until consumer lag of the queue is zero.",
+                        "flush-cache", "Flush the session cache with cachectl purge sessions.",
+                        "renew-certs", "Renew the ingress certificates with certbot renew.");
+        try (CairnServer server = startOn(data)) {
+            server.store().createNamespace("ops", "");
+            List<Judgment> judged = new ArrayList<>();
+            for (var runbook : runbooks.entrySet()) {
+                server.knowledge()
+                        .ingest(
+                                "ops",
+                                DocumentParser.parseMarkdown(
+                                        "# " + runbook.getKey() + "\n\n" + runbook.getValue(),
+                                        runbook.getKey() + ".md"));
+                judged.add(
+                        Judgment.draft(
+                                runbook.getValue(),
+                                new Judgment.Target(Judgment.Kind.DOCUMENT, runbook.getKey()),
+                                1,
+                                Judgment.Source.OPERATOR));
+            }
+            server.knowledge().feedback().record("ops", judged);
+
+            Outcome tuned = run("tune", "--namespace", "ops", "--data", data.toString());
+
+            assertThat(tuned.exit()).as(tuned.err()).isZero();
+            assertThat(tuned.err()).contains("cairn: using the server at");
+            // each query is its document's own text: nothing to win, so the version is rejected
+            assertThat(tuned.out())
+                    .startsWith("adaptation 1: trained on ")
+                    .contains("nDCG@10 1.0000 before")
+                    .endsWith("-> rejected" + System.lineSeparator());
+            assertThat(server.knowledge().adaptations().all("ops"))
+                    .singleElement()
+                    .extracting(a -> a.version())
+                    .isEqualTo(1);
+
+            Outcome rolledBack =
+                    run("tune", "--namespace", "ops", "--rollback", "--data", data.toString());
+
+            // the rejected version never became active: nothing to roll back, said in one line
+            assertThat(rolledBack.exit()).isNotZero();
+            assertThat(rolledBack.err().lines().filter(l -> l.startsWith("cairn: failed")))
+                    .singleElement()
+                    .asString()
+                    .endsWith("namespace 'ops' has no active adaptation");
+        }
     }
 
     @Test
