@@ -49,7 +49,8 @@ public final class MemoryWiring {
                                 .orElse(d.maintenanceInterval().toSeconds())),
                 true,
                 m.get("recall.exchange-share").asDouble().orElse(d.exchangeShare()),
-                m.get("recall.period-bonus").asDouble().orElse(d.periodBonus()));
+                m.get("recall.period-bonus").asDouble().orElse(d.periodBonus()),
+                m.get("recall.time-bonus").asDouble().orElse(d.timeBonus()));
     }
 
     /** The service with the {@code cairn.memory} settings of the default configuration. */

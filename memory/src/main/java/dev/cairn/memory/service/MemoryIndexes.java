@@ -2,6 +2,7 @@ package dev.cairn.memory.service;
 
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.TextNormalizer;
+import dev.cairn.memory.TimeMentions;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.RecallTally;
 import dev.cairn.retrieval.lexical.IndexedChunk;
@@ -26,12 +27,18 @@ import java.util.concurrent.ConcurrentHashMap;
 final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable {
 
     /**
-     * A live memory as recall sees it: its vector (empty when not embedded yet) and its content
-     * normalised once here for recall's exact-match rule, instead of once per candidate per recall.
+     * A live memory as recall sees it: its vector (empty when not embedded yet), its content
+     * normalised once here for recall's exact-match rule, and whether it says when something
+     * happened ({@link TimeMentions#statesTime}), both read once here instead of once per candidate
+     * per recall.
      */
-    record Entry(Memory memory, float[] vector, String normalizedContent) {
+    record Entry(Memory memory, float[] vector, String normalizedContent, boolean statesTime) {
         Entry(Memory memory, float[] vector) {
-            this(memory, vector, TextNormalizer.normalize(memory.content()));
+            this(
+                    memory,
+                    vector,
+                    TextNormalizer.normalize(memory.content()),
+                    TimeMentions.statesTime(memory.content()));
         }
     }
 
@@ -103,7 +110,8 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                                         new Entry(
                                                 e.memory().recalled(tally.times(), tally.last()),
                                                 e.vector(),
-                                                e.normalizedContent())));
+                                                e.normalizedContent(),
+                                                e.statesTime())));
     }
 
     // ---- derived index ------------------------------------------------------------------

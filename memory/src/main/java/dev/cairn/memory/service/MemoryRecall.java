@@ -8,6 +8,7 @@ import dev.cairn.memory.QueryPeriod;
 import dev.cairn.memory.RecallScorer;
 import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.TextNormalizer;
+import dev.cairn.memory.TimeMentions;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.retrieval.dense.UnitVectors;
 import dev.cairn.retrieval.fusion.FusedCandidate;
@@ -43,9 +44,11 @@ import java.util.function.Predicate;
  * alone in those modes, BM25 alone when the query could not be embedded in time. With a query
  * vector, a candidate below the cosine threshold is dropped unless its content holds the query
  * verbatim. A memory written in the calendar period the query names ({@link QueryPeriod}) is {@link
- * MemoryServiceConfig#periodBonus()} more relevant; a conversation turn's neighbours in its session
- * get {@link MemoryServiceConfig#exchangeShare()} of its relevance (an exchange spreads over
- * several turns). {@link RecallScorer} adds recency, type and confidence on top.
+ * MemoryServiceConfig#periodBonus()} more relevant, and when the query asks when, a memory that
+ * says when ({@link TimeMentions}) {@link MemoryServiceConfig#timeBonus()} more; a conversation
+ * turn's neighbours in its session get {@link MemoryServiceConfig#exchangeShare()} of its relevance
+ * (an exchange spreads over several turns). {@link RecallScorer} adds recency, type and confidence
+ * on top.
  *
  * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
  */
@@ -160,6 +163,7 @@ final class MemoryRecall implements AutoCloseable {
         List<ScoredMemory> scored = new ArrayList<>();
         Optional<QueryPeriod> period =
                 config.periodBonus() > 0 ? QueryPeriod.of(request.query()) : Optional.empty();
+        boolean asksWhen = config.timeBonus() > 0 && TimeMentions.asksWhen(request.query());
         for (FusedCandidate c : MIX.fuse(rankings, weights)) {
             MemoryIndexes.Entry e = table.get(c.id());
             if (e == null) {
@@ -177,6 +181,9 @@ final class MemoryRecall implements AutoCloseable {
             double relevance = c.score();
             if (period.isPresent() && period.get().covers(e.memory().createdAt())) {
                 relevance = Math.min(1.0, relevance * (1 + config.periodBonus()));
+            }
+            if (asksWhen && e.statesTime()) {
+                relevance = Math.min(1.0, relevance * (1 + config.timeBonus()));
             }
             scored.add(scorer.score(e.memory(), relevance, now));
         }

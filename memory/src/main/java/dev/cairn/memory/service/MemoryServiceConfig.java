@@ -26,6 +26,13 @@ import java.util.Objects;
  *     after it in its session get ({@code recall.exchange-share}, 0.95; 0 turns it off): an
  *     exchange spreads over several turns, and the one that answers often shares no words with the
  *     question. Chosen on LoCoMo's first five conversations (see docs/memory.md).
+ * @param periodBonus relevance bonus, as a share of its relevance, of a memory written in the
+ *     calendar period a query names ({@code recall.period-bonus}, 0.2; 0 turns it off)
+ * @param timeBonus relevance bonus, as a share of its relevance, of a memory that says when
+ *     something happened ({@link dev.cairn.memory.TimeMentions}) when the query asks when ({@code
+ *     recall.time-bonus}, 0.05; 0 turns it off): the turn that states the event's time answers
+ *     "When did ...?", not the turns that only talk about the event. Chosen on LoCoMo's first five
+ *     conversations (see docs/memory.md).
  */
 public record MemoryServiceConfig(
         MemoryLifecycle.Config lifecycle,
@@ -37,7 +44,8 @@ public record MemoryServiceConfig(
         Duration maintenanceInterval,
         boolean recordRecalls,
         double exchangeShare,
-        double periodBonus) {
+        double periodBonus,
+        double timeBonus) {
 
     public static final int DEFAULT_CANDIDATES = 100;
     public static final double DEFAULT_LEXICAL_WEIGHT = 0.1;
@@ -46,6 +54,7 @@ public record MemoryServiceConfig(
     public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofMinutes(10);
     public static final double DEFAULT_EXCHANGE_SHARE = 0.95;
     public static final double DEFAULT_PERIOD_BONUS = 0.2;
+    public static final double DEFAULT_TIME_BONUS = 0.05;
 
     public MemoryServiceConfig {
         Objects.requireNonNull(lifecycle, "lifecycle");
@@ -78,6 +87,10 @@ public record MemoryServiceConfig(
             throw new IllegalArgumentException(
                     "illegal periodBonus: " + periodBonus + ", must be in [0, 1]");
         }
+        if (!(timeBonus >= 0 && timeBonus <= 1)) {
+            throw new IllegalArgumentException(
+                    "illegal timeBonus: " + timeBonus + ", must be in [0, 1]");
+        }
     }
 
     public static MemoryServiceConfig defaults() {
@@ -91,118 +104,90 @@ public record MemoryServiceConfig(
                 DEFAULT_MAINTENANCE_INTERVAL,
                 true,
                 DEFAULT_EXCHANGE_SHARE,
-                DEFAULT_PERIOD_BONUS);
+                DEFAULT_PERIOD_BONUS,
+                DEFAULT_TIME_BONUS);
     }
 
     public MemoryServiceConfig withCandidates(int candidates) {
-        return new MemoryServiceConfig(
-                lifecycle,
-                weights,
-                candidates,
-                lexicalWeight,
-                denseWeight,
-                userCap,
-                maintenanceInterval,
-                recordRecalls,
-                exchangeShare,
-                periodBonus);
+        return copy(c -> c.candidates = candidates);
     }
 
     public MemoryServiceConfig withHybridWeights(double lexicalWeight, double denseWeight) {
-        return new MemoryServiceConfig(
-                lifecycle,
-                weights,
-                candidates,
-                lexicalWeight,
-                denseWeight,
-                userCap,
-                maintenanceInterval,
-                recordRecalls,
-                exchangeShare,
-                periodBonus);
+        return copy(
+                c -> {
+                    c.lexicalWeight = lexicalWeight;
+                    c.denseWeight = denseWeight;
+                });
     }
 
     public MemoryServiceConfig withUserCap(int userCap) {
-        return new MemoryServiceConfig(
-                lifecycle,
-                weights,
-                candidates,
-                lexicalWeight,
-                denseWeight,
-                userCap,
-                maintenanceInterval,
-                recordRecalls,
-                exchangeShare,
-                periodBonus);
+        return copy(c -> c.userCap = userCap);
     }
 
     public MemoryServiceConfig withMaintenanceInterval(Duration maintenanceInterval) {
-        return new MemoryServiceConfig(
-                lifecycle,
-                weights,
-                candidates,
-                lexicalWeight,
-                denseWeight,
-                userCap,
-                maintenanceInterval,
-                recordRecalls,
-                exchangeShare,
-                periodBonus);
+        return copy(c -> c.maintenanceInterval = maintenanceInterval);
     }
 
     public MemoryServiceConfig withRecordRecalls(boolean recordRecalls) {
-        return new MemoryServiceConfig(
-                lifecycle,
-                weights,
-                candidates,
-                lexicalWeight,
-                denseWeight,
-                userCap,
-                maintenanceInterval,
-                recordRecalls,
-                exchangeShare,
-                periodBonus);
+        return copy(c -> c.recordRecalls = recordRecalls);
     }
 
     public MemoryServiceConfig withMergeSimilarity(double mergeSimilarity) {
-        return new MemoryServiceConfig(
-                new MemoryLifecycle.Config(mergeSimilarity),
-                weights,
-                candidates,
-                lexicalWeight,
-                denseWeight,
-                userCap,
-                maintenanceInterval,
-                recordRecalls,
-                exchangeShare,
-                periodBonus);
+        return copy(c -> c.lifecycle = new MemoryLifecycle.Config(mergeSimilarity));
     }
 
     public MemoryServiceConfig withExchangeShare(double exchangeShare) {
-        return new MemoryServiceConfig(
-                lifecycle,
-                weights,
-                candidates,
-                lexicalWeight,
-                denseWeight,
-                userCap,
-                maintenanceInterval,
-                recordRecalls,
-                exchangeShare,
-                periodBonus);
+        return copy(c -> c.exchangeShare = exchangeShare);
+    }
+
+    public MemoryServiceConfig withTimeBonus(double timeBonus) {
+        return copy(c -> c.timeBonus = timeBonus);
     }
 
     public MemoryServiceConfig withPeriodBonus(double periodBonus) {
+        return copy(c -> c.periodBonus = periodBonus);
+    }
+
+    /** The settings a wither changes; every other one is kept. */
+    private static final class Draft {
+        MemoryLifecycle.Config lifecycle;
+        RecallScorer.Weights weights;
+        int candidates;
+        double lexicalWeight;
+        double denseWeight;
+        int userCap;
+        Duration maintenanceInterval;
+        boolean recordRecalls;
+        double exchangeShare;
+        double periodBonus;
+        double timeBonus;
+    }
+
+    private MemoryServiceConfig copy(java.util.function.Consumer<Draft> change) {
+        Draft c = new Draft();
+        c.lifecycle = lifecycle;
+        c.weights = weights;
+        c.candidates = candidates;
+        c.lexicalWeight = lexicalWeight;
+        c.denseWeight = denseWeight;
+        c.userCap = userCap;
+        c.maintenanceInterval = maintenanceInterval;
+        c.recordRecalls = recordRecalls;
+        c.exchangeShare = exchangeShare;
+        c.periodBonus = periodBonus;
+        c.timeBonus = timeBonus;
+        change.accept(c);
         return new MemoryServiceConfig(
-                lifecycle,
-                weights,
-                candidates,
-                lexicalWeight,
-                denseWeight,
-                userCap,
-                maintenanceInterval,
-                recordRecalls,
-                exchangeShare,
-                periodBonus);
+                c.lifecycle,
+                c.weights,
+                c.candidates,
+                c.lexicalWeight,
+                c.denseWeight,
+                c.userCap,
+                c.maintenanceInterval,
+                c.recordRecalls,
+                c.exchangeShare,
+                c.periodBonus,
+                c.timeBonus);
     }
 }

@@ -13,6 +13,9 @@
  * relevance  = HYBRID: wDense * max(cos, 0) + wLexical * bm25 / maxBm25 (over the candidates),
  *                      divided by wDense + wLexical (a convex combination, Bruch et al., TOIS 2023)
  *              LEXICAL: bm25 / maxBm25;  DENSE: max(cos, 0)
+ *              x (1 + periodBonus) when written in the calendar period the query names,
+ *              x (1 + timeBonus) when the query asks when and the memory says when (TimeMentions);
+ *              a conversation turn's neighbours in its session get exchangeShare of it
  * score      = RecallScorer (relevance, importance, recency, confidence, type bonus)
  * order      = score desc, id asc; at most limit (25); then ContextAssembler within maxTokens
  * </pre>

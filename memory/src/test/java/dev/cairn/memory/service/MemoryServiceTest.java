@@ -358,6 +358,52 @@ class MemoryServiceTest {
     }
 
     @Test
+    void aQuestionAskingWhenFindsTheTurnThatSaysWhen() {
+        String talk = converse("s1", "Mel: so Caro, did you go to the support group?").get(0);
+        String stating = converse("s2", "Caro: yes, I went to the group yesterday").get(0);
+        RecallRequest when =
+                RecallRequest.of("team", "When did Caro go to the support group?")
+                        .withThreshold(-1.0);
+        RecallRequest what =
+                RecallRequest.of("team", "What did Caro say about the support group?")
+                        .withThreshold(-1.0);
+        Map<String, Double> withBonus = relevance(when);
+        Map<String, Double> notAskingWhen = relevance(what);
+
+        service.close();
+        service =
+                open(
+                        MemoryServiceConfig.defaults()
+                                .withMaintenanceInterval(Duration.ZERO)
+                                .withTimeBonus(0));
+        Map<String, Double> without = relevance(when);
+        assertThat(withBonus.get(stating))
+                .isCloseTo(
+                        without.get(stating) * (1 + MemoryServiceConfig.DEFAULT_TIME_BONUS),
+                        org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(withBonus.get(talk)).isEqualTo(without.get(talk));
+        assertThat(relevance(what)).isEqualTo(notAskingWhen);
+        assertThat(service.recall(when).memories())
+                .extracting(ScoredMemory::id)
+                .first()
+                .isEqualTo(talk);
+
+        // a bonus just above the gap puts the turn that says when first
+        double gap = without.get(talk) / without.get(stating) - 1;
+        assertThat(gap).isBetween(0.0, 0.99);
+        service.close();
+        service =
+                open(
+                        MemoryServiceConfig.defaults()
+                                .withMaintenanceInterval(Duration.ZERO)
+                                .withTimeBonus(gap + 0.01));
+        assertThat(service.recall(when).memories())
+                .extracting(ScoredMemory::id)
+                .first()
+                .isEqualTo(stating);
+    }
+
+    @Test
     void recallReturnsComponentsContextAndLayers() {
         String id =
                 service.write(

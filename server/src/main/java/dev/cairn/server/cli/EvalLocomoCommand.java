@@ -120,6 +120,15 @@ final class EvalLocomoCommand implements Callable<Integer> {
                             + "; 0 turns it off)")
     Double periodBonus;
 
+    @Option(
+            names = "--time-bonus",
+            paramLabel = "X",
+            description =
+                    "relevance bonus of memories that say when, for questions asking when (default "
+                            + MemoryServiceConfig.DEFAULT_TIME_BONUS
+                            + "; 0 turns it off)")
+    Double timeBonus;
+
     @Option(names = "--json", paramLabel = "FILE")
     Path json;
 
@@ -160,6 +169,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
         }
         if (periodBonus != null) {
             config = config.withPeriodBonus(periodBonus);
+        }
+        if (timeBonus != null) {
+            config = config.withTimeBonus(timeBonus);
         }
         if (weights != null) {
             if (weights.size() != 2) {
@@ -231,6 +243,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("contextTurns", contextTurns);
             out.put("exchangeShare", config.exchangeShare());
             out.put("periodBonus", config.periodBonus());
+            out.put("timeBonus", config.timeBonus());
             out.put(
                     "weights",
                     Map.of("lexical", config.lexicalWeight(), "dense", config.denseWeight()));
