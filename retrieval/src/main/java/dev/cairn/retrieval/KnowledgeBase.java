@@ -5,7 +5,6 @@ import dev.cairn.retrieval.dense.DenseIndex;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.AdaptationStore;
 import dev.cairn.retrieval.feedback.FeedbackLog;
-import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.fusion.FusedCandidate;
 import dev.cairn.retrieval.fusion.Fusion;
@@ -26,18 +25,15 @@ import dev.cairn.store.StoredDocument;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -75,29 +71,7 @@ public final class KnowledgeBase implements AutoCloseable {
     private final FeedbackLog feedback;
     private final AdaptationStore adaptations;
     private final Tuner tuner;
-    private final Map<String, ActiveAdapter> active = new ConcurrentHashMap<>();
-
-    /**
-     * How long a namespace's active adaptation is taken as known before the store is asked again
-     * (by version only): another server's training or rollback is seen within this time.
-     */
-    static final Duration ADAPTATION_RECHECK = Duration.ofSeconds(5);
-
-    /** A namespace's active adapter as last read: version 0 and no adapter when none. */
-    private record ActiveAdapter(
-            int version, QueryAdapter adapter, double denseWeight, long checkedNanos) {
-
-        /** {@code weights} with the dense weight scaled by the adaptation's factor. */
-        SignalWeights apply(SignalWeights weights) {
-            if (version == 0 || denseWeight == 1) {
-                return weights;
-            }
-            Map<Signal, Double> scaled = new EnumMap<>(Signal.class);
-            scaled.putAll(weights.weights());
-            scaled.computeIfPresent(Signal.DENSE, (s, w) -> w * denseWeight);
-            return new SignalWeights(scaled);
-        }
-    }
+    private final ActiveAdaptations active;
 
     private KnowledgeBase(
             Store store,
@@ -126,6 +100,7 @@ public final class KnowledgeBase implements AutoCloseable {
                         Signal.GRAPH, config.graphTimeout());
         this.feedback = new FeedbackLog(store.sql());
         this.adaptations = new AdaptationStore(store.sql());
+        this.active = new ActiveAdaptations(adaptations);
         this.tuner =
                 new Tuner(
                         store,
@@ -261,7 +236,7 @@ public final class KnowledgeBase implements AutoCloseable {
         if (request.weights().weight(Signal.LEXICAL) > 0) {
             tasks.put(Signal.LEXICAL, () -> lexicalSignal(namespace, request, n, explanations));
         }
-        ActiveAdapter adapter = activeAdapter(namespace);
+        ActiveAdaptations.Active adapter = active.of(namespace);
         boolean adapted = false;
         SignalWeights weights = request.weights();
         if (request.weights().weight(Signal.DENSE) > 0) {
@@ -298,7 +273,8 @@ public final class KnowledgeBase implements AutoCloseable {
 
         long fusionStart = System.nanoTime();
         List<FusedCandidate> fused =
-                applySupersession(
+                Supersession.apply(
+                        graph,
                         namespace,
                         run.fuse(request.fusion().fusion(request.k()), weights),
                         explanations);
@@ -359,7 +335,7 @@ public final class KnowledgeBase implements AutoCloseable {
                         outcomes,
                         adapted ? adapter.version() : 0,
                         adapted ? adapter.denseWeight() : 1);
-        traces.save(namespace, trace(namespace, request, result));
+        traces.save(namespace, StoredTrace.of(namespace, request, result));
         return result;
     }
 
@@ -425,7 +401,7 @@ public final class KnowledgeBase implements AutoCloseable {
         try {
             return tuner.tune(namespace, options);
         } finally {
-            active.remove(namespace);
+            active.forget(namespace);
         }
     }
 
@@ -440,106 +416,7 @@ public final class KnowledgeBase implements AutoCloseable {
         try {
             return adaptations.rollback(namespace);
         } finally {
-            active.remove(namespace);
-        }
-    }
-
-    private ActiveAdapter activeAdapter(String namespace) {
-        long now = System.nanoTime();
-        ActiveAdapter known = active.get(namespace);
-        if (known != null && now - known.checkedNanos() < ADAPTATION_RECHECK.toNanos()) {
-            return known;
-        }
-        int version = adaptations.activeVersion(namespace);
-        ActiveAdapter fresh;
-        if (known != null && known.version() == version) {
-            fresh = new ActiveAdapter(version, known.adapter(), known.denseWeight(), now);
-        } else if (version == 0) {
-            fresh = new ActiveAdapter(0, null, 1, now);
-        } else {
-            fresh =
-                    adaptations
-                            .active(namespace)
-                            .map(
-                                    a ->
-                                            new ActiveAdapter(
-                                                    a.version(), a.adapter(), a.denseWeight(), now))
-                            .orElseGet(() -> new ActiveAdapter(0, null, 1, now));
-        }
-        active.put(namespace, fresh);
-        return fresh;
-    }
-
-    /**
-     * The supersession rule after fusion: a chunk of a document that another candidate document
-     * declares it supersedes is placed directly below the successor's best chunk when fusion ranked
-     * it above (the graph signal already scores it below its successor, but the lexical and dense
-     * signals know nothing of supersession and can outvote it). Fused scores are kept; the trace
-     * explanation says why the chunk moved. A superseded chunk whose successor is not a candidate
-     * stays where it is.
-     */
-    private List<FusedCandidate> applySupersession(
-            String namespace, List<FusedCandidate> fused, Map<String, String> explanations) {
-        if (graph == GraphRanker.NONE || fused.isEmpty()) {
-            return fused;
-        }
-        Map<String, java.util.Set<String>> successorsOf = new HashMap<>();
-        boolean any = false;
-        for (FusedCandidate c : fused) {
-            String doc = StoredChunk.documentIdOf(c.id());
-            java.util.Set<String> successors =
-                    successorsOf.computeIfAbsent(doc, d -> graph.successors(namespace, d));
-            any |= !successors.isEmpty();
-        }
-        if (!any) {
-            return fused;
-        }
-        java.util.Set<String> present = new java.util.HashSet<>();
-        fused.forEach(c -> present.add(StoredChunk.documentIdOf(c.id())));
-        List<FusedCandidate> out = new ArrayList<>(fused.size());
-        Map<String, List<FusedCandidate>> held = new LinkedHashMap<>();
-        java.util.Set<String> emitted = new java.util.HashSet<>();
-        for (FusedCandidate c : fused) {
-            String doc = StoredChunk.documentIdOf(c.id());
-            java.util.Optional<String> waitingFor =
-                    successorsOf.get(doc).stream()
-                            .filter(s -> present.contains(s) && !emitted.contains(s))
-                            .sorted()
-                            .findFirst();
-            if (waitingFor.isPresent()) {
-                held.computeIfAbsent(waitingFor.get(), k -> new ArrayList<>()).add(c);
-                synchronized (explanations) {
-                    explanations.merge(
-                            c.id(),
-                            "superseded by " + waitingFor.get() + ": placed below it",
-                            (a, b) -> b + "\n" + a);
-                }
-                continue;
-            }
-            out.add(c);
-            if (emitted.add(doc)) {
-                release(doc, held, emitted, out);
-            }
-        }
-        held.values().forEach(out::addAll);
-        return out;
-    }
-
-    private static void release(
-            String doc,
-            Map<String, List<FusedCandidate>> held,
-            java.util.Set<String> emitted,
-            List<FusedCandidate> out) {
-        List<FusedCandidate> waiting = held.remove(doc);
-        if (waiting == null) {
-            return;
-        }
-        for (FusedCandidate c : waiting) {
-            out.add(c);
-            String d = StoredChunk.documentIdOf(c.id());
-            if (emitted.add(d)) {
-                release(d, held, emitted, out);
-            }
+            active.forget(namespace);
         }
     }
 
@@ -588,62 +465,6 @@ public final class KnowledgeBase implements AutoCloseable {
                             candidate.scores()));
         }
         return hits;
-    }
-
-    private static StoredTrace trace(
-            String namespace, RetrieveRequest request, RetrieveResult result) {
-        Map<String, RetrievedHit> hits = new HashMap<>();
-        result.hits().forEach(h -> hits.put(h.chunkId(), h));
-        List<StoredTrace.Entry> entries = new ArrayList<>();
-        int position = 0;
-        for (TraceCandidate c : result.candidates()) {
-            RetrievedHit hit = hits.get(c.chunkId());
-            entries.add(
-                    new StoredTrace.Entry(
-                            position++,
-                            c.chunkId(),
-                            c.documentId(),
-                            c.fused(),
-                            c.ranks(),
-                            c.scores(),
-                            hit != null,
-                            hit == null ? "" : hit.title(),
-                            hit == null ? "" : hit.heading(),
-                            hit == null ? "" : hit.text(),
-                            hit == null ? dev.cairn.store.Authority.DEFAULT : hit.authority(),
-                            c.filteredOut(),
-                            c.explanation(),
-                            c.graphPath()));
-        }
-        Map<String, Object> requestView = new LinkedHashMap<>();
-        requestView.put("query", request.query());
-        requestView.put("topK", request.topK());
-        requestView.put("candidates", request.candidates());
-        Map<String, Double> weights = new LinkedHashMap<>();
-        for (Signal s : Signal.values()) {
-            weights.put(s.name().toLowerCase(java.util.Locale.ROOT), request.weights().weight(s));
-        }
-        requestView.put("weights", weights);
-        requestView.put("k", request.k());
-        requestView.put("fusion", request.fusion().name().toLowerCase(java.util.Locale.ROOT));
-        Map<String, Object> adaptation = new LinkedHashMap<>();
-        adaptation.put("applied", result.adaptationVersion() > 0);
-        if (result.adaptationVersion() > 0) {
-            adaptation.put("version", result.adaptationVersion());
-            adaptation.put("denseWeight", result.adaptationDenseWeight());
-        }
-        requestView.put("adaptation", adaptation);
-        return new StoredTrace(
-                result.traceId(),
-                namespace,
-                request.query(),
-                requestView,
-                result.grounding(),
-                result.plan(),
-                result.timings(),
-                result.signals(),
-                Instant.now(),
-                entries);
     }
 
     /** The stored trace of an earlier retrieve call. */

@@ -3,6 +3,9 @@ package dev.cairn.retrieval;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.store.Authority;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -98,5 +101,61 @@ public record StoredTrace(
                     "",
                     List.of());
         }
+    }
+
+    /** The trace of a retrieve call as it is kept: every candidate, the selected ones with text. */
+    static StoredTrace of(String namespace, RetrieveRequest request, RetrieveResult result) {
+        Map<String, RetrievedHit> hits = new HashMap<>();
+        result.hits().forEach(h -> hits.put(h.chunkId(), h));
+        List<StoredTrace.Entry> entries = new ArrayList<>();
+        int position = 0;
+        for (TraceCandidate c : result.candidates()) {
+            RetrievedHit hit = hits.get(c.chunkId());
+            entries.add(
+                    new StoredTrace.Entry(
+                            position++,
+                            c.chunkId(),
+                            c.documentId(),
+                            c.fused(),
+                            c.ranks(),
+                            c.scores(),
+                            hit != null,
+                            hit == null ? "" : hit.title(),
+                            hit == null ? "" : hit.heading(),
+                            hit == null ? "" : hit.text(),
+                            hit == null ? dev.cairn.store.Authority.DEFAULT : hit.authority(),
+                            c.filteredOut(),
+                            c.explanation(),
+                            c.graphPath()));
+        }
+        Map<String, Object> requestView = new LinkedHashMap<>();
+        requestView.put("query", request.query());
+        requestView.put("topK", request.topK());
+        requestView.put("candidates", request.candidates());
+        Map<String, Double> weights = new LinkedHashMap<>();
+        for (Signal s : Signal.values()) {
+            weights.put(s.name().toLowerCase(java.util.Locale.ROOT), request.weights().weight(s));
+        }
+        requestView.put("weights", weights);
+        requestView.put("k", request.k());
+        requestView.put("fusion", request.fusion().name().toLowerCase(java.util.Locale.ROOT));
+        Map<String, Object> adaptation = new LinkedHashMap<>();
+        adaptation.put("applied", result.adaptationVersion() > 0);
+        if (result.adaptationVersion() > 0) {
+            adaptation.put("version", result.adaptationVersion());
+            adaptation.put("denseWeight", result.adaptationDenseWeight());
+        }
+        requestView.put("adaptation", adaptation);
+        return new StoredTrace(
+                result.traceId(),
+                namespace,
+                request.query(),
+                requestView,
+                result.grounding(),
+                result.plan(),
+                result.timings(),
+                result.signals(),
+                Instant.now(),
+                entries);
     }
 }
