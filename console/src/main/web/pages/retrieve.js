@@ -8,9 +8,11 @@ import { Badge, ErrorBox, Loading, fmt, href, useAction, useLoad } from '../ui.j
 import { Adaptation, Judgments, Thumbs } from './feedback.js';
 
 const SIGNALS = ['lexical', 'dense', 'graph'];
+/** The API's fusion strategies: weighted RRF, RRF with BM25's weight set per query, convex. */
+const FUSIONS = ['rrf', 'adaptive', 'convex'];
 
 export function Retrieve({ ns, rest, can }) {
-  const [form, setForm] = useState({ query: '', topK: 5, k: 60, lexical: 1, dense: 1, graph: 1 });
+  const [form, setForm] = useState({ query: '', topK: 5, k: 60, fusion: 'rrf', lexical: 1, dense: 1, graph: 1 });
   const [answer, setAnswer] = useState(null);
   const [traceId, setTraceId] = useState(rest[0] === 'trace' ? rest[1] : null);
   /** Bumped when a thumb records a judgment, so the list of judgments reloads. */
@@ -24,6 +26,7 @@ export function Retrieve({ ns, rest, can }) {
         query: form.query,
         topK: Number(form.topK),
         k: Number(form.k),
+        fusion: form.fusion,
         explain: true,
         weights: { lexical: Number(form.lexical), dense: Number(form.dense), graph: Number(form.graph) },
       };
@@ -39,6 +42,9 @@ export function Retrieve({ ns, rest, can }) {
       <div class="row">
         <label>topK <input type="number" min="1" max="100" value=${form.topK} onInput=${set('topK')} /></label>
         ${SIGNALS.map((s) => html`<label>${s} weight <input type="number" step="0.1" min="0" value=${form[s]} onInput=${set(s)} /></label>`)}
+        <label>fusion <select id="retrieve-fusion" value=${form.fusion} onChange=${set('fusion')}>
+          ${FUSIONS.map((f) => html`<option value=${f}>${f}</option>`)}
+        </select></label>
         <label>RRF k <input type="number" min="1" value=${form.k} onInput=${set('k')} /></label>
         <button type="submit" disabled=${action.busy || !form.query.trim()}>Retrieve</button>
       </div>

@@ -7,6 +7,11 @@ import java.util.Locale;
 public enum FusionStrategy {
     /** Weighted reciprocal-rank fusion, {@link Fusion#weightedRrf(int)}. */
     RRF,
+    /**
+     * Weighted RRF with the lexical weight scaled per query by BM25's own decisiveness, {@link
+     * Fusion#adaptiveRrf(int)}.
+     */
+    ADAPTIVE,
     /** Convex combination of normalised scores, {@link Fusion#convex()}. */
     CONVEX;
 
@@ -21,11 +26,15 @@ public enum FusionStrategy {
             return valueOf(name.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
-                    "unknown fusion: '" + name + "', must be one of rrf, convex");
+                    "unknown fusion: '" + name + "', must be one of rrf, adaptive, convex");
         }
     }
 
     Fusion fusion(int k) {
-        return this == RRF ? Fusion.weightedRrf(k) : Fusion.convex();
+        return switch (this) {
+            case RRF -> Fusion.weightedRrf(k);
+            case ADAPTIVE -> Fusion.adaptiveRrf(k);
+            case CONVEX -> Fusion.convex();
+        };
     }
 }

@@ -57,7 +57,7 @@ public final class BeirEvaluation {
             latencies.add((System.nanoTime() - start) / 1e6);
             List<ScoredDoc> chunks = new ArrayList<>();
             for (RetrievedHit hit : result.hits()) {
-                chunks.add(new ScoredDoc(hit.documentId(), hit.score()));
+                chunks.add(new ScoredDoc(hit.documentId(), runScore(mode, hit)));
             }
             List<ScoredDoc> docs = Metrics.maxPerDocument(chunks);
             run.put(qid, docs);
@@ -89,6 +89,24 @@ public final class BeirEvaluation {
                 auroc(grounding),
                 run,
                 grounding);
+    }
+
+    /**
+     * The score a run file carries: a single-signal mode's own score (BM25, cosine), which says more
+     * than its reciprocal rank and lets fusions be replayed from the run files; a fused mode's
+     * fused score.
+     */
+    private static double runScore(EvalMode mode, RetrievedHit hit) {
+        Signal only = null;
+        for (Signal s : Signal.values()) {
+            if (mode.weights().weight(s) > 0) {
+                if (only != null) {
+                    return hit.score();
+                }
+                only = s;
+            }
+        }
+        return only == null ? hit.score() : hit.scores().getOrDefault(only, hit.score());
     }
 
     /** The nearest-rank percentile of sorted values. */

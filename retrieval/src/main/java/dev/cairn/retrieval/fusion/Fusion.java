@@ -30,6 +30,16 @@ public interface Fusion {
         return new WeightedRrf(k);
     }
 
+    /**
+     * Weighted RRF whose lexical weight is scaled per query by how decisive BM25's ranking is (the
+     * relative gap between its first two scores); see {@link AdaptiveRrf}.
+     *
+     * @param k smoothing constant, {@code >= 1}
+     */
+    static Fusion adaptiveRrf(int k) {
+        return new AdaptiveRrf(k);
+    }
+
     /** Weighted RRF with {@link #DEFAULT_K}. */
     static Fusion weightedRrf() {
         return weightedRrf(DEFAULT_K);

@@ -100,7 +100,7 @@ final class EvalBeirCommand implements Callable<Integer> {
     @Option(
             names = "--fusion",
             defaultValue = "rrf",
-            paramLabel = "rrf|convex",
+            paramLabel = "rrf|adaptive|convex",
             description = "how hybrid modes fuse their signals (default rrf)")
     String fusion;
 
