@@ -19,6 +19,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -112,19 +114,38 @@ final class BertEncoder implements EmbeddingModel {
         return load(spec, DEFAULT_BATCH_SIZE);
     }
 
+    /**
+     * Loads the model. The ONNX file is parsed on its own thread (pure Java, the longest step of a
+     * load) while PyTorch's native library starts and the attention and fp16 kernels bind: about a
+     * second less before a server can answer.
+     */
     static BertEncoder load(BertSpec spec, int batchSize) {
-        return load(spec, batchSize, FusedAttention.load());
+        requireBatchSize(batchSize);
+        FutureTask<OnnxGraph> parsing = new FutureTask<>(() -> BertWeights.parse(spec));
+        Thread.ofPlatform().name("cairn-model-parse").daemon(true).start(parsing);
+        Optional<FusedAttention> attention;
+        try {
+            attention = FusedAttention.load();
+            HalfPrecisionLinear.load(); // shared, so from() below finds it bound
+        } catch (RuntimeException | Error e) {
+            parsing.cancel(false);
+            throw e;
+        }
+        return load(spec, batchSize, attention, await(parsing));
     }
 
     /** With the given attention kernel; empty for separate ops (package-private for tests). */
     static BertEncoder load(BertSpec spec, int batchSize, Optional<FusedAttention> attention) {
-        if (batchSize < 1) {
-            throw new IllegalArgumentException(
-                    "illegal batchSize: " + batchSize + ", must be >= 1");
-        }
+        requireBatchSize(batchSize);
+        return load(spec, batchSize, attention, BertWeights.parse(spec));
+    }
+
+    private static BertEncoder load(
+            BertSpec spec, int batchSize, Optional<FusedAttention> attention, OnnxGraph graph) {
         NDManager manager = TorchRuntime.engine().newBaseManager();
         try {
-            BertWeights weights = BertWeights.load(spec, manager);
+            BertWeights weights =
+                    BertWeights.from(graph, spec.heads(), manager, HalfPrecisionLinear.load());
             HfTokenizer tokenizer =
                     HfTokenizer.fromClasspath(
                             spec.tokenizerResource(),
@@ -133,6 +154,30 @@ final class BertEncoder implements EmbeddingModel {
         } catch (RuntimeException e) {
             manager.close();
             throw e;
+        }
+    }
+
+    private static void requireBatchSize(int batchSize) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException(
+                    "illegal batchSize: " + batchSize + ", must be >= 1");
+        }
+    }
+
+    private static OnnxGraph await(FutureTask<OnnxGraph> parsing) {
+        try {
+            return parsing.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException("cannot parse the model", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the model was parsed", e);
         }
     }
 

@@ -84,8 +84,11 @@ final class BertWeights {
         this.half = half;
     }
 
-    /** Reads the ONNX file {@code spec.onnxResource()} from the classpath. */
-    static BertWeights load(BertSpec spec, NDManager manager) {
+    /**
+     * Reads the model's ONNX file from the class path: pure Java, no native library, so it can run
+     * while PyTorch starts.
+     */
+    static OnnxGraph parse(BertSpec spec) {
         InputStream raw =
                 BertWeights.class.getClassLoader().getResourceAsStream(spec.onnxResource());
         if (raw == null) {
@@ -96,13 +99,11 @@ final class BertWeights {
                             + spec.id()
                             + ")");
         }
-        OnnxGraph graph;
         try (InputStream in = new BufferedInputStream(raw, 1 << 20)) {
-            graph = OnnxGraph.parse(in);
+            return OnnxGraph.parse(in);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + spec.onnxResource(), e);
         }
-        return from(graph, spec.heads(), manager, HalfPrecisionLinear.load());
     }
 
     /** Maps each MatMul weight initializer to {@code <bias name minus .bias>.weight}. */

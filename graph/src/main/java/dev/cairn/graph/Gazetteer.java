@@ -166,6 +166,27 @@ public final class Gazetteer {
         return maxPhraseWords;
     }
 
+    /**
+     * Everything this gazetteer knows, as {@link GraphSnapshot} writes it.
+     *
+     * @return the entities, the key table and the longest name in words
+     */
+    synchronized State state() {
+        return new State(List.copyOf(entities.values()), Map.copyOf(idByKey), maxPhraseWords);
+    }
+
+    /** Replaces what this (new, empty) gazetteer knows with a snapshot's {@link State}. */
+    synchronized void restore(State state) {
+        for (Entity e : state.entities()) {
+            entities.put(e.id(), e);
+        }
+        idByKey.putAll(state.idByKey());
+        maxPhraseWords = Math.clamp(state.maxPhraseWords(), 1, 8);
+    }
+
+    /** What a gazetteer knows (see {@link #state()}). */
+    record State(List<Entity> entities, Map<String, String> idByKey, int maxPhraseWords) {}
+
     private static boolean upgrades(Entity known, EntityKind kind) {
         return kind == EntityKind.ALERT && !known.declared() && known.kind() != EntityKind.ALERT;
     }

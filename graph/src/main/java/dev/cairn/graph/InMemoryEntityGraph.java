@@ -32,6 +32,11 @@ final class InMemoryEntityGraph implements EntityGraph {
         return namespaces.computeIfAbsent(namespace, k -> new NamespaceGraph());
     }
 
+    /** The namespaces by name, for {@link GraphSnapshot}. */
+    Map<String, NamespaceGraph> namespaces() {
+        return namespaces;
+    }
+
     static <T> T read(NamespaceGraph ns, Supplier<T> action) {
         Lock lock = ns.lock.readLock();
         lock.lock();

@@ -6,6 +6,8 @@
  * rule-based {@link dev.cairn.graph.EntityExtractor}, and replaces the document's part of the
  * namespace graph. Delete: {@link dev.cairn.graph.EntityGraph#removeDocument}. Retrieve: {@link
  * dev.cairn.graph.GraphSignal#rank} links the query to entities and ranks chunks by proximity.
+ * Restart: {@link dev.cairn.graph.GraphSnapshot} writes the whole graph as a compact binary image
+ * and reads it back exactly, instead of extracting every chunk again.
  *
  * <p>Formulas. Edge weight {@code w(e) = weight(type) * confidence} (API.md weights; a chunk's
  * {@code part_of} edge to its document weighs 1). Weighted expansion: {@code score(v) = max_p

@@ -29,6 +29,8 @@ import dev.cairn.store.Store;
 import dev.cairn.store.StoredChunk;
 import dev.cairn.store.StoredDocument;
 import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,32 +53,55 @@ import java.util.concurrent.ConcurrentHashMap;
  * applying one twice or out of date is harmless. The same catch-up writes what extraction derived
  * (extracted entities, text relations, chunk links) into the V005 tables, keyed by document, so
  * both stores hold the graph they serve. Front matter declarations are written by {@link
- * KnowledgeBase#ingest} before the document (they are primary data, like API relations). On {@link
- * #open} the graph is rebuilt from the store: every namespace's declarations first (so the
- * gazetteer knows every declared name before any text is read), then each document's chunks, then
- * the API relations.
+ * KnowledgeBase#ingest} before the document (they are primary data, like API relations).
  *
- * <p>Thread-safe: the graph locks per namespace; changes arrive serially from the change log.
- * {@link #close()} stops following the log.
+ * <p>Start. Rebuilding means extracting entities from every chunk again (seconds per few hundred
+ * documents), so a graph opened with a snapshot file loads the graph as it last saved it ({@link
+ * GraphSnapshotFile}: its binary image, the change it reflects, the API relations applied) and the
+ * change log delivers what changed since, like for any derived index behind the store. Without a
+ * snapshot to trust, the graph is rebuilt from the store: every namespace's declarations first (so
+ * the gazetteer knows every declared name before any text is read), then each document's chunks,
+ * then the API relations; and the snapshot is written at once. While running, {@link #commit}
+ * writes it at most every {@link #SNAPSHOT_INTERVAL}, and {@link #close()} once more.
+ *
+ * <p>Thread-safe: the graph locks per namespace; changes arrive serially from the change log, and
+ * the snapshot is written from its commit, so no change is applied while it is written. {@link
+ * #close()} stops following the log.
  */
 public final class KnowledgeGraph
         implements GraphRanker, DerivedIndex.ChangeByChange, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KnowledgeGraph.class.getName());
 
+    /**
+     * How often, at most, the snapshot is written while changes arrive (and once more at {@link
+     * #close()}). Writing one costs a few milliseconds per hundred documents; the changes after it
+     * are replayed from the change log at the next open, so a crash costs at most this much of
+     * catch-up.
+     */
+    static final Duration SNAPSHOT_INTERVAL = Duration.ofSeconds(30);
+
     private final Store store;
     private final EntityGraph graph;
     private final GraphSignal signal;
     private final EntityRepository repository;
+    private final GraphSnapshotFile snapshots;
     private final Set<String> appliedApiRelations = ConcurrentHashMap.newKeySet();
     private final Map<String, Map<String, Set<String>>> supersessions = new ConcurrentHashMap<>();
     private volatile long position;
+    // written by the change log's thread (commit) and close, both under the change log's lock
+    private long savedPosition = -1;
+    private long savedNanos;
+    private volatile boolean closing;
+    private boolean fromSnapshot;
 
-    private KnowledgeGraph(Store store, ProximityConfig config) {
+    private KnowledgeGraph(
+            Store store, ProximityConfig config, EntityGraph graph, GraphSnapshotFile snapshots) {
         this.store = store;
-        this.graph = EntityGraph.inMemory();
+        this.graph = graph;
         this.signal = GraphSignal.create(graph, config);
         this.repository = new EntityRepository(store.sql());
+        this.snapshots = snapshots;
     }
 
     /** A graph over {@code store} with default proximity settings, rebuilt from the store. */
@@ -86,14 +111,62 @@ public final class KnowledgeGraph
 
     /** A graph over {@code store}, rebuilt from the store and following its change log. */
     public static KnowledgeGraph open(Store store, ProximityConfig config) {
-        KnowledgeGraph kg = new KnowledgeGraph(store, config);
-        kg.rebuild();
-        store.changeLog().follow(kg);
+        return open(store, config, GraphSnapshotFile.NONE);
+    }
+
+    /**
+     * A graph over {@code store} following its change log, loaded from the snapshot in {@code
+     * snapshotFile} when there is one to trust for this store (see {@link GraphSnapshotFile}) and
+     * caught up from the change log past it, else rebuilt from the store; the snapshot is kept
+     * current while the graph runs and written once more at {@link #close()}.
+     */
+    public static KnowledgeGraph open(Store store, ProximityConfig config, Path snapshotFile) {
+        return open(store, config, GraphSnapshotFile.at(snapshotFile));
+    }
+
+    static KnowledgeGraph open(Store store, ProximityConfig config, GraphSnapshotFile snapshots) {
+        long start = System.nanoTime();
+        Optional<GraphSnapshotFile.Loaded> loaded =
+                snapshots.enabled()
+                        ? snapshots.load(store.instanceId(), store.lastChangeSeq())
+                        : Optional.empty();
+        KnowledgeGraph kg;
+        if (loaded.isPresent()) {
+            GraphSnapshotFile.Loaded snapshot = loaded.get();
+            kg = new KnowledgeGraph(store, config, snapshot.graph(), snapshots);
+            kg.position = snapshot.position();
+            kg.appliedApiRelations.addAll(snapshot.apiRelations());
+            kg.savedPosition = snapshot.position();
+            kg.savedNanos = System.nanoTime();
+            kg.fromSnapshot = true;
+            long loadedAt = System.nanoTime();
+            long behind = store.lastChangeSeq() - snapshot.position();
+            store.changeLog().follow(kg); // catches up past the snapshot
+            LOG.log(
+                    Level.INFO,
+                    "entity graph loaded from its snapshot at change {0} in {1} ms, then caught up"
+                            + " {2} changes in {3} ms",
+                    snapshot.position(),
+                    (loadedAt - start) / 1_000_000,
+                    behind,
+                    (System.nanoTime() - loadedAt) / 1_000_000);
+        } else {
+            kg = new KnowledgeGraph(store, config, EntityGraph.inMemory(), snapshots);
+            kg.rebuild();
+            kg.save(); // the next open loads it, even after a crash; before the loop may commit
+            store.changeLog().follow(kg);
+        }
         return kg;
+    }
+
+    /** Whether this graph was loaded from its snapshot rather than rebuilt from the store. */
+    boolean loadedFromSnapshot() {
+        return fromSnapshot;
     }
 
     @Override
     public void close() {
+        closing = true; // unfollow commits, and a closing graph's commit writes the snapshot
         store.changeLog().unfollow(this);
     }
 
@@ -241,6 +314,40 @@ public final class KnowledgeGraph
     @Override
     public void applied(long seq) {
         position = seq;
+    }
+
+    /** Writes the snapshot when changes were applied since the last one and it is due. */
+    @Override
+    public void commit() {
+        if (position != savedPosition
+                && (closing || System.nanoTime() - savedNanos >= SNAPSHOT_INTERVAL.toNanos())) {
+            save();
+        }
+    }
+
+    /**
+     * Writes the snapshot of the graph at {@link #position}; called where no change is applied
+     * meanwhile (the change log's commit, or right after the graph was built). A failure is logged:
+     * the previous snapshot stays, and the change log replays what it lacks.
+     */
+    private void save() {
+        if (!snapshots.enabled()) {
+            return;
+        }
+        long start = System.nanoTime();
+        long at = position;
+        try {
+            snapshots.save(graph, Set.copyOf(appliedApiRelations), store.instanceId(), at);
+            savedPosition = at;
+            savedNanos = System.nanoTime();
+            LOG.log(
+                    Level.DEBUG,
+                    "entity graph snapshot written at change {0} in {1} ms",
+                    at,
+                    (savedNanos - start) / 1_000_000);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "entity graph snapshot not written; the previous one stays", e);
+        }
     }
 
     @Override

@@ -3,9 +3,12 @@ package dev.cairn.server;
 import dev.cairn.embeddings.EmbeddingCache;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
+import dev.cairn.graph.ProximityConfig;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.KnowledgeGraph;
 import dev.cairn.store.Store;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * Cairn's library components opened over one data dir or database, as the server and the command
@@ -13,6 +16,9 @@ import dev.cairn.store.Store;
  * them in reverse order. Thread-safe.
  */
 public final class Cairn implements AutoCloseable {
+
+    /** The entity graph's snapshot in the data dir (see {@link KnowledgeGraph}). */
+    public static final String GRAPH_SNAPSHOT_FILE = "entity-graph.snapshot";
 
     /** The content-addressed embedding cache in the data dir. */
     public static final String EMBEDDING_CACHE_FILE = "embedding-cache.db";
@@ -38,38 +44,121 @@ public final class Cairn implements AutoCloseable {
 
     /** Opens everything, closing what was opened when a later step fails. */
     public static Cairn open(ServerSettings settings) {
-        Store store =
-                settings.dbUrl().isBlank()
-                        ? Store.embedded(settings.dataDir())
-                        : Store.postgres(settings.dbUrl());
+        return open(settings, new StartupPhases());
+    }
+
+    /**
+     * Opens everything, recording each step in {@code phases}. The model loads on its own thread
+     * (native library, weights, a warm-up pass: seconds) while the store opens and the entity graph
+     * loads; the knowledge base, which embeds with the model, opens once both are done. Closes what
+     * was opened when a step fails.
+     */
+    public static Cairn open(ServerSettings settings, StartupPhases phases) {
+        FutureTask<EmbeddingModel> loading =
+                new FutureTask<>(() -> phases.time("model", Cairn::loadEncoder));
+        Thread.ofPlatform().name("cairn-start-model").start(loading);
+        Store store = null;
         EmbeddingCache cache = null;
+        KnowledgeGraph graph = null;
         EmbeddingModel model = null;
         try {
+            store =
+                    phases.time(
+                            "store",
+                            () ->
+                                    settings.dbUrl().isBlank()
+                                            ? Store.embedded(settings.dataDir())
+                                            : Store.postgres(settings.dbUrl()));
+            Store opened = store;
+            // Loaded from its snapshot, then kept current by the store's change log.
+            graph =
+                    phases.time(
+                            "graph",
+                            () ->
+                                    KnowledgeGraph.open(
+                                            opened,
+                                            ProximityConfig.defaults(),
+                                            settings.dataDir().resolve(GRAPH_SNAPSHOT_FILE)));
             // Re-ingesting or re-evaluating never recomputes a vector it has seen.
             cache = EmbeddingCache.sqlite(settings.dataDir().resolve(EMBEDDING_CACHE_FILE));
-            EmbeddingModel encoder = EmbeddingModels.defaultModel();
-            model = EmbeddingModels.cached(encoder, cache);
-            // The first forward pass pays for JIT and native warm-up; pay it before serving.
-            encoder.embedQuery("warm up");
-            // Rebuilt from the store, then kept current by the store's change log.
-            KnowledgeGraph graph = KnowledgeGraph.open(store);
+            model = EmbeddingModels.cached(await(loading), cache);
+            EmbeddingModel cached = model;
+            KnowledgeGraph knowledgeGraph = graph;
             KnowledgeBase knowledge =
-                    KnowledgeBase.open(
-                            store,
-                            model,
-                            settings.dataDir().resolve("lucene").resolve("documents"),
-                            graph,
-                            settings.retrieval());
+                    phases.time(
+                            "knowledge",
+                            () ->
+                                    KnowledgeBase.open(
+                                            opened,
+                                            cached,
+                                            settings.dataDir()
+                                                    .resolve("lucene")
+                                                    .resolve("documents"),
+                                            knowledgeGraph,
+                                            settings.retrieval()));
             return new Cairn(store, cache, model, graph, knowledge);
         } catch (RuntimeException e) {
-            if (model != null) {
-                model.close();
-            }
-            if (cache != null) {
-                cache.close();
-            }
-            store.close();
+            closeAll(e, loading, model, graph, cache, store);
             throw e;
+        }
+    }
+
+    /** The encoder with its first forward pass paid (JIT and native warm-up) before serving. */
+    private static EmbeddingModel loadEncoder() {
+        EmbeddingModel encoder = EmbeddingModels.defaultModel();
+        try {
+            encoder.embedQuery("warm up");
+            return encoder;
+        } catch (RuntimeException e) {
+            encoder.close();
+            throw e;
+        }
+    }
+
+    private static EmbeddingModel await(FutureTask<EmbeddingModel> loading) {
+        try {
+            return loading.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException("the model did not load", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the model loaded", e);
+        }
+    }
+
+    /** Closes what a failed open had opened, the model once its loading thread is done. */
+    private static void closeAll(
+            RuntimeException failure,
+            FutureTask<EmbeddingModel> loading,
+            EmbeddingModel model,
+            KnowledgeGraph graph,
+            EmbeddingCache cache,
+            Store store) {
+        try {
+            if (model != null) {
+                model.close(); // closes the encoder it wraps
+            } else {
+                await(loading).close();
+            }
+        } catch (RuntimeException | Error e) {
+            if (e != failure) {
+                failure.addSuppressed(e);
+            }
+        }
+        if (graph != null) {
+            graph.close();
+        }
+        if (cache != null) {
+            cache.close();
+        }
+        if (store != null) {
+            store.close();
         }
     }
 

@@ -41,7 +41,8 @@ public final class CairnServer implements AutoCloseable {
         ListenerSettings listener = settings.listener();
         // Read before the store opens and the model loads: a bad key file fails in a second.
         Optional<Tls> tls = ServerTls.load(listener.tls());
-        this.components = ServerComponents.open(settings);
+        StartupPhases phases = new StartupPhases();
+        this.components = ServerComponents.open(settings, phases);
         ClientDisconnects.install();
         this.headDeadlines = new HeadDeadlines(listener.headerTimeout());
         try {
@@ -65,9 +66,14 @@ public final class CairnServer implements AutoCloseable {
                             .idleConnectionTimeout(listener.idleTimeout())
                             .idleConnectionPeriod(idleCheckPeriod(listener.idleTimeout()))
                             .shutdownHook(false)
-                            .routing(CairnRouting.register(HttpRouting.builder(), components));
+                            .routing(
+                                    phases.time(
+                                            "routing",
+                                            () ->
+                                                    CairnRouting.register(
+                                                            HttpRouting.builder(), components)));
             tls.ifPresent(builder::tls);
-            this.web = builder.build().start();
+            this.web = phases.time("http", () -> builder.build().start());
         } catch (RuntimeException e) {
             headDeadlines.close();
             components.close();
@@ -90,6 +96,7 @@ public final class CairnServer implements AutoCloseable {
             components.close();
             throw e;
         }
+        LOG.log(Level.INFO, phases.readyLine());
     }
 
     /** The name of the token the data dir's {@link ServerMarker} carries. */

@@ -60,11 +60,17 @@ public final class ServerComponents implements AutoCloseable {
 
     /** Opens everything, closing what was opened when a later step fails. */
     public static ServerComponents open(ServerSettings settings) {
+        return open(settings, new StartupPhases());
+    }
+
+    /** As {@link #open(ServerSettings)}, recording the time of each step in {@code phases}. */
+    public static ServerComponents open(ServerSettings settings, StartupPhases phases) {
         DataDir.prepare(settings.dataDir());
-        Cairn cairn = Cairn.open(settings);
+        Cairn cairn = Cairn.open(settings, phases);
         JvmGcMetrics gcMetrics = null;
         MemoryService memory = null;
         try {
+            long servicesStart = System.nanoTime();
             AdminToken.Resolved admin =
                     AdminToken.resolve(settings.adminToken(), settings.dataDir());
             List<ApiToken> fixed = new ArrayList<>(settings.tokens());
@@ -101,6 +107,8 @@ public final class ServerComponents implements AutoCloseable {
                             knowledge,
                             cairn.model(),
                             new GraphContradictions(cairn.graph().graph()));
+            // tokens, metrics, the memory service (its Lucene index), governance and the judge
+            phases.record("services", System.nanoTime() - servicesStart);
             return new ServerComponents(
                     settings,
                     cairn,

@@ -17,6 +17,6 @@ public final class FoundationSchema implements Schema {
 
     @Override
     public List<String> migrations() {
-        return List.of("V001__foundation.sql", "V010__ingest_key.sql");
+        return List.of("V001__foundation.sql", "V010__ingest_key.sql", "V013__store_instance.sql");
     }
 }

@@ -46,6 +46,7 @@ abstract class JdbcStore implements Store {
     protected final StoreConfig config;
     private final ChangeLog changeLog;
     private final DocumentTables documents = new DocumentTables(this);
+    private volatile String instanceId; // read once: it never changes
 
     JdbcStore(StoreConfig config) {
         this.config = config;
@@ -408,6 +409,29 @@ abstract class JdbcStore implements Store {
                     }
                     return out;
                 });
+    }
+
+    @Override
+    public final String instanceId() {
+        String id = instanceId;
+        if (id == null) {
+            id =
+                    read(
+                            c -> {
+                                try (PreparedStatement ps =
+                                                c.prepareStatement(
+                                                        "SELECT id FROM store_instance");
+                                        ResultSet rs = ps.executeQuery()) {
+                                    if (!rs.next()) {
+                                        throw new StoreException(
+                                                "store_instance holds no id", null);
+                                    }
+                                    return rs.getString(1);
+                                }
+                            });
+            instanceId = id;
+        }
+        return id;
     }
 
     @Override

@@ -57,6 +57,15 @@ public interface Store extends AutoCloseable {
     /** Checks the store answers; throws {@link IllegalStateException} with the reason when not. */
     void ping();
 
+    /**
+     * This database's identity: a random id drawn when its schema was created (migration {@code
+     * V013__store_instance}), the same for every server sharing it and for every open. A file
+     * derived from the store and kept outside it (the entity graph's snapshot) records it, so one
+     * made from another database, say a PostgreSQL database recreated under the same data dir, is
+     * told apart and not trusted.
+     */
+    String instanceId();
+
     // ---- namespaces ----------------------------------------------------------------------
 
     /** Creates a namespace; {@link IllegalStateException} when it exists. */

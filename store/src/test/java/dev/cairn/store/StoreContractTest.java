@@ -86,6 +86,19 @@ abstract class StoreContractTest {
     }
 
     @Test
+    void instanceIdStaysWithTheDatabaseAndDiffersBetweenDatabases() {
+        String id = store.instanceId();
+        store.deleteNamespace("none"); // a write changes nothing of it
+        store.close();
+        try (Store again = open(config())) {
+            assertThat(again.instanceId()).isEqualTo(id).matches("[0-9a-f]{32}");
+        }
+        newLocation();
+        store = open(config());
+        assertThat(store.instanceId()).isNotEqualTo(id).matches("[0-9a-f]{32}");
+    }
+
+    @Test
     void twoStoresOpeningOneLocationAtOnceBothSucceed() throws Exception {
         store.close();
         store = null;
