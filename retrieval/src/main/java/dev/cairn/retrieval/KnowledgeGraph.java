@@ -67,6 +67,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe: the graph locks per namespace; changes arrive serially from the change log, and
  * the snapshot is written from its commit, so no change is applied while it is written. {@link
  * #close()} stops following the log.
+ *
+ * <p>Why about 500 lines: applying a change, rebuilding and loading the snapshot all keep the same
+ * three pieces of state in step (the graph, the applied API relations, the position), which is
+ * why they live together; extraction, ranking and the snapshot codec are elsewhere.
  */
 public final class KnowledgeGraph
         implements GraphRanker, DerivedIndex.ChangeByChange, AutoCloseable {

@@ -22,6 +22,11 @@ import java.util.function.BiConsumer;
 /**
  * The SQL both backends share; subclasses supply connections and the dialect's types. Thread-safe
  * when {@link #withConnection} hands each caller its own connection (or serialises them).
+ *
+ * <p>Why one class of about 500 lines: it is the {@link Store} contract's one implementation for
+ * both dialects, one short method per operation, each a statement or two; splitting it by topic
+ * would spread one transaction discipline (every write appends its change in the same transaction)
+ * over several classes that each need the connection and the change log.
  */
 abstract class JdbcStore implements Store {
 
