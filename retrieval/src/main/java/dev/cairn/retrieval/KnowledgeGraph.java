@@ -69,8 +69,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * #close()} stops following the log.
  *
  * <p>Why about 500 lines: applying a change, rebuilding and loading the snapshot all keep the same
- * three pieces of state in step (the graph, the applied API relations, the position), which is
- * why they live together; extraction, ranking and the snapshot codec are elsewhere.
+ * three pieces of state in step (the graph, the applied API relations, the position), which is why
+ * they live together; extraction, ranking and the snapshot codec are elsewhere.
  */
 public final class KnowledgeGraph
         implements GraphRanker, DerivedIndex.ChangeByChange, AutoCloseable {

@@ -92,8 +92,8 @@ public final class BeirEvaluation {
     }
 
     /**
-     * The score a run file carries: a single-signal mode's own score (BM25, cosine), which says more
-     * than its reciprocal rank and lets fusions be replayed from the run files; a fused mode's
+     * The score a run file carries: a single-signal mode's own score (BM25, cosine), which says
+     * more than its reciprocal rank and lets fusions be replayed from the run files; a fused mode's
      * fused score.
      */
     private static double runScore(EvalMode mode, RetrievedHit hit) {
