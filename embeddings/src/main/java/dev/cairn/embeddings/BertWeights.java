@@ -39,9 +39,14 @@ final class BertWeights {
     /**
      * One linear layer: {@code weight} is {@code [out, in]} as {@code torch.nn.Linear} expects it,
      * stored transposed (see {@link #weight}); {@code half} is the same weight and bias packed by
-     * {@link HalfPrecisionLinear}, or null when that is not available.
+     * {@link HalfPrecisionLinear} and {@code int8} quantised by {@link Int8Linear}, each null when
+     * that path is not available.
      */
-    record Dense(NDArray weight, NDArray bias, HalfPrecisionLinear.Packed half) {}
+    record Dense(
+            NDArray weight,
+            NDArray bias,
+            HalfPrecisionLinear.Packed half,
+            Int8Linear.Packed int8) {}
 
     /** One transformer layer. */
     record Layer(
@@ -65,6 +70,9 @@ final class BertWeights {
     /** The fp16 linear the {@link Dense#half()} weights are packed for, or null. */
     final HalfPrecisionLinear half;
 
+    /** The int8 linear the {@link Dense#int8()} weights are quantised for, or null. */
+    final Int8Linear int8;
+
     private BertWeights(
             NDArray wordEmbeddings,
             NDArray positionPlusTypeEmbeddings,
@@ -73,7 +81,8 @@ final class BertWeights {
             List<Layer> layers,
             int hidden,
             int headDim,
-            HalfPrecisionLinear half) {
+            HalfPrecisionLinear half,
+            Int8Linear int8) {
         this.wordEmbeddings = wordEmbeddings;
         this.positionPlusTypeEmbeddings = positionPlusTypeEmbeddings;
         this.embeddingNormGamma = embeddingNormGamma;
@@ -82,10 +91,14 @@ final class BertWeights {
         this.hidden = hidden;
         this.headDim = headDim;
         this.half = half;
+        this.int8 = int8;
     }
 
-    /** Reads the ONNX file {@code spec.onnxResource()} from the classpath. */
-    static BertWeights load(BertSpec spec, NDManager manager) {
+    /**
+     * Reads the ONNX file {@code spec.onnxResource()} from the classpath, with int8 copies of the
+     * linear weights when {@code int8} is given.
+     */
+    static BertWeights load(BertSpec spec, NDManager manager, Optional<Int8Linear> int8) {
         InputStream raw =
                 BertWeights.class.getClassLoader().getResourceAsStream(spec.onnxResource());
         if (raw == null) {
@@ -102,7 +115,7 @@ final class BertWeights {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + spec.onnxResource(), e);
         }
-        return from(graph, spec.heads(), manager, HalfPrecisionLinear.load());
+        return from(graph, spec.heads(), manager, HalfPrecisionLinear.load(), int8);
     }
 
     /** Maps each MatMul weight initializer to {@code <bias name minus .bias>.weight}. */
@@ -142,7 +155,11 @@ final class BertWeights {
     }
 
     static BertWeights from(
-            OnnxGraph graph, int heads, NDManager manager, Optional<HalfPrecisionLinear> half) {
+            OnnxGraph graph,
+            int heads,
+            NDManager manager,
+            Optional<HalfPrecisionLinear> half,
+            Optional<Int8Linear> int8) {
         Map<String, OnnxGraph.Tensor> linear = linearWeightsByName(graph);
         TreeSet<Integer> layerIds = new TreeSet<>();
         for (String name : graph.tensors().keySet()) {
@@ -201,6 +218,7 @@ final class BertWeights {
                                             dense(
                                                     manager,
                                                     half,
+                                                    int8,
                                                     qkv,
                                                     manager.create(qkvBias),
                                                     hidden,
@@ -208,6 +226,7 @@ final class BertWeights {
                                             linear(
                                                     manager,
                                                     half,
+                                                    int8,
                                                     graph,
                                                     linear,
                                                     p + "attention.output.dense"),
@@ -222,12 +241,14 @@ final class BertWeights {
                                             linear(
                                                     manager,
                                                     half,
+                                                    int8,
                                                     graph,
                                                     linear,
                                                     p + "intermediate.dense"),
                                             linear(
                                                     manager,
                                                     half,
+                                                    int8,
                                                     graph,
                                                     linear,
                                                     p + "output.dense"),
@@ -243,7 +264,8 @@ final class BertWeights {
                 layers,
                 hidden,
                 headDim,
-                half.orElse(null));
+                half.orElse(null),
+                int8.orElse(null));
     }
 
     int maxPositions() {
@@ -261,6 +283,7 @@ final class BertWeights {
     private static Dense linear(
             NDManager manager,
             Optional<HalfPrecisionLinear> half,
+            Optional<Int8Linear> int8,
             OnnxGraph graph,
             Map<String, OnnxGraph.Tensor> linear,
             String prefix) {
@@ -268,6 +291,7 @@ final class BertWeights {
         return dense(
                 manager,
                 half,
+                int8,
                 inOut(t),
                 vector(manager, graph, prefix + ".bias"),
                 (int) t.dims()[0],
@@ -277,12 +301,17 @@ final class BertWeights {
     private static Dense dense(
             NDManager manager,
             Optional<HalfPrecisionLinear> half,
+            Optional<Int8Linear> int8,
             float[] inOut,
             NDArray bias,
             int in,
             int out) {
         NDArray weight = weight(manager, inOut, in, out);
-        return new Dense(weight, bias, half.map(h -> h.pack(weight, bias)).orElse(null));
+        return new Dense(
+                weight,
+                bias,
+                half.map(h -> h.pack(weight, bias)).orElse(null),
+                int8.map(q -> Int8Linear.pack(manager, inOut, bias, in, out)).orElse(null));
     }
 
     /**
