@@ -23,7 +23,7 @@ class Int8ParityTest {
     /**
      * Bounds on cosine(int8, float32) over the varied texts, for every text and for the mean.
      * Measured: bge-small mean 0.9988, lowest 0.9963; all-MiniLM-L6-v2 (mean pooling, whose
-     * one-token inputs such as "?" move most) mean 0.9979, lowest 0.9825.
+     * one-token inputs such as "?" move most) mean 0.9964, lowest 0.9825.
      */
     private static final double BGE_MIN_COSINE = 0.995;
 
@@ -31,7 +31,7 @@ class Int8ParityTest {
 
     private static final double MINILM_MIN_COSINE = 0.975;
 
-    private static final double MINILM_MIN_MEAN_COSINE = 0.996;
+    private static final double MINILM_MIN_MEAN_COSINE = 0.995;
 
     @BeforeAll
     static void requireInt8() {
