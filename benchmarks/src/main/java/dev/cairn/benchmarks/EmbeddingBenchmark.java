@@ -36,8 +36,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * bge-small-en-v1.5 on the same texts, side by side: Cairn's DJL/PyTorch encoder against ONNX
- * Runtime (float32, the very ONNX file our weights come from, intra-op threads = cores).
+ * bge-small-en-v1.5 on the same texts, side by side: Cairn's DJL/PyTorch encoder (int8 document
+ * passes where the CPU has VNNI, {@code cairn.embeddings.int8=true}, and its float32 default)
+ * against ONNX Runtime (float32, the very ONNX file our weights come from; and langchain4j's int8
+ * {@code -q} export of the same model, dynamically quantised; intra-op threads = cores).
  *
  * <ul>
  *   <li>{@code *Documents}: documents per second for the first {@value #DOCS} SciFact abstracts
@@ -70,6 +72,12 @@ public class EmbeddingBenchmark {
 
     static final String QUERY = "Does aspirin reduce the risk of heart attack?";
 
+    /** Cairn's switch for int8 document passes (see docs/embeddings.md). */
+    static final String INT8_PROPERTY = "cairn.embeddings.int8";
+
+    /** langchain4j's dynamically quantised export, from {@code ...-bge-small-en-v15-q}. */
+    static final String ORT_INT8_MODEL = "bge-small-en-v1.5-q.onnx";
+
     private static final String BGE_PREFIX =
             "Represent this sentence for searching relevant passages: ";
 
@@ -82,21 +90,42 @@ public class EmbeddingBenchmark {
 
         List<String> documents;
         EmbeddingModel ours;
+        EmbeddingModel oursFloat32;
         OrtEnvironment env;
         OrtSession session;
+        OrtSession int8Session;
         HuggingFaceTokenizer tokenizer;
+
+        /**
+         * bge-small with int8 document passes on ({@code "true"}) or off, whatever the JVM says.
+         */
+        private static EmbeddingModel withInt8(String on) {
+            String before = System.getProperty(INT8_PROPERTY);
+            System.setProperty(INT8_PROPERTY, on);
+            try {
+                return EmbeddingModels.bgeSmallEnV15();
+            } finally {
+                if (before == null) {
+                    System.clearProperty(INT8_PROPERTY);
+                } else {
+                    System.setProperty(INT8_PROPERTY, before);
+                }
+            }
+        }
 
         @Setup
         public void setup() throws Exception {
             String path = System.getProperty("cairn.scifact.corpus", corpus);
             documents = readScifact(Path.of(path), DOCS);
-            ours = EmbeddingModels.bgeSmallEnV15();
+            ours = withInt8("true");
+            oursFloat32 = withInt8("false");
             env = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
             options.setIntraOpNumThreads(Runtime.getRuntime().availableProcessors());
             options.setInterOpNumThreads(1);
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
             session = env.createSession(resource("bge-small-en-v1.5.onnx"), options);
+            int8Session = env.createSession(resource(ORT_INT8_MODEL), options);
             try (InputStream in = resourceStream("bge-small-en-v1.5-tokenizer.json")) {
                 tokenizer =
                         HuggingFaceTokenizer.newInstance(
@@ -108,19 +137,28 @@ public class EmbeddingBenchmark {
                                         "padding", "false"));
             }
             List<String> sample = documents.subList(0, 16);
-            List<float[]> a = ours.embedDocuments(sample);
-            List<float[]> b = ortEmbed(this, sample);
+            List<float[]> a = oursFloat32.embedDocuments(sample);
+            List<float[]> b = ortEmbed(this, session, sample);
+            List<float[]> quantised = ours.embedDocuments(sample);
+            List<float[]> ortQuantised = ortEmbed(this, int8Session, sample);
+            double[] worst = {1, 1};
             for (int i = 0; i < sample.size(); i++) {
                 double c = cosine(a.get(i), b.get(i));
                 if (c < 0.9999) {
                     throw new IllegalStateException(
                             "implementations disagree on doc " + i + ": " + c);
                 }
+                worst[0] = Math.min(worst[0], cosine(quantised.get(i), a.get(i)));
+                worst[1] = Math.min(worst[1], cosine(ortQuantised.get(i), b.get(i)));
             }
+            System.out.printf(
+                    "%s vs float32, lowest cosine over %d documents: %.5f; ONNX Runtime -q vs"
+                            + " float32: %.5f%n",
+                    ours.id(), sample.size(), worst[0], worst[1]);
             double q =
                     cosine(
                             ours.embedQuery(QUERY),
-                            ortEmbed(this, List.of(BGE_PREFIX + QUERY)).getFirst());
+                            ortEmbed(this, session, List.of(BGE_PREFIX + QUERY)).getFirst());
             if (q < 0.9999) {
                 throw new IllegalStateException("implementations disagree on the query: " + q);
             }
@@ -129,7 +167,9 @@ public class EmbeddingBenchmark {
         @TearDown
         public void tearDown() throws OrtException {
             ours.close();
+            oursFloat32.close();
             session.close();
+            int8Session.close();
             tokenizer.close();
         }
     }
@@ -146,8 +186,24 @@ public class EmbeddingBenchmark {
     @BenchmarkMode(Mode.Throughput)
     @OutputTimeUnit(TimeUnit.SECONDS)
     @OperationsPerInvocation(DOCS)
+    public List<float[]> oursFloat32Documents(Models m) {
+        return m.oursFloat32.embedDocuments(m.documents);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @OperationsPerInvocation(DOCS)
     public List<float[]> onnxRuntimeDocuments(Models m) throws OrtException {
-        return ortEmbed(m, m.documents);
+        return ortEmbed(m, m.session, m.documents);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @OperationsPerInvocation(DOCS)
+    public List<float[]> onnxRuntimeInt8Documents(Models m) throws OrtException {
+        return ortEmbed(m, m.int8Session, m.documents);
     }
 
     @Benchmark
@@ -161,11 +217,12 @@ public class EmbeddingBenchmark {
     @BenchmarkMode(Mode.SampleTime)
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
     public float[] onnxRuntimeQuery(Models m) throws OrtException {
-        return ortEmbed(m, List.of(BGE_PREFIX + QUERY)).getFirst();
+        return ortEmbed(m, m.session, List.of(BGE_PREFIX + QUERY)).getFirst();
     }
 
     /** ONNX Runtime with the same bucketing as ours: sort by length, batches of BATCH, CLS, L2. */
-    static List<float[]> ortEmbed(Models m, List<String> texts) throws OrtException {
+    static List<float[]> ortEmbed(Models m, OrtSession session, List<String> texts)
+            throws OrtException {
         Encoding[] encodings = m.tokenizer.batchEncode(texts);
         Integer[] order = new Integer[texts.size()];
         Arrays.setAll(order, i -> i);
@@ -196,7 +253,7 @@ public class EmbeddingBenchmark {
                 inputs.put(
                         "token_type_ids",
                         OnnxTensor.createTensor(m.env, LongBuffer.wrap(new long[b * t]), shape));
-                try (OrtSession.Result result = m.session.run(inputs)) {
+                try (OrtSession.Result result = session.run(inputs)) {
                     float[][][] hidden = (float[][][]) result.get(0).getValue();
                     for (int j = 0; j < b; j++) {
                         out[order[start + j]] = normalise(hidden[j][0]);

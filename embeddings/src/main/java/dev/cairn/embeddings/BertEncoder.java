@@ -85,6 +85,17 @@ final class BertEncoder implements EmbeddingModel {
     private final NDManager manager;
     private final BertWeights weights;
     private final ForwardPassScheduler passes = new ForwardPassScheduler(this::forwardAll);
+
+    /** How a forward pass computes its linear layers. */
+    enum Precision {
+        /** MKL's float32 GEMM. */
+        FLOAT32,
+        /** {@link HalfPrecisionLinear}: fp16 weights, float32 arithmetic, one slice per core. */
+        HALF,
+        /** {@link Int8Linear}: int8 weights and activations, int32 accumulation. */
+        INT8
+    }
+
     private final HfTokenizer tokenizer;
     private final int batchSize;
     private final int maxTokens;
@@ -124,28 +135,50 @@ final class BertEncoder implements EmbeddingModel {
         FutureTask<OnnxGraph> parsing = new FutureTask<>(() -> BertWeights.parse(spec));
         Thread.ofPlatform().name("cairn-model-parse").daemon(true).start(parsing);
         Optional<FusedAttention> attention;
+        Optional<Int8Linear> int8;
         try {
             attention = FusedAttention.load();
             HalfPrecisionLinear.load(); // shared, so from() below finds it bound
+            int8 = Int8Linear.load();
         } catch (RuntimeException | Error e) {
             parsing.cancel(false);
             throw e;
         }
-        return load(spec, batchSize, attention, await(parsing));
+        return load(spec, batchSize, attention, int8, await(parsing));
     }
 
-    /** With the given attention kernel; empty for separate ops (package-private for tests). */
-    static BertEncoder load(BertSpec spec, int batchSize, Optional<FusedAttention> attention) {
+    /**
+     * With int8 document passes or without (empty: float32 as before), whatever {@value
+     * Int8Linear#ENABLED_PROPERTY} says (package-private for tests).
+     */
+    static BertEncoder load(BertSpec spec, Optional<Int8Linear> int8) {
+        return load(spec, DEFAULT_BATCH_SIZE, FusedAttention.load(), int8);
+    }
+
+    /**
+     * With the given attention kernel (empty for separate ops) and int8 linear (empty for float32
+     * document passes); package-private for tests.
+     */
+    static BertEncoder load(
+            BertSpec spec,
+            int batchSize,
+            Optional<FusedAttention> attention,
+            Optional<Int8Linear> int8) {
         requireBatchSize(batchSize);
-        return load(spec, batchSize, attention, BertWeights.parse(spec));
+        return load(spec, batchSize, attention, int8, BertWeights.parse(spec));
     }
 
     private static BertEncoder load(
-            BertSpec spec, int batchSize, Optional<FusedAttention> attention, OnnxGraph graph) {
+            BertSpec spec,
+            int batchSize,
+            Optional<FusedAttention> attention,
+            Optional<Int8Linear> int8,
+            OnnxGraph graph) {
         NDManager manager = TorchRuntime.engine().newBaseManager();
         try {
             BertWeights weights =
-                    BertWeights.from(graph, spec.heads(), manager, HalfPrecisionLinear.load());
+                    BertWeights.from(
+                            graph, spec.heads(), manager, HalfPrecisionLinear.load(), int8);
             HfTokenizer tokenizer =
                     HfTokenizer.fromClasspath(
                             spec.tokenizerResource(),
@@ -185,9 +218,14 @@ final class BertEncoder implements EmbeddingModel {
         return spec;
     }
 
+    /**
+     * The spec's id, plus {@value Int8Linear#MODEL_ID_SUFFIX} when documents are embedded through
+     * int8 GEMMs: their vectors differ from float32 ones (cosine about 0.99), so they are cached
+     * and stored under their own id.
+     */
     @Override
     public String id() {
-        return spec.id();
+        return weights.int8 == null ? spec.id() : spec.id() + Int8Linear.MODEL_ID_SUFFIX;
     }
 
     @Override
@@ -255,7 +293,7 @@ final class BertEncoder implements EmbeddingModel {
         return passes;
     }
 
-    private List<float[]> forwardAll(long[][] ids) {
+    private List<float[]> forwardAll(long[][] ids, boolean queries) {
         Integer[] order = new Integer[ids.length];
         Arrays.setAll(order, i -> i);
         Arrays.sort(order, Comparator.comparingInt(i -> ids[i].length));
@@ -278,14 +316,14 @@ final class BertEncoder implements EmbeddingModel {
             Integer[] batch = Arrays.copyOfRange(order, start, end);
             long rows = (long) batch.length * ids[order[end - 1]].length;
             start = end;
+            Precision precision = precision(rows, queries);
             // a short pass runs its GEMMs on the fp16 slices, one per core, and the rest of
             // PyTorch on this thread alone (see HalfPrecisionLinear)
-            boolean half = weights.half != null && rows <= HALF_WEIGHT_MAX_ROWS;
             float[][] vectors =
-                    half
+                    precision == Precision.HALF
                             ? TorchRuntime.withIntraOpThreads(
-                                    1, () -> forwardBatch(ids, batch, true))
-                            : forwardBatch(ids, batch, false);
+                                    1, () -> forwardBatch(ids, batch, precision))
+                            : forwardBatch(ids, batch, precision);
             for (int j = 0; j < batch.length; j++) {
                 out[batch[j]] = vectors[j];
             }
@@ -293,7 +331,21 @@ final class BertEncoder implements EmbeddingModel {
         return List.of(out);
     }
 
-    private float[][] forwardBatch(long[][] ids, Integer[] batch, boolean half) {
+    /**
+     * Documents go through int8 whenever it is on, whatever their batch, so every document vector
+     * under the int8 id comes from the same arithmetic; queries (and documents without int8) take
+     * fp16 up to {@link #HALF_WEIGHT_MAX_ROWS} rows, else float32.
+     */
+    private Precision precision(long rows, boolean queries) {
+        if (!queries && weights.int8 != null) {
+            return Precision.INT8;
+        }
+        return weights.half != null && rows <= HALF_WEIGHT_MAX_ROWS
+                ? Precision.HALF
+                : Precision.FLOAT32;
+    }
+
+    private float[][] forwardBatch(long[][] ids, Integer[] batch, Precision precision) {
         int b = batch.length;
         int t = 0;
         int shortest = Integer.MAX_VALUE;
@@ -312,7 +364,7 @@ final class BertEncoder implements EmbeddingModel {
         try (NDManager m = manager.newSubManager()) {
             NDArray inputIds = m.create(LongBuffer.wrap(flatIds), new Shape(b, t));
             NDArray mask = m.create(FloatBuffer.wrap(flatMask), new Shape(b, t));
-            NDArray pooled = encode(m, inputIds, mask, b, t, padded, half);
+            NDArray pooled = encode(m, inputIds, mask, b, t, padded, precision);
             NDArray normalised = pooled.normalize(2, 1, 1e-12);
             float[] flat = normalised.toFloatArray();
             int d = weights.hidden;
@@ -337,7 +389,7 @@ final class BertEncoder implements EmbeddingModel {
             int b,
             int t,
             boolean padded,
-            boolean half) {
+            Precision precision) {
         int h = weights.hidden;
         int heads = h / weights.headDim;
         float eps = spec.layerNormEpsilon();
@@ -373,7 +425,7 @@ final class BertEncoder implements EmbeddingModel {
             NDArray next;
             try (NDScope scope = new NDScope()) {
                 NDArray qkv =
-                        linear(x, layer.qkv(), half)
+                        linear(x, layer.qkv(), precision)
                                 .reshape(b, t, 3, heads, weights.headDim)
                                 .transpose(2, 0, 3, 1, 4);
                 NDArray q = clsOnly ? qkv.get("0, :, :, 0:1") : qkv.get(0);
@@ -384,7 +436,7 @@ final class BertEncoder implements EmbeddingModel {
                         attention(q, k, v, maskBias, b, heads, t)
                                 .transpose(0, 2, 1, 3)
                                 .reshape(b * (long) rows, h);
-                NDArray attended = linear(context, layer.attentionOut(), half).addi(residual);
+                NDArray attended = linear(context, layer.attentionOut(), precision).addi(residual);
                 NDArray y =
                         LayerNorm.layerNorm(
                                         attended,
@@ -393,8 +445,8 @@ final class BertEncoder implements EmbeddingModel {
                                         layer.attentionNormBeta(),
                                         eps)
                                 .singletonOrThrow();
-                NDArray inner = Activation.gelu(linear(y, layer.intermediate(), half));
-                NDArray ffn = linear(inner, layer.output(), half).addi(y);
+                NDArray inner = Activation.gelu(linear(y, layer.intermediate(), precision));
+                NDArray ffn = linear(inner, layer.output(), precision).addi(y);
                 next =
                         LayerNorm.layerNorm(
                                         ffn,
@@ -414,15 +466,16 @@ final class BertEncoder implements EmbeddingModel {
 
     /**
      * {@code x·Wᵀ + b} for a {@code [rows, in]} input: on the half-precision weights when the pass
-     * is short ({@code half}: at most {@link #HALF_WEIGHT_MAX_ROWS} rows, where the product is
-     * bound by reading the weights), else one float32 {@code addmm} (bound by arithmetic, where
-     * MKL's multi-threaded float32 GEMM is faster).
+     * is short (at most {@link #HALF_WEIGHT_MAX_ROWS} rows, where the product is bound by reading
+     * the weights), through int8 GEMMs for documents when that is on, else one float32 {@code
+     * addmm} (bound by arithmetic, where MKL's multi-threaded float32 GEMM is faster).
      */
-    private NDArray linear(NDArray x, BertWeights.Dense dense, boolean half) {
-        if (half) {
-            return weights.half.apply(x, dense.half());
-        }
-        return Linear.linear(x, dense.weight(), dense.bias()).singletonOrThrow();
+    private NDArray linear(NDArray x, BertWeights.Dense dense, Precision precision) {
+        return switch (precision) {
+            case HALF -> weights.half.apply(x, dense.half());
+            case INT8 -> weights.int8.apply(x, dense.int8());
+            case FLOAT32 -> Linear.linear(x, dense.weight(), dense.bias()).singletonOrThrow();
+        };
     }
 
     /**

@@ -39,9 +39,14 @@ final class BertWeights {
     /**
      * One linear layer: {@code weight} is {@code [out, in]} as {@code torch.nn.Linear} expects it,
      * stored transposed (see {@link #weight}); {@code half} is the same weight and bias packed by
-     * {@link HalfPrecisionLinear}, or null when that is not available.
+     * {@link HalfPrecisionLinear} and {@code int8} quantised by {@link Int8Linear}, each null when
+     * that path is not available.
      */
-    record Dense(NDArray weight, NDArray bias, HalfPrecisionLinear.Packed half) {}
+    record Dense(
+            NDArray weight,
+            NDArray bias,
+            HalfPrecisionLinear.Packed half,
+            Int8Linear.Packed int8) {}
 
     /** One transformer layer. */
     record Layer(
@@ -65,6 +70,9 @@ final class BertWeights {
     /** The fp16 linear the {@link Dense#half()} weights are packed for, or null. */
     final HalfPrecisionLinear half;
 
+    /** The int8 linear the {@link Dense#int8()} weights are quantised for, or null. */
+    final Int8Linear int8;
+
     private BertWeights(
             NDArray wordEmbeddings,
             NDArray positionPlusTypeEmbeddings,
@@ -73,7 +81,8 @@ final class BertWeights {
             List<Layer> layers,
             int hidden,
             int headDim,
-            HalfPrecisionLinear half) {
+            HalfPrecisionLinear half,
+            Int8Linear int8) {
         this.wordEmbeddings = wordEmbeddings;
         this.positionPlusTypeEmbeddings = positionPlusTypeEmbeddings;
         this.embeddingNormGamma = embeddingNormGamma;
@@ -82,6 +91,7 @@ final class BertWeights {
         this.hidden = hidden;
         this.headDim = headDim;
         this.half = half;
+        this.int8 = int8;
     }
 
     /**
@@ -143,7 +153,11 @@ final class BertWeights {
     }
 
     static BertWeights from(
-            OnnxGraph graph, int heads, NDManager manager, Optional<HalfPrecisionLinear> half) {
+            OnnxGraph graph,
+            int heads,
+            NDManager manager,
+            Optional<HalfPrecisionLinear> half,
+            Optional<Int8Linear> int8) {
         Map<String, OnnxGraph.Tensor> linear = linearWeightsByName(graph);
         TreeSet<Integer> layerIds = new TreeSet<>();
         for (String name : graph.tensors().keySet()) {
@@ -202,6 +216,7 @@ final class BertWeights {
                                             dense(
                                                     manager,
                                                     half,
+                                                    int8,
                                                     qkv,
                                                     manager.create(qkvBias),
                                                     hidden,
@@ -209,6 +224,7 @@ final class BertWeights {
                                             linear(
                                                     manager,
                                                     half,
+                                                    int8,
                                                     graph,
                                                     linear,
                                                     p + "attention.output.dense"),
@@ -223,12 +239,14 @@ final class BertWeights {
                                             linear(
                                                     manager,
                                                     half,
+                                                    int8,
                                                     graph,
                                                     linear,
                                                     p + "intermediate.dense"),
                                             linear(
                                                     manager,
                                                     half,
+                                                    int8,
                                                     graph,
                                                     linear,
                                                     p + "output.dense"),
@@ -244,7 +262,8 @@ final class BertWeights {
                 layers,
                 hidden,
                 headDim,
-                half.orElse(null));
+                half.orElse(null),
+                int8.orElse(null));
     }
 
     int maxPositions() {
@@ -262,6 +281,7 @@ final class BertWeights {
     private static Dense linear(
             NDManager manager,
             Optional<HalfPrecisionLinear> half,
+            Optional<Int8Linear> int8,
             OnnxGraph graph,
             Map<String, OnnxGraph.Tensor> linear,
             String prefix) {
@@ -269,6 +289,7 @@ final class BertWeights {
         return dense(
                 manager,
                 half,
+                int8,
                 inOut(t),
                 vector(manager, graph, prefix + ".bias"),
                 (int) t.dims()[0],
@@ -278,12 +299,17 @@ final class BertWeights {
     private static Dense dense(
             NDManager manager,
             Optional<HalfPrecisionLinear> half,
+            Optional<Int8Linear> int8,
             float[] inOut,
             NDArray bias,
             int in,
             int out) {
         NDArray weight = weight(manager, inOut, in, out);
-        return new Dense(weight, bias, half.map(h -> h.pack(weight, bias)).orElse(null));
+        return new Dense(
+                weight,
+                bias,
+                half.map(h -> h.pack(weight, bias)).orElse(null),
+                int8.map(q -> Int8Linear.pack(manager, inOut, bias, in, out)).orElse(null));
     }
 
     /**

@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 
 /**
  * Decides what the one inference thread runs next, so that queries never wait behind a backlog of
@@ -74,7 +73,17 @@ final class ForwardPassScheduler {
         }
     }
 
-    private final Function<long[][], List<float[]>> forward;
+    /** One forward pass on the inference thread: rows in input order. */
+    @FunctionalInterface
+    interface ForwardPass {
+        /**
+         * Embeds tokenised texts; {@code queries} says which kind they are (the encoder may compute
+         * the two kinds differently).
+         */
+        List<float[]> run(long[][] ids, boolean queries);
+    }
+
+    private final ForwardPass forward;
     private final ConcurrentLinkedQueue<QueryRequest> queries = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<DocumentJob> arrivingJobs = new ConcurrentLinkedQueue<>();
 
@@ -94,7 +103,7 @@ final class ForwardPassScheduler {
     /**
      * @param forward embeds tokenised texts on the calling (inference) thread, in input order
      */
-    ForwardPassScheduler(Function<long[][], List<float[]>> forward) {
+    ForwardPassScheduler(ForwardPass forward) {
         this.forward = forward;
     }
 
@@ -103,7 +112,7 @@ final class ForwardPassScheduler {
         requireOpen();
         requests.incrementAndGet();
         if (TorchRuntime.isInferenceThread() || !ENABLED) {
-            return direct(ids);
+            return direct(ids, true);
         }
         QueryRequest request = new QueryRequest(ids, new CompletableFuture<>());
         queries.add(request);
@@ -116,7 +125,7 @@ final class ForwardPassScheduler {
         requireOpen();
         requests.incrementAndGet();
         if (TorchRuntime.isInferenceThread() || !ENABLED) {
-            return direct(ids);
+            return direct(ids, false);
         }
         DocumentJob job = new DocumentJob(ids);
         arrivingJobs.add(job);
@@ -135,11 +144,11 @@ final class ForwardPassScheduler {
         }
     }
 
-    private List<float[]> direct(long[][] ids) {
+    private List<float[]> direct(long[][] ids, boolean queries) {
         return TorchRuntime.onInferenceThread(
                 () -> {
                     passes.incrementAndGet();
-                    return forward.apply(ids);
+                    return forward.run(ids, queries);
                 });
     }
 
@@ -241,7 +250,7 @@ final class ForwardPassScheduler {
         inQueryPass = true;
         try {
             passes.incrementAndGet();
-            rows = forward.apply(all);
+            rows = forward.run(all, true);
         } catch (RuntimeException | Error e) {
             taken.forEach(r -> r.rows().completeExceptionally(e));
             return;
@@ -265,7 +274,7 @@ final class ForwardPassScheduler {
         }
         try {
             passes.incrementAndGet();
-            List<float[]> rows = forward.apply(slice);
+            List<float[]> rows = forward.run(slice, false);
             for (int i = from; i < to; i++) {
                 job.out[job.byLength[i]] = rows.get(i - from);
             }

@@ -6,15 +6,11 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.engine.PtNDManager;
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -101,7 +97,8 @@ final class HalfPrecisionLinear {
             return Optional.empty();
         }
         String arch = System.getProperty("os.arch", "");
-        if (!(arch.equals("amd64") || arch.equals("x86_64")) || !cpuHasFlags()) {
+        if (!(arch.equals("amd64") || arch.equals("x86_64"))
+                || !NativeAten.cpuFlags().containsAll(REQUIRED_CPU_FLAGS)) {
             LOG.log(
                     System.Logger.Level.INFO,
                     "fp16 weights off: FBGEMM needs x86-64 AVX2/FMA/F16C");
@@ -222,25 +219,6 @@ final class HalfPrecisionLinear {
             }
         } finally {
             logLevel.set(ValueLayout.JAVA_INT, 0, previous);
-        }
-    }
-
-    private static boolean cpuHasFlags() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("flags")) {
-                    Set<String> flags =
-                            new HashSet<>(
-                                    Arrays.asList(
-                                            line.substring(line.indexOf(':') + 1)
-                                                    .trim()
-                                                    .split("\\s+")));
-                    return flags.containsAll(REQUIRED_CPU_FLAGS);
-                }
-            }
-            return false;
-        } catch (IOException | RuntimeException e) {
-            return false;
         }
     }
 }

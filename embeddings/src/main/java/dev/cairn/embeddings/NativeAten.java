@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.engine.PtNDManager;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -12,7 +13,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * ATen operators that DJL 0.35 does not expose, called through the FFM API in the libtorch DJL
@@ -167,5 +172,24 @@ final class NativeAten {
     private static MemorySegment find(SymbolLookup lookup, String symbol) {
         return lookup.find(symbol)
                 .orElseThrow(() -> new IllegalStateException("libtorch lacks " + symbol));
+    }
+
+    /**
+     * The instruction-set flags of this CPU as Linux lists them ({@code /proc/cpuinfo}), empty
+     * where that file cannot be read: the kernels reached here are only offered where they run.
+     */
+    static Set<String> cpuFlags() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("flags")) {
+                    return Set.copyOf(
+                            Arrays.asList(
+                                    line.substring(line.indexOf(':') + 1).trim().split("\\s+")));
+                }
+            }
+            return Set.of();
+        } catch (IOException | RuntimeException e) {
+            return Set.of();
+        }
     }
 }

@@ -91,7 +91,7 @@ class BertEncoderTest {
                         "",
                         512,
                         BertSpec.BERT_LAYER_NORM_EPSILON);
-        try (BertEncoder clsModel = BertEncoder.load(cls)) {
+        try (BertEncoder clsModel = BertEncoder.load(cls, java.util.Optional.empty())) {
             float[] mean = miniLm.embedDocuments(List.of(PASSAGE)).getFirst();
             float[] first = clsModel.embedDocuments(List.of(PASSAGE)).getFirst();
             assertThat(TestModels.cosine(mean, first)).isLessThan(0.99);
@@ -150,11 +150,13 @@ class BertEncoderTest {
         // the fallback when libtorch lacks the fused op: same vectors, padded batches, long inputs
         // (sliced attention) and the CLS-only last layer included
         List<String> texts = VariedTexts.generate(40, 20261122L);
-        try (BertEncoder fused = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15);
+        try (BertEncoder fused =
+                        BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, java.util.Optional.empty());
                 BertEncoder separate =
                         BertEncoder.load(
                                 BertSpec.BGE_SMALL_EN_V15,
                                 BertEncoder.DEFAULT_BATCH_SIZE,
+                                java.util.Optional.empty(),
                                 java.util.Optional.empty())) {
             List<float[]> a = fused.embedDocuments(texts);
             List<float[]> b = separate.embedDocuments(texts);

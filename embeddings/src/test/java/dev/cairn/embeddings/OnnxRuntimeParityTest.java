@@ -43,7 +43,7 @@ class OnnxRuntimeParityTest {
         assertThat(FusedAttention.load()).as("fused attention in this libtorch").isPresent();
         List<String> texts = VariedTexts.generate(TEXTS, SEED);
         BertSpec spec = model.spec;
-        try (BertEncoder ours = BertEncoder.load(spec);
+        try (BertEncoder ours = BertEncoder.load(spec, java.util.Optional.empty());
                 OrtEnvironment env = OrtEnvironment.getEnvironment();
                 OrtSession session = env.createSession(readResource(spec.onnxResource()))) {
             List<float[]> actual = ours.embedDocuments(texts);
@@ -74,7 +74,7 @@ class OnnxRuntimeParityTest {
             assertThat(HalfPrecisionLinear.load()).as("fp16 linear on this CPU").isPresent();
         }
         BertSpec spec = model.spec;
-        try (BertEncoder ours = BertEncoder.load(spec);
+        try (BertEncoder ours = BertEncoder.load(spec, java.util.Optional.empty());
                 OrtEnvironment env = OrtEnvironment.getEnvironment();
                 OrtSession session = env.createSession(readResource(spec.onnxResource()))) {
             List<String> texts = VariedTexts.generate(TEXTS, SEED);
