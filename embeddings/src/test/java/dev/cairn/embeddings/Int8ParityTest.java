@@ -194,7 +194,9 @@ class Int8ParityTest {
                 System.setProperty(Int8Linear.ENABLED_PROPERTY, previous);
             }
         }
-        assertThat(Int8Linear.load()).isEqualTo(Int8Linear.supported());
+        if (previous == null) {
+            assertThat(Int8Linear.load()).as("off unless asked for").isEmpty();
+        }
     }
 
     @Test
