@@ -75,12 +75,12 @@ final class Int8Linear {
     }
 
     /**
-     * The int8 linear when {@value #ENABLED_PROPERTY} is {@code true} and this machine offers it
-     * (see {@link #supported()}); empty otherwise (callers keep float32). Off by default until the
-     * whole quality gate (SciFact and LoCoMo within 0.005 of float32) has been run; SciFact holds.
+     * The int8 linear unless {@value #ENABLED_PROPERTY} is {@code false}, when this machine offers
+     * it (see {@link #supported()}); empty otherwise (callers keep float32). On by default: the
+     * quality gate (SciFact and LoCoMo within 0.005 of float32) holds, see docs/embeddings.md.
      */
     static Optional<Int8Linear> load() {
-        if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "false"))) {
+        if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
             return Optional.empty();
         }
         return supported();
