@@ -10,7 +10,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -161,18 +160,7 @@ final class HalfPrecisionLinear {
      * on the calling thread and the helper threads. The result belongs to the input's manager.
      */
     NDArray apply(NDArray input, Packed packed) {
-        NativeAten.requireFloat("input", input);
-        long[] shape = input.getShape().getShape();
-        if (shape.length != 2 || shape[1] != packed.in()) {
-            throw new IllegalArgumentException(
-                    "illegal fp16 linear: input "
-                            + Arrays.toString(shape)
-                            + ", weight ["
-                            + packed.out()
-                            + ", "
-                            + packed.in()
-                            + "]");
-        }
+        NativeAten.requireLinearInput("fp16", input, packed.in(), packed.out());
         PtNDManager owner = (PtNDManager) input.getManager();
         int parts = packed.weights().size();
         if (parts == 1) {

@@ -171,18 +171,7 @@ final class Int8Linear {
      * The result belongs to the input's manager; intermediates are freed before returning.
      */
     NDArray apply(NDArray input, Packed packed) {
-        NativeAten.requireFloat("input", input);
-        long[] shape = input.getShape().getShape();
-        if (shape.length != 2 || shape[1] != packed.in()) {
-            throw new IllegalArgumentException(
-                    "illegal int8 linear: input "
-                            + Arrays.toString(shape)
-                            + ", weight ["
-                            + packed.out()
-                            + ", "
-                            + packed.in()
-                            + "]");
-        }
+        NativeAten.requireLinearInput("int8", input, packed.in(), packed.out());
         NDArray out;
         try (NDScope scope = new NDScope()) {
             NDArray step =

@@ -169,6 +169,27 @@ final class NativeAten {
         }
     }
 
+    /**
+     * Checks that {@code input} is a float32 {@code [rows, in]} matrix for a {@code kind} linear
+     * layer whose weight is {@code [out, in]}.
+     */
+    static void requireLinearInput(String kind, NDArray input, int in, int out) {
+        requireFloat("input", input);
+        long[] shape = input.getShape().getShape();
+        if (shape.length != 2 || shape[1] != in) {
+            throw new IllegalArgumentException(
+                    "illegal "
+                            + kind
+                            + " linear: input "
+                            + Arrays.toString(shape)
+                            + ", weight ["
+                            + out
+                            + ", "
+                            + in
+                            + "]");
+        }
+    }
+
     private static MemorySegment find(SymbolLookup lookup, String symbol) {
         return lookup.find(symbol)
                 .orElseThrow(() -> new IllegalStateException("libtorch lacks " + symbol));

@@ -5,7 +5,6 @@ import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -31,10 +30,7 @@ final class ActiveAdaptations {
             if (version == 0 || denseWeight == 1) {
                 return weights;
             }
-            Map<Signal, Double> scaled = new EnumMap<>(Signal.class);
-            scaled.putAll(weights.weights());
-            scaled.computeIfPresent(Signal.DENSE, (s, w) -> w * denseWeight);
-            return new SignalWeights(scaled);
+            return weights.scaled(Signal.DENSE, denseWeight);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.cairn.retrieval.fusion;
 
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -39,10 +38,7 @@ final class AdaptiveRrf implements Fusion {
         if (factor == 1) {
             return rrf.fuse(rankings, weights);
         }
-        Map<Signal, Double> adapted = new EnumMap<>(Signal.class);
-        adapted.putAll(weights.weights());
-        adapted.computeIfPresent(Signal.LEXICAL, (s, w) -> w * factor);
-        return rrf.fuse(rankings, new SignalWeights(adapted));
+        return rrf.fuse(rankings, weights.scaled(Signal.LEXICAL, factor));
     }
 
     /**

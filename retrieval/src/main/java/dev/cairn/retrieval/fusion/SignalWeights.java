@@ -65,4 +65,18 @@ public record SignalWeights(Map<Signal, Double> weights) {
         weights.forEach((s, w) -> scaled.put(s, w * factor));
         return new SignalWeights(scaled);
     }
+
+    /**
+     * These weights with {@code signal}'s multiplied by {@code factor} ({@code >= 0}); a signal
+     * without a weight stays without one.
+     */
+    public SignalWeights scaled(Signal signal, double factor) {
+        if (!(factor >= 0) || Double.isInfinite(factor)) {
+            throw new IllegalArgumentException(
+                    "illegal factor: " + factor + ", must be >= 0 and finite");
+        }
+        EnumMap<Signal, Double> scaled = new EnumMap<>(weights);
+        scaled.computeIfPresent(signal, (s, w) -> w * factor);
+        return new SignalWeights(scaled);
+    }
 }
