@@ -12,7 +12,7 @@ const SIGNALS = ['lexical', 'dense', 'graph'];
 const FUSIONS = ['rrf', 'adaptive', 'convex'];
 
 export function Retrieve({ ns, rest, can }) {
-  const [form, setForm] = useState({ query: '', topK: 5, k: 60, fusion: 'rrf', lexical: 1, dense: 1, graph: 1 });
+  const [form, setForm] = useState({ query: '', topK: 5, k: 60, fusion: 'adaptive', lexical: 1, dense: 1, graph: 1 });
   const [answer, setAnswer] = useState(null);
   const [traceId, setTraceId] = useState(rest[0] === 'trace' ? rest[1] : null);
   /** Bumped when a thumb records a judgment, so the list of judgments reloads. */

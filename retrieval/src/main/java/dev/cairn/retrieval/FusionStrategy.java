@@ -16,10 +16,11 @@ public enum FusionStrategy {
     CONVEX;
 
     /**
-     * The default: weighted RRF, which beat the convex combination on SciFact train (see the
-     * README's retrieval section for the numbers).
+     * The default: adaptive RRF, above both single signals on both halves of SciFact train where
+     * plain RRF fell below dense on the half the adaptive form was not chosen on (weighted RRF in
+     * turn beat the convex combination; docs/retrieval.md has the numbers).
      */
-    public static final FusionStrategy DEFAULT = RRF;
+    public static final FusionStrategy DEFAULT = ADAPTIVE;
 
     public static FusionStrategy parse(String name) {
         try {

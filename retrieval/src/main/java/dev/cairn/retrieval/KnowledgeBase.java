@@ -349,8 +349,9 @@ public final class KnowledgeBase implements AutoCloseable {
 
     /**
      * Document ids, best first, of the hybrid ranking (lexical weight 1, dense {@code denseWeight},
-     * weighted RRF with the default k) of {@code query} with the dense signal searched at {@code
-     * vector}: what a tuning run compares. A document ranks at its best chunk.
+     * the default fusion with the default k, as a retrieve without a fusion ranks) of {@code query}
+     * with the dense signal searched at {@code vector}: what a tuning run compares. A document
+     * ranks at its best chunk.
      */
     List<String> rankDocuments(
             String namespace, String query, float[] vector, double denseWeight, int depth) {
@@ -368,7 +369,8 @@ public final class KnowledgeBase implements AutoCloseable {
                                     signal + " signal failed while tuning: " + cause, cause);
                         });
         java.util.Set<String> documents = new java.util.LinkedHashSet<>();
-        for (FusedCandidate c : run.fuse(Fusion.weightedRrf(), weights)) {
+        for (FusedCandidate c :
+                run.fuse(FusionStrategy.DEFAULT.fusion(Fusion.DEFAULT_K), weights)) {
             documents.add(StoredChunk.documentIdOf(c.id()));
         }
         return List.copyOf(documents);

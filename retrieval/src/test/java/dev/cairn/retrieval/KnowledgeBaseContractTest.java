@@ -105,8 +105,8 @@ abstract class KnowledgeBaseContractTest {
     @Test
     void retrieveRanksTheMatchingRunbookFirstInBothSignals() {
         ingestBoth();
-        RetrieveResult result =
-                kb.retrieve(ns, RetrieveRequest.of("promote the standby database replica"));
+        RetrieveRequest request = RetrieveRequest.of("promote the standby database replica");
+        RetrieveResult result = kb.retrieve(ns, request.withFusion(FusionStrategy.RRF));
         assertThat(result.hits()).isNotEmpty();
         RetrievedHit top = result.hits().getFirst();
         assertThat(top.documentId()).isEqualTo("ledger-promote");
@@ -114,6 +114,23 @@ abstract class KnowledgeBaseContractTest {
         assertThat(top.ranks()).containsEntry(Signal.LEXICAL, 1).containsEntry(Signal.DENSE, 1);
         assertThat(top.score())
                 .isEqualTo(1.0 / 61 + 1.0 / 61, org.assertj.core.data.Offset.offset(1e-12));
+        // the default, adaptive fusion: BM25's weight follows its first-to-second gap
+        RetrieveResult adaptive = kb.retrieve(ns, request);
+        RetrievedHit adaptiveTop = adaptive.hits().getFirst();
+        assertThat(adaptiveTop.documentId()).isEqualTo("ledger-promote");
+        List<Double> lexicalScores =
+                adaptive.candidates().stream()
+                        .map(c -> c.scores().get(Signal.LEXICAL))
+                        .filter(java.util.Objects::nonNull)
+                        .sorted(java.util.Comparator.reverseOrder())
+                        .toList();
+        assertThat(lexicalScores).hasSizeGreaterThanOrEqualTo(2);
+        double gap = (lexicalScores.get(0) - lexicalScores.get(1)) / lexicalScores.get(0);
+        double lexicalWeight = Math.min(2.5, Math.max(0.25, gap / 0.32));
+        assertThat(lexicalWeight).isNotEqualTo(1.0);
+        assertThat(adaptiveTop.score())
+                .isEqualTo(
+                        lexicalWeight / 61 + 1.0 / 61, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(result.grounding()).isBetween(0.0, 1.0);
         assertThat(result.signals())
                 .filteredOn(s -> s.signal() != Signal.GRAPH)

@@ -99,9 +99,9 @@ final class EvalBeirCommand implements Callable<Integer> {
 
     @Option(
             names = "--fusion",
-            defaultValue = "rrf",
+            defaultValue = "adaptive",
             paramLabel = "rrf|adaptive|convex",
-            description = "how hybrid modes fuse their signals (default rrf)")
+            description = "how hybrid modes fuse their signals (default adaptive)")
     String fusion;
 
     @Option(
