@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
  * Caroline go to the support group?" is answered by the turn "I went to a support group yesterday",
  * not by the later turns that only talk about the group. A memory states a time when it holds a
  * relative expression ("yesterday", "last week", "two years ago", "next month", "this weekend", "on
- * Friday"), a month name (not "May", also a verb) or a year. Stateless, thread-safe.
+ * Friday"), a duration ("for 3 years", "two weeks"), a month name (not "May", also a verb) or a
+ * year. Stateless, thread-safe.
  */
 public final class TimeMentions {
 
@@ -32,7 +33,10 @@ public final class TimeMentions {
                             + WEEKDAYS
                             + "|"
                             + MONTHS
-                            + "|(?:19|20)\\d\\d)\\b");
+                            + "|(?:19|20)\\d\\d"
+                            + "|(?:\\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|several)\\s+"
+                            + UNITS
+                            + "s?)\\b");
 
     /** "When ...", "What year / month / date ...", "On which day ...", "How long ...". */
     private static final Pattern ASKS_WHEN =

@@ -22,7 +22,7 @@ class TimeMentionsTest {
     }
 
     @Test
-    void aTurnStatesATimeByARelativeExpressionAMonthOrAYear() {
+    void aTurnStatesATimeByARelativeExpressionADurationAMonthOrAYear() {
         assertThat(TimeMentions.statesTime("I went to a support group yesterday")).isTrue();
         assertThat(TimeMentions.statesTime("we moved here four years ago")).isTrue();
         assertThat(TimeMentions.statesTime("Last weekend we camped by the lake")).isTrue();
@@ -30,9 +30,12 @@ class TimeMentionsTest {
         assertThat(TimeMentions.statesTime("I painted it in 2022")).isTrue();
         assertThat(TimeMentions.statesTime("the race was in October")).isTrue();
         assertThat(TimeMentions.statesTime("see you on Friday!")).isTrue();
+        assertThat(TimeMentions.statesTime("I've had them for 3 years now")).isTrue();
+        assertThat(TimeMentions.statesTime("we were together for two weeks")).isTrue();
 
         assertThat(TimeMentions.statesTime("the support group was so powerful")).isFalse();
         assertThat(TimeMentions.statesTime("you may like it, it has 3000 pages")).isFalse();
         assertThat(TimeMentions.statesTime("what a lovely day")).isFalse();
+        assertThat(TimeMentions.statesTime("I have 3 dogs and two cats")).isFalse();
     }
 }

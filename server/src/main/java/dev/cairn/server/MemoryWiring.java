@@ -50,7 +50,9 @@ public final class MemoryWiring {
                 true,
                 m.get("recall.exchange-share").asDouble().orElse(d.exchangeShare()),
                 m.get("recall.period-bonus").asDouble().orElse(d.periodBonus()),
-                m.get("recall.time-bonus").asDouble().orElse(d.timeBonus()));
+                m.get("recall.time-bonus").asDouble().orElse(d.timeBonus()),
+                m.get("recall.session-share").asDouble().orElse(d.sessionShare()),
+                m.get("recall.drop-question-words").asBoolean().orElse(d.dropQuestionWords()));
     }
 
     /** The service with the {@code cairn.memory} settings of the default configuration. */

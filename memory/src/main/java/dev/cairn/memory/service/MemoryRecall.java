@@ -5,6 +5,7 @@ import dev.cairn.memory.AssembledContext;
 import dev.cairn.memory.ContextAssembler;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.QueryPeriod;
+import dev.cairn.memory.QuestionWords;
 import dev.cairn.memory.RecallScorer;
 import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.TextNormalizer;
@@ -45,10 +46,13 @@ import java.util.function.Predicate;
  * vector, a candidate below the cosine threshold is dropped unless its content holds the query
  * verbatim. A memory written in the calendar period the query names ({@link QueryPeriod}) is {@link
  * MemoryServiceConfig#periodBonus()} more relevant, and when the query asks when, a memory that
- * says when ({@link TimeMentions}) {@link MemoryServiceConfig#timeBonus()} more; a conversation
- * turn's neighbours in its session get {@link MemoryServiceConfig#exchangeShare()} of its relevance
- * (an exchange spreads over several turns). {@link RecallScorer} adds recency, type and confidence
- * on top.
+ * says when ({@link TimeMentions}) {@link MemoryServiceConfig#timeBonus()} more; each found
+ * conversation turn gets {@link MemoryServiceConfig#sessionShare()} of the best relevance among its
+ * session's found turns on top of its own, then a turn's neighbours in its session get {@link
+ * MemoryServiceConfig#exchangeShare()} of its relevance (an exchange spreads over several turns).
+ * BM25 searches the query without its question words ({@link QuestionWords}) unless {@link
+ * MemoryServiceConfig#dropQuestionWords()} is off. {@link RecallScorer} adds recency, type and
+ * confidence on top.
  *
  * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
  */
@@ -187,6 +191,9 @@ final class MemoryRecall implements AutoCloseable {
             }
             scored.add(scorer.score(e.memory(), relevance, now));
         }
+        if (config.sessionShare() > 0) {
+            scored = withSessions(scored, now);
+        }
         if (config.exchangeShare() > 0) {
             scored = withExchanges(ns, scored, table, eligible, now);
         }
@@ -202,6 +209,37 @@ final class MemoryRecall implements AutoCloseable {
         }
         return new RecallResult(
                 ranked, context, partial, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /**
+     * {@code scored} with each conversation turn lifted by {@link
+     * MemoryServiceConfig#sessionShare()} of the best relevance among the found turns of its
+     * session (itself included, at most 1 in all): of two turns that match a query as well, the one
+     * from the session that matches it best is the likelier answer. Other memories are kept as they
+     * are.
+     */
+    private List<ScoredMemory> withSessions(List<ScoredMemory> scored, Instant now) {
+        Map<String, Double> sessionBest = new HashMap<>();
+        for (ScoredMemory s : scored) {
+            if (ConversationTurns.isTurn(s.memory())) {
+                sessionBest.merge(
+                        s.memory().scope().sessionName(), s.components().relevance(), Math::max);
+            }
+        }
+        if (sessionBest.isEmpty()) {
+            return scored;
+        }
+        List<ScoredMemory> lifted = new ArrayList<>(scored.size());
+        for (ScoredMemory s : scored) {
+            if (!ConversationTurns.isTurn(s.memory())) {
+                lifted.add(s);
+                continue;
+            }
+            double best = sessionBest.get(s.memory().scope().sessionName());
+            double relevance = s.components().relevance() + config.sessionShare() * best;
+            lifted.add(scorer.score(s.memory(), Math.min(1.0, relevance), now));
+        }
+        return lifted;
     }
 
     /**
@@ -250,8 +288,9 @@ final class MemoryRecall implements AutoCloseable {
         // out-of-scope hits are dropped after the search: fetch more when a scope is asked
         int fetch = scoped ? config.candidates() * 4 : config.candidates();
         List<ScoredId> entries = new ArrayList<>();
-        for (LexicalHit hit :
-                indexes.lexical().search(request.namespace(), request.query(), fetch, false)) {
+        String query =
+                config.dropQuestionWords() ? QuestionWords.drop(request.query()) : request.query();
+        for (LexicalHit hit : indexes.lexical().search(request.namespace(), query, fetch, false)) {
             MemoryIndexes.Entry e = table.get(hit.documentId());
             if (e != null && eligible.test(e.memory()) && entries.size() < config.candidates()) {
                 entries.add(new ScoredId(hit.documentId(), hit.score()));

@@ -33,6 +33,15 @@ import java.util.Objects;
  *     recall.time-bonus}, 0.05; 0 turns it off): the turn that states the event's time answers
  *     "When did ...?", not the turns that only talk about the event. Chosen on LoCoMo's first five
  *     conversations (see docs/memory.md).
+ * @param sessionShare share of the best relevance among a session's found conversation turns that
+ *     each found turn of that session gets on top of its own ({@code recall.session-share}, 0.3; 0
+ *     turns it off): a session whose turns match the query is about what the query asks, and its
+ *     other matching turns are likelier answers than equally matching turns of other sessions.
+ *     Chosen on LoCoMo's first five conversations (see docs/memory.md).
+ * @param dropQuestionWords whether BM25 leaves out a query's question words and auxiliaries ({@link
+ *     dev.cairn.memory.QuestionWords}; {@code recall.drop-question-words}, true): "what", "did" or
+ *     "how" are no stopwords to the English analyzer, and in a conversation they match the turns
+ *     that ask something rather than those that answer.
  */
 public record MemoryServiceConfig(
         MemoryLifecycle.Config lifecycle,
@@ -45,7 +54,9 @@ public record MemoryServiceConfig(
         boolean recordRecalls,
         double exchangeShare,
         double periodBonus,
-        double timeBonus) {
+        double timeBonus,
+        double sessionShare,
+        boolean dropQuestionWords) {
 
     public static final int DEFAULT_CANDIDATES = 100;
     public static final double DEFAULT_LEXICAL_WEIGHT = 0.1;
@@ -55,6 +66,7 @@ public record MemoryServiceConfig(
     public static final double DEFAULT_EXCHANGE_SHARE = 0.95;
     public static final double DEFAULT_PERIOD_BONUS = 0.2;
     public static final double DEFAULT_TIME_BONUS = 0.05;
+    public static final double DEFAULT_SESSION_SHARE = 0.3;
 
     public MemoryServiceConfig {
         Objects.requireNonNull(lifecycle, "lifecycle");
@@ -91,6 +103,10 @@ public record MemoryServiceConfig(
             throw new IllegalArgumentException(
                     "illegal timeBonus: " + timeBonus + ", must be in [0, 1]");
         }
+        if (!(sessionShare >= 0 && sessionShare <= 1)) {
+            throw new IllegalArgumentException(
+                    "illegal sessionShare: " + sessionShare + ", must be in [0, 1]");
+        }
     }
 
     public static MemoryServiceConfig defaults() {
@@ -105,7 +121,9 @@ public record MemoryServiceConfig(
                 true,
                 DEFAULT_EXCHANGE_SHARE,
                 DEFAULT_PERIOD_BONUS,
-                DEFAULT_TIME_BONUS);
+                DEFAULT_TIME_BONUS,
+                DEFAULT_SESSION_SHARE,
+                true);
     }
 
     public MemoryServiceConfig withCandidates(int candidates) {
@@ -148,6 +166,14 @@ public record MemoryServiceConfig(
         return copy(c -> c.periodBonus = periodBonus);
     }
 
+    public MemoryServiceConfig withSessionShare(double sessionShare) {
+        return copy(c -> c.sessionShare = sessionShare);
+    }
+
+    public MemoryServiceConfig withDropQuestionWords(boolean dropQuestionWords) {
+        return copy(c -> c.dropQuestionWords = dropQuestionWords);
+    }
+
     /** The settings a wither changes; every other one is kept. */
     private static final class Draft {
         MemoryLifecycle.Config lifecycle;
@@ -161,6 +187,8 @@ public record MemoryServiceConfig(
         double exchangeShare;
         double periodBonus;
         double timeBonus;
+        double sessionShare;
+        boolean dropQuestionWords;
     }
 
     private MemoryServiceConfig copy(java.util.function.Consumer<Draft> change) {
@@ -176,6 +204,8 @@ public record MemoryServiceConfig(
         c.exchangeShare = exchangeShare;
         c.periodBonus = periodBonus;
         c.timeBonus = timeBonus;
+        c.sessionShare = sessionShare;
+        c.dropQuestionWords = dropQuestionWords;
         change.accept(c);
         return new MemoryServiceConfig(
                 c.lifecycle,
@@ -188,6 +218,8 @@ public record MemoryServiceConfig(
                 c.recordRecalls,
                 c.exchangeShare,
                 c.periodBonus,
-                c.timeBonus);
+                c.timeBonus,
+                c.sessionShare,
+                c.dropQuestionWords);
     }
 }

@@ -6,7 +6,8 @@
  * <h2>Recall</h2>
  *
  * <pre>
- * candidates = BM25 top-N over the namespace's memories  ∪  dense top-N by cosine (exact scan)
+ * candidates = BM25 top-N over the namespace's memories (the query without its question words,
+ *              QuestionWords, unless dropQuestionWords is off)  ∪  dense top-N by cosine (exact scan)
  * keep       = ACTIVE, enabled, not deleted, of the asked user/agent (or of no user/agent),
  *              of the asked types/layers, and cos(query, memory) >= threshold
  *              (a memory whose normalised text contains the normalised query passes anyway)
@@ -15,7 +16,9 @@
  *              LEXICAL: bm25 / maxBm25;  DENSE: max(cos, 0)
  *              x (1 + periodBonus) when written in the calendar period the query names,
  *              x (1 + timeBonus) when the query asks when and the memory says when (TimeMentions);
- *              a conversation turn's neighbours in its session get exchangeShare of it
+ *              + sessionShare x the best of its session's found turns for a conversation turn
+ *              (at most 1); then a conversation turn's neighbours in its session get
+ *              exchangeShare of it
  * score      = RecallScorer (relevance, importance, recency, confidence, type bonus)
  * order      = score desc, id asc; at most limit (25); then ContextAssembler within maxTokens
  * </pre>

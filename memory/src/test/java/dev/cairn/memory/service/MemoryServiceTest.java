@@ -2,6 +2,7 @@ package dev.cairn.memory.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.cairn.memory.Layer;
 import dev.cairn.memory.Memory;
@@ -358,6 +359,68 @@ class MemoryServiceTest {
     }
 
     @Test
+    void aTurnOfTheSessionThatMatchesBestIsLiftedAboveAnEqualTurnOfAnotherSession() {
+        List<String> first =
+                converse(
+                        "s1",
+                        "Mel: pottery pottery pottery",
+                        "Caro: the weather is nice",
+                        "Mel: my pottery mug cracked");
+        String other = converse("s2", "Caro: my pottery bowl cracked").get(0);
+        String lifted = first.get(2);
+        RecallRequest pottery = RecallRequest.of("team", "pottery").withMode(RecallMode.LEXICAL);
+        double share = 0.1;
+        MemoryServiceConfig noExchange =
+                MemoryServiceConfig.defaults()
+                        .withMaintenanceInterval(Duration.ZERO)
+                        .withExchangeShare(0);
+        service.close();
+        service = open(noExchange.withSessionShare(0));
+        Map<String, Double> without = relevance(pottery);
+        service.close();
+        service = open(noExchange.withSessionShare(share));
+        Map<String, Double> with = relevance(pottery);
+
+        // the two cracked pots match "pottery" alike; the best turn has relevance 1
+        double own = without.get(lifted);
+        assertThat(without.get(other)).isEqualTo(own);
+        assertThat(without.get(first.get(0))).isEqualTo(1.0);
+        assertThat(own + share).isLessThan(1.0);
+        // each turn gets the share of its session's best found turn: s1's is 1, s2's is itself
+        assertThat(with.get(lifted)).isCloseTo(own + share, within(1e-12));
+        assertThat(with.get(other)).isCloseTo(own * (1 + share), within(1e-12));
+        assertThat(with.get(first.get(0))).isEqualTo(1.0);
+        assertThat(with).doesNotContainKey(first.get(1));
+        assertThat(service.recall(pottery).memories())
+                .extracting(ScoredMemory::id)
+                .containsExactly(first.get(0), lifted, other);
+    }
+
+    @Test
+    void bm25LeavesOutTheQuestionWordsOfTheQuery() {
+        List<String> said =
+                converse("s1", "Mel: what did you do this weekend?", "Caro: I painted a lake");
+        RecallRequest paint =
+                RecallRequest.of("team", "What did Caro paint?").withMode(RecallMode.LEXICAL);
+        MemoryServiceConfig alone =
+                MemoryServiceConfig.defaults()
+                        .withMaintenanceInterval(Duration.ZERO)
+                        .withExchangeShare(0)
+                        .withSessionShare(0);
+        service.close();
+        service = open(alone);
+        assertThat(service.recall(paint).memories())
+                .extracting(ScoredMemory::id)
+                .containsExactly(said.get(1));
+
+        service.close();
+        service = open(alone.withDropQuestionWords(false));
+        assertThat(service.recall(paint).memories())
+                .extracting(ScoredMemory::id)
+                .containsExactlyInAnyOrder(said.get(0), said.get(1));
+    }
+
+    @Test
     void aQuestionAskingWhenFindsTheTurnThatSaysWhen() {
         String talk = converse("s1", "Mel: so Caro, did you go to the support group?").get(0);
         String stating = converse("s2", "Caro: yes, I went to the group yesterday").get(0);
@@ -367,15 +430,19 @@ class MemoryServiceTest {
         RecallRequest what =
                 RecallRequest.of("team", "What did Caro say about the support group?")
                         .withThreshold(-1.0);
+        // the time bonus alone: no session lift (it caps at 1) and BM25 as the query is written
+        MemoryServiceConfig base =
+                MemoryServiceConfig.defaults()
+                        .withMaintenanceInterval(Duration.ZERO)
+                        .withSessionShare(0)
+                        .withDropQuestionWords(false);
+        service.close();
+        service = open(base);
         Map<String, Double> withBonus = relevance(when);
         Map<String, Double> notAskingWhen = relevance(what);
 
         service.close();
-        service =
-                open(
-                        MemoryServiceConfig.defaults()
-                                .withMaintenanceInterval(Duration.ZERO)
-                                .withTimeBonus(0));
+        service = open(base.withTimeBonus(0));
         Map<String, Double> without = relevance(when);
         assertThat(withBonus.get(stating))
                 .isCloseTo(
@@ -392,11 +459,7 @@ class MemoryServiceTest {
         double gap = without.get(talk) / without.get(stating) - 1;
         assertThat(gap).isBetween(0.0, 0.99);
         service.close();
-        service =
-                open(
-                        MemoryServiceConfig.defaults()
-                                .withMaintenanceInterval(Duration.ZERO)
-                                .withTimeBonus(gap + 0.01));
+        service = open(base.withTimeBonus(gap + 0.01));
         assertThat(service.recall(when).memories())
                 .extracting(ScoredMemory::id)
                 .first()

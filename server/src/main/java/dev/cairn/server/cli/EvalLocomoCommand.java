@@ -129,6 +129,23 @@ final class EvalLocomoCommand implements Callable<Integer> {
                             + "; 0 turns it off)")
     Double timeBonus;
 
+    @Option(
+            names = "--session-share",
+            paramLabel = "X",
+            description =
+                    "share of its session's best found turn's relevance each found turn gets on top"
+                            + " (default "
+                            + MemoryServiceConfig.DEFAULT_SESSION_SHARE
+                            + "; 0 turns it off)")
+    Double sessionShare;
+
+    @Option(
+            names = "--drop-question-words",
+            paramLabel = "true|false",
+            arity = "1",
+            description = "whether BM25 leaves out the question's question words (default true)")
+    Boolean dropQuestionWords;
+
     @Option(names = "--json", paramLabel = "FILE")
     Path json;
 
@@ -172,6 +189,12 @@ final class EvalLocomoCommand implements Callable<Integer> {
         }
         if (timeBonus != null) {
             config = config.withTimeBonus(timeBonus);
+        }
+        if (sessionShare != null) {
+            config = config.withSessionShare(sessionShare);
+        }
+        if (dropQuestionWords != null) {
+            config = config.withDropQuestionWords(dropQuestionWords);
         }
         if (weights != null) {
             if (weights.size() != 2) {
@@ -244,6 +267,8 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("exchangeShare", config.exchangeShare());
             out.put("periodBonus", config.periodBonus());
             out.put("timeBonus", config.timeBonus());
+            out.put("sessionShare", config.sessionShare());
+            out.put("dropQuestionWords", config.dropQuestionWords());
             out.put(
                     "weights",
                     Map.of("lexical", config.lexicalWeight(), "dense", config.denseWeight()));
