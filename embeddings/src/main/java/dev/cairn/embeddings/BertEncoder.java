@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -199,6 +200,26 @@ final class BertEncoder implements EmbeddingModel {
             Optional<HalfPrecisionLinear> half,
             Optional<Int8Linear> int8) {}
 
+    /**
+     * Starts PyTorch's native library and binds the kernels on a thread of its own ({@code
+     * cairn-torch-start}) and returns at once: a model loaded later finds them bound (they are
+     * bound once per process) instead of waiting for them. A failure is left for that load to
+     * report.
+     */
+    static void startNatives() {
+        Thread.ofPlatform()
+                .name("cairn-torch-start")
+                .daemon(true)
+                .start(
+                        () -> {
+                            try {
+                                natives();
+                            } catch (RuntimeException | LinkageError e) {
+                                // the model's own load binds again and reports what fails
+                            }
+                        });
+    }
+
     /** Starts PyTorch and binds the kernels this machine offers. */
     private static Natives natives() {
         Optional<FusedAttention> attention = FusedAttention.load();
@@ -241,7 +262,7 @@ final class BertEncoder implements EmbeddingModel {
             throw e;
         }
         long nativesNanos = System.nanoTime() - start;
-        Prepared prepared = await(preparing);
+        Prepared prepared = await(preparing, "preparing the model's weights");
         long uploadStart = System.nanoTime();
         NDManager manager = TorchRuntime.engine().newBaseManager();
         BertEncoder encoder;
@@ -365,9 +386,10 @@ final class BertEncoder implements EmbeddingModel {
         }
     }
 
-    private static <T> T await(FutureTask<T> preparing) {
+    /** The result of {@code work}, its exceptions rethrown as they were thrown. */
+    static <T> T await(Future<T> work, String what) {
         try {
-            return preparing.get();
+            return work.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
@@ -375,10 +397,10 @@ final class BertEncoder implements EmbeddingModel {
             if (e.getCause() instanceof Error err) {
                 throw err;
             }
-            throw new IllegalStateException("cannot prepare the model's weights", e.getCause());
+            throw new IllegalStateException(what + " failed", e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the model's weights were made", e);
+            throw new IllegalStateException("interrupted while " + what, e);
         }
     }
 

@@ -7,11 +7,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.FloatBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -256,35 +260,22 @@ final class BertWeights {
         TreeSet<Integer> layerIds = layerIds(image.entries().keySet());
         long[] word = image.require(WORD_EMBEDDINGS).shape();
         int hidden = (int) word[1];
-        List<Layer> layers =
-                layerIds.stream()
-                        .map(
-                                i -> {
-                                    String p = "encoder.layer." + i + ".";
-                                    return new Layer(
-                                            dense(manager, image, half, int8, qkv(i)),
-                                            dense(
-                                                    manager,
-                                                    image,
-                                                    half,
-                                                    int8,
-                                                    p + "attention.output.dense"),
-                                            image.array(
-                                                    manager,
-                                                    p + "attention.output.LayerNorm.weight"),
-                                            image.array(
-                                                    manager, p + "attention.output.LayerNorm.bias"),
-                                            dense(
-                                                    manager,
-                                                    image,
-                                                    half,
-                                                    int8,
-                                                    p + "intermediate.dense"),
-                                            dense(manager, image, half, int8, p + "output.dense"),
-                                            image.array(manager, p + "output.LayerNorm.weight"),
-                                            image.array(manager, p + "output.LayerNorm.bias"));
-                                })
-                        .toList();
+        List<Layer> layers = new ArrayList<>();
+        // FBGEMM packs an fp16 weight in a scalar loop over every value (bge-small: 0.6 s on a
+        // quiet core, 2 s on a loaded one), the longest step of a load from cached weights; the
+        // layers are packed one per core at a time
+        try (ExecutorService packers =
+                Executors.newFixedThreadPool(
+                        Math.min(layerIds.size(), TorchRuntime.threads()),
+                        Thread.ofPlatform().name("cairn-model-pack-", 1).daemon(true).factory())) {
+            List<Future<Layer>> packed = new ArrayList<>();
+            for (int i : layerIds) {
+                packed.add(packers.submit(() -> layer(manager, image, half, int8, i)));
+            }
+            for (Future<Layer> layer : packed) {
+                layers.add(BertEncoder.await(layer, "making a layer's weights"));
+            }
+        }
         return new BertWeights(
                 image.array(manager, WORD_EMBEDDINGS),
                 image.array(manager, POSITION_PLUS_TYPE),
@@ -295,6 +286,24 @@ final class BertWeights {
                 headDim(hidden, heads),
                 half.orElse(null),
                 int8.orElse(null));
+    }
+
+    private static Layer layer(
+            NDManager manager,
+            WeightImage image,
+            Optional<HalfPrecisionLinear> half,
+            Optional<Int8Linear> int8,
+            int i) {
+        String p = "encoder.layer." + i + ".";
+        return new Layer(
+                dense(manager, image, half, int8, qkv(i)),
+                dense(manager, image, half, int8, p + "attention.output.dense"),
+                image.array(manager, p + "attention.output.LayerNorm.weight"),
+                image.array(manager, p + "attention.output.LayerNorm.bias"),
+                dense(manager, image, half, int8, p + "intermediate.dense"),
+                dense(manager, image, half, int8, p + "output.dense"),
+                image.array(manager, p + "output.LayerNorm.weight"),
+                image.array(manager, p + "output.LayerNorm.bias"));
     }
 
     /** Whether {@code image} carries the int8 packs ({@link #convert} with {@code int8}). */

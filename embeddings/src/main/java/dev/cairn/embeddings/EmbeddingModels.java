@@ -30,6 +30,16 @@ public final class EmbeddingModels {
         return BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, dir);
     }
 
+    /**
+     * Starts loading PyTorch's native library and binding its kernels in the background and returns
+     * at once, so a model loaded later (seconds later, by a server that first reads its
+     * configuration and opens its store) does not wait for them. Optional: a load starts them
+     * itself.
+     */
+    public static void startRuntime() {
+        BertEncoder.startNatives();
+    }
+
     /** sentence-transformers' {@code all-MiniLM-L6-v2} (384 dimensions, mean pooling). */
     public static EmbeddingModel allMiniLmL6V2() {
         return BertEncoder.load(BertSpec.ALL_MINILM_L6_V2);
