@@ -21,11 +21,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.zip.CRC32C;
 
@@ -242,9 +244,7 @@ final class WeightCacheFile {
                 crc.update(part.duplicate());
             }
             parts.add(ByteBuffer.allocate(Long.BYTES).putLong(0, crc.getValue()));
-            try (FileChannel channel =
-                    FileChannel.open(
-                            tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = createOwnerOnly(tmp)) {
                 ByteBuffer[] all = parts.toArray(ByteBuffer[]::new);
                 long total = 0;
                 for (ByteBuffer b : all) {
@@ -312,6 +312,21 @@ final class WeightCacheFile {
         parts.add(start);
         parts.addAll(data);
         return parts;
+    }
+
+    /** A new file readable by the owner only, as every file of a data dir. */
+    private static FileChannel createOwnerOnly(Path path) throws IOException {
+        Set<StandardOpenOption> options =
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try {
+            return FileChannel.open(
+                    path,
+                    options,
+                    PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            return FileChannel.open(path, options);
+        }
     }
 
     private static long align(long offset) {

@@ -120,11 +120,15 @@ class WeightCacheTest {
     }
 
     @Test
-    void aSavedImageReadsBackAlignedWithItsBytesAndShapes() {
+    void aSavedImageReadsBackAlignedWithItsBytesAndShapes() throws IOException {
         WeightImage image = smallImage();
         WeightCacheFile file = WeightCacheFile.in(dir, key());
         file.save(image);
 
+        assertThat(java.nio.file.Files.getPosixFilePermissions(file.file()))
+                .containsExactlyInAnyOrder(
+                        java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                        java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
         WeightImage read = file.load().orElseThrow();
         assertThat(read.entries().keySet()).containsExactly("w", "b", "q");
         for (WeightImage.Entry e : image.entries().values()) {
