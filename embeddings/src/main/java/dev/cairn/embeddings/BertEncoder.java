@@ -12,16 +12,20 @@ import ai.djl.nn.Activation;
 import ai.djl.nn.core.Embedding;
 import ai.djl.nn.core.Linear;
 import ai.djl.nn.norm.LayerNorm;
+import java.lang.System.Logger.Level;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * A BERT sentence encoder (Devlin et al., 2019, "BERT: Pre-training of Deep Bidirectional
@@ -105,6 +109,11 @@ final class BertEncoder implements EmbeddingModel {
 
     private final AtomicBoolean closed = new AtomicBoolean();
 
+    /** The thread writing freshly converted weights to the cache, or null. */
+    private volatile Thread saving;
+
+    private static final System.Logger LOG = System.getLogger(BertEncoder.class.getName());
+
     private BertEncoder(
             BertSpec spec,
             NDManager manager,
@@ -125,26 +134,26 @@ final class BertEncoder implements EmbeddingModel {
         return load(spec, DEFAULT_BATCH_SIZE);
     }
 
-    /**
-     * Loads the model. The ONNX file is parsed on its own thread (pure Java, the longest step of a
-     * load) while PyTorch's native library starts and the attention and fp16 kernels bind: about a
-     * second less before a server can answer.
-     */
+    /** Loads the model, converting its ONNX file (see {@link #load(BertSpec, Path)}). */
     static BertEncoder load(BertSpec spec, int batchSize) {
-        requireBatchSize(batchSize);
-        FutureTask<OnnxGraph> parsing = new FutureTask<>(() -> BertWeights.parse(spec));
-        Thread.ofPlatform().name("cairn-model-parse").daemon(true).start(parsing);
-        Optional<FusedAttention> attention;
-        Optional<Int8Linear> int8;
-        try {
-            attention = FusedAttention.load();
-            HalfPrecisionLinear.load(); // shared, so from() below finds it bound
-            int8 = Int8Linear.load();
-        } catch (RuntimeException | Error e) {
-            parsing.cancel(false);
-            throw e;
-        }
-        return load(spec, batchSize, attention, int8, await(parsing));
+        return load(spec, batchSize, Optional.empty(), Int8Linear.wanted(), BertEncoder::natives);
+    }
+
+    /**
+     * Loads the model, its converted weights read from {@code cacheDir} when a file there holds
+     * them for this model file and build (see {@link WeightCacheFile}), else converted from the
+     * ONNX file and written there in the background once the model is loaded. Either way the
+     * weights and the tokenizer are made on their own thread ({@code cairn-model-weights}: pure
+     * Java and the tokenizer's own native library) while PyTorch's native library starts and the
+     * attention, fp16 and int8 kernels bind on this one.
+     */
+    static BertEncoder load(BertSpec spec, Path cacheDir) {
+        return load(
+                spec,
+                DEFAULT_BATCH_SIZE,
+                Optional.of(cacheDir),
+                Int8Linear.wanted(),
+                BertEncoder::natives);
     }
 
     /**
@@ -164,30 +173,210 @@ final class BertEncoder implements EmbeddingModel {
             int batchSize,
             Optional<FusedAttention> attention,
             Optional<Int8Linear> int8) {
-        requireBatchSize(batchSize);
-        return load(spec, batchSize, attention, int8, BertWeights.parse(spec));
+        return load(spec, batchSize, Optional.empty(), attention, int8);
     }
+
+    /**
+     * As {@link #load(BertSpec, int, Optional, Optional)}, with the weights cache in {@code
+     * cacheDir} when given; package-private for tests.
+     */
+    static BertEncoder load(
+            BertSpec spec,
+            int batchSize,
+            Optional<Path> cacheDir,
+            Optional<FusedAttention> attention,
+            Optional<Int8Linear> int8) {
+        return load(
+                spec,
+                batchSize,
+                cacheDir,
+                int8.isPresent(),
+                () -> new Natives(attention, HalfPrecisionLinear.load(), int8));
+    }
+
+    /** The kernels bound on PyTorch's native library. */
+    private record Natives(
+            Optional<FusedAttention> attention,
+            Optional<HalfPrecisionLinear> half,
+            Optional<Int8Linear> int8) {}
+
+    /**
+     * Starts PyTorch's native library and binds the kernels on a thread of its own ({@code
+     * cairn-torch-start}) and returns at once: a model loaded later finds them bound (they are
+     * bound once per process) instead of waiting for them. A failure is left for that load to
+     * report.
+     */
+    static void startNatives() {
+        Thread.ofPlatform()
+                .name("cairn-torch-start")
+                .daemon(true)
+                .start(
+                        () -> {
+                            try {
+                                natives();
+                            } catch (RuntimeException | LinkageError e) {
+                                // the model's own load binds again and reports what fails
+                            }
+                        });
+    }
+
+    /** Starts PyTorch and binds the kernels this machine offers. */
+    private static Natives natives() {
+        Optional<FusedAttention> attention = FusedAttention.load();
+        return new Natives(attention, HalfPrecisionLinear.load(), Int8Linear.load());
+    }
+
+    /**
+     * What the weights thread makes.
+     *
+     * @param image the converted weights
+     * @param converted whether they were converted now (not read from the cache)
+     * @param weightsNanos how long reading or converting them took
+     * @param tokenizerNanos how long the tokenizer took to load
+     */
+    private record Prepared(
+            WeightImage image,
+            HfTokenizer tokenizer,
+            boolean converted,
+            long weightsNanos,
+            long tokenizerNanos) {}
 
     private static BertEncoder load(
             BertSpec spec,
             int batchSize,
-            Optional<FusedAttention> attention,
-            Optional<Int8Linear> int8,
-            OnnxGraph graph) {
-        NDManager manager = TorchRuntime.engine().newBaseManager();
+            Optional<Path> cacheDir,
+            boolean int8Packs,
+            Supplier<Natives> bindNatives) {
+        requireBatchSize(batchSize);
+        long start = System.nanoTime();
+        Optional<WeightCacheFile> cache =
+                cacheDir.map(
+                        dir -> WeightCacheFile.in(dir, WeightCacheFile.Key.of(spec, int8Packs)));
+        FutureTask<Prepared> preparing = new FutureTask<>(() -> prepare(spec, int8Packs, cache));
+        Thread.ofPlatform().name("cairn-model-weights").daemon(true).start(preparing);
+        Natives natives;
         try {
-            BertWeights weights =
-                    BertWeights.from(
-                            graph, spec.heads(), manager, HalfPrecisionLinear.load(), int8);
-            HfTokenizer tokenizer =
-                    HfTokenizer.fromClasspath(
-                            spec.tokenizerResource(),
-                            Math.min(spec.maxTokens(), weights.maxPositions()));
-            return new BertEncoder(spec, manager, weights, tokenizer, batchSize, attention);
-        } catch (RuntimeException e) {
-            manager.close();
+            natives = bindNatives.get();
+        } catch (RuntimeException | Error e) {
+            preparing.cancel(false);
             throw e;
         }
+        long nativesNanos = System.nanoTime() - start;
+        Prepared prepared = await(preparing, "preparing the model's weights");
+        long uploadStart = System.nanoTime();
+        NDManager manager = TorchRuntime.engine().newBaseManager();
+        BertEncoder encoder;
+        try {
+            BertWeights weights =
+                    BertWeights.upload(
+                            prepared.image(),
+                            spec.heads(),
+                            manager,
+                            natives.half(),
+                            natives.int8());
+            encoder =
+                    new BertEncoder(
+                            spec,
+                            manager,
+                            weights,
+                            prepared.tokenizer(),
+                            batchSize,
+                            natives.attention());
+        } catch (RuntimeException e) {
+            manager.close();
+            prepared.tokenizer().close();
+            throw e;
+        }
+        long now = System.nanoTime();
+        String weightsFrom =
+                prepared.converted()
+                        ? "converted from " + spec.onnxResource()
+                        : "read from " + cache.orElseThrow().file();
+        LOG.log(
+                Level.INFO,
+                "model {0} loaded in {1}: weights {2} {3} beside PyTorch and kernels {4},"
+                        + " tokenizer {5}, tensors and fp16 packs {6}",
+                encoder.id(),
+                seconds(now - start),
+                weightsFrom,
+                seconds(prepared.weightsNanos()),
+                seconds(nativesNanos),
+                seconds(prepared.tokenizerNanos()),
+                seconds(now - uploadStart));
+        if (prepared.converted() && cache.isPresent()) {
+            encoder.saveInBackground(cache.get(), prepared.image());
+        }
+        return encoder;
+    }
+
+    /** The converted weights, from the cache when it holds them, then the tokenizer. */
+    private static Prepared prepare(
+            BertSpec spec, boolean int8Packs, Optional<WeightCacheFile> cache) {
+        long start = System.nanoTime();
+        Optional<WeightImage> cached = cache.flatMap(WeightCacheFile::load);
+        WeightImage image =
+                cached.orElseGet(
+                        () ->
+                                BertWeights.convert(
+                                        BertWeights.parse(spec), spec.heads(), int8Packs));
+        long tokenizerStart = System.nanoTime();
+        HfTokenizer tokenizer =
+                HfTokenizer.fromClasspath(
+                        spec.tokenizerResource(),
+                        Math.min(spec.maxTokens(), BertWeights.maxPositions(image)));
+        return new Prepared(
+                image,
+                tokenizer,
+                cached.isEmpty(),
+                tokenizerStart - start,
+                System.nanoTime() - tokenizerStart);
+    }
+
+    /**
+     * Writes the weights just converted to {@code cache} on a thread of its own, so the model
+     * serves meanwhile; {@link #close} waits for it, so a short-lived process still leaves the file
+     * and a data dir is never deleted under the writer.
+     */
+    private void saveInBackground(WeightCacheFile cache, WeightImage image) {
+        saving =
+                Thread.ofPlatform()
+                        .name("cairn-model-weights-save")
+                        .start(
+                                () -> {
+                                    long start = System.nanoTime();
+                                    try {
+                                        cache.save(image);
+                                        LOG.log(
+                                                Level.INFO,
+                                                "model weights saved to {0} ({1} MB) in {2}",
+                                                cache.file(),
+                                                image.bytes() >> 20,
+                                                seconds(System.nanoTime() - start));
+                                    } catch (RuntimeException e) {
+                                        LOG.log(
+                                                Level.WARNING,
+                                                "model weights not saved, the next start"
+                                                        + " converts them again: {0}",
+                                                e.getMessage());
+                                    }
+                                });
+    }
+
+    /** Waits until the weights are saved (when they are being saved); package-private for tests. */
+    void awaitSaved() {
+        Thread s = saving;
+        if (s == null) {
+            return;
+        }
+        try {
+            s.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.2f s", nanos / 1e9);
     }
 
     private static void requireBatchSize(int batchSize) {
@@ -197,9 +386,10 @@ final class BertEncoder implements EmbeddingModel {
         }
     }
 
-    private static OnnxGraph await(FutureTask<OnnxGraph> parsing) {
+    /** The result of {@code work}, its exceptions rethrown as they were thrown. */
+    static <T> T await(Future<T> work, String what) {
         try {
-            return parsing.get();
+            return work.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
@@ -207,10 +397,10 @@ final class BertEncoder implements EmbeddingModel {
             if (e.getCause() instanceof Error err) {
                 throw err;
             }
-            throw new IllegalStateException("cannot parse the model", e.getCause());
+            throw new IllegalStateException(what + " failed", e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the model was parsed", e);
+            throw new IllegalStateException("interrupted while " + what, e);
         }
     }
 
@@ -526,7 +716,8 @@ final class BertEncoder implements EmbeddingModel {
 
     /**
      * Frees the weights once no pass runs: a background document job may still be on the inference
-     * thread, and freeing under it would crash the process.
+     * thread, and freeing under it would crash the process. Returns once freshly converted weights
+     * are saved (see {@link #saveInBackground}).
      */
     @Override
     public void close() {
@@ -537,6 +728,7 @@ final class BertEncoder implements EmbeddingModel {
                         manager.close();
                     });
         }
+        awaitSaved();
     }
 
     @Override

@@ -2,17 +2,20 @@ package dev.cairn.embeddings;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.Shape;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.FloatBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,7 +33,11 @@ import java.util.regex.Pattern;
  * matrix (one GEMM instead of three), the query part pre-scaled by {@code 1/sqrt(headDim)} so
  * attention needs no separate scaling; token-type row 0 is folded into the position table.
  *
- * <p>Immutable once built; the arrays belong to the manager passed to {@link #load}.
+ * <p>Two steps: {@link #convert} does all of the above in pure Java into a {@link WeightImage}
+ * (kept in the server's data dir by {@link WeightCacheFile}, so a restart skips the ONNX parse and
+ * this conversion), {@link #upload} makes the encoder's arrays on that image's memory.
+ *
+ * <p>Immutable once built; the arrays belong to the manager passed to {@link #upload}.
  */
 final class BertWeights {
 
@@ -152,15 +159,161 @@ final class BertWeights {
         return named;
     }
 
-    static BertWeights from(
-            OnnxGraph graph,
+    /** Name of a linear layer's weight in a converted image: {@code [in, out]} float32. */
+    private static String weightOf(String layer) {
+        return layer + ".weight";
+    }
+
+    private static String biasOf(String layer) {
+        return layer + ".bias";
+    }
+
+    /** The layer's weight quantised by {@link Int8Linear}: {@code [in, out]} int8. */
+    private static String int8WeightOf(String layer) {
+        return layer + ".int8_weight";
+    }
+
+    /** The step of each output channel of {@link #int8WeightOf}: {@code [out]} float32. */
+    private static String int8ScalesOf(String layer) {
+        return layer + ".int8_scales";
+    }
+
+    private static final String WORD_EMBEDDINGS = "embeddings.word_embeddings.weight";
+    private static final String POSITION_PLUS_TYPE = "embeddings.position_plus_type_embeddings";
+    private static final String EMBEDDING_NORM = "embeddings.LayerNorm";
+
+    /** Encoder layer {@code i}'s fused query, key and value projection, in the image. */
+    private static String qkv(int i) {
+        return "encoder.layer." + i + ".attention.self.qkv";
+    }
+
+    /**
+     * Everything the encoder's tensors are made of, converted from the ONNX graph: a pure function
+     * of the model file, the head count and whether the int8 packs are made, which is why it can be
+     * kept on disk ({@link WeightCacheFile}) and read back instead of parsing and converting again.
+     * Pure Java: it runs while PyTorch starts. The fp16 packs are not part of it: FBGEMM's packed
+     * matrix is a native object, packed from the float32 weights at {@link #upload}.
+     */
+    static WeightImage convert(OnnxGraph graph, int heads, boolean int8) {
+        Map<String, OnnxGraph.Tensor> linear = linearWeightsByName(graph);
+        TreeSet<Integer> layerIds = layerIds(graph.tensors().keySet());
+        OnnxGraph.Tensor word = graph.require(WORD_EMBEDDINGS);
+        int hidden = (int) word.dims()[1];
+        int headDim = headDim(hidden, heads);
+        float scale = (float) (1.0 / Math.sqrt(headDim));
+
+        WeightImage image = new WeightImage();
+        image.putFloats(WORD_EMBEDDINGS, word.dims(), toArray(word.data()));
+        OnnxGraph.Tensor position = graph.require("embeddings.position_embeddings.weight");
+        OnnxGraph.Tensor type = graph.require("embeddings.token_type_embeddings.weight");
+        float[] posType = toArray(position.data());
+        FloatBuffer typeRow = type.data().duplicate();
+        for (int i = 0; i < posType.length; i++) {
+            posType[i] += typeRow.get(i % hidden);
+        }
+        image.putFloats(POSITION_PLUS_TYPE, position.dims(), posType);
+        vector(image, graph, weightOf(EMBEDDING_NORM));
+        vector(image, graph, biasOf(EMBEDDING_NORM));
+
+        for (int i : layerIds) {
+            String p = "encoder.layer." + i + ".";
+            String self = p + "attention.self.";
+            float[] q = inOut(require(linear, self + "query.weight"));
+            float[] k = inOut(require(linear, self + "key.weight"));
+            float[] v = inOut(require(linear, self + "value.weight"));
+            float[] qb = toArray(graph.require(self + "query.bias").data());
+            for (int j = 0; j < q.length; j++) {
+                q[j] *= scale;
+            }
+            for (int j = 0; j < qb.length; j++) {
+                qb[j] *= scale;
+            }
+            float[] qkvBias =
+                    concat(
+                            qb,
+                            toArray(graph.require(self + "key.bias").data()),
+                            toArray(graph.require(self + "value.bias").data()));
+            dense(image, int8, qkv(i), concatColumns(hidden, q, k, v), qkvBias, hidden, 3 * hidden);
+            linear(image, int8, graph, linear, p + "attention.output.dense");
+            vector(image, graph, p + "attention.output.LayerNorm.weight");
+            vector(image, graph, p + "attention.output.LayerNorm.bias");
+            linear(image, int8, graph, linear, p + "intermediate.dense");
+            linear(image, int8, graph, linear, p + "output.dense");
+            vector(image, graph, p + "output.LayerNorm.weight");
+            vector(image, graph, p + "output.LayerNorm.bias");
+        }
+        return image;
+    }
+
+    /**
+     * The encoder's tensors on the image's memory (see {@link WeightImage#array}), with the fp16
+     * packs made now when {@code half} is given and the int8 packs taken from the image when {@code
+     * int8} is given (the image must then have them). The arrays belong to {@code manager}; the
+     * image must stay unchanged while they live.
+     */
+    static BertWeights upload(
+            WeightImage image,
             int heads,
             NDManager manager,
             Optional<HalfPrecisionLinear> half,
             Optional<Int8Linear> int8) {
-        Map<String, OnnxGraph.Tensor> linear = linearWeightsByName(graph);
+        TreeSet<Integer> layerIds = layerIds(image.entries().keySet());
+        long[] word = image.require(WORD_EMBEDDINGS).shape();
+        int hidden = (int) word[1];
+        List<Layer> layers = new ArrayList<>();
+        // FBGEMM packs an fp16 weight in a scalar loop over every value (bge-small: 0.6 s on a
+        // quiet core, 2 s on a loaded one), the longest step of a load from cached weights; the
+        // layers are packed one per core at a time
+        try (ExecutorService packers =
+                Executors.newFixedThreadPool(
+                        Math.min(layerIds.size(), TorchRuntime.threads()),
+                        Thread.ofPlatform().name("cairn-model-pack-", 1).daemon(true).factory())) {
+            List<Future<Layer>> packed = new ArrayList<>();
+            for (int i : layerIds) {
+                packed.add(packers.submit(() -> layer(manager, image, half, int8, i)));
+            }
+            for (Future<Layer> layer : packed) {
+                layers.add(BertEncoder.await(layer, "making a layer's weights"));
+            }
+        }
+        return new BertWeights(
+                image.array(manager, WORD_EMBEDDINGS),
+                image.array(manager, POSITION_PLUS_TYPE),
+                image.array(manager, weightOf(EMBEDDING_NORM)),
+                image.array(manager, biasOf(EMBEDDING_NORM)),
+                layers,
+                hidden,
+                headDim(hidden, heads),
+                half.orElse(null),
+                int8.orElse(null));
+    }
+
+    private static Layer layer(
+            NDManager manager,
+            WeightImage image,
+            Optional<HalfPrecisionLinear> half,
+            Optional<Int8Linear> int8,
+            int i) {
+        String p = "encoder.layer." + i + ".";
+        return new Layer(
+                dense(manager, image, half, int8, qkv(i)),
+                dense(manager, image, half, int8, p + "attention.output.dense"),
+                image.array(manager, p + "attention.output.LayerNorm.weight"),
+                image.array(manager, p + "attention.output.LayerNorm.bias"),
+                dense(manager, image, half, int8, p + "intermediate.dense"),
+                dense(manager, image, half, int8, p + "output.dense"),
+                image.array(manager, p + "output.LayerNorm.weight"),
+                image.array(manager, p + "output.LayerNorm.bias"));
+    }
+
+    /** Whether {@code image} carries the int8 packs ({@link #convert} with {@code int8}). */
+    static boolean hasInt8(WeightImage image) {
+        return image.contains(int8WeightOf(qkv(0)));
+    }
+
+    private static TreeSet<Integer> layerIds(Iterable<String> names) {
         TreeSet<Integer> layerIds = new TreeSet<>();
-        for (String name : graph.tensors().keySet()) {
+        for (String name : names) {
             Matcher m = LAYER.matcher(name);
             if (m.find()) {
                 layerIds.add(Integer.parseInt(m.group(1)));
@@ -169,101 +322,20 @@ final class BertWeights {
         if (layerIds.isEmpty() || layerIds.first() != 0 || layerIds.last() != layerIds.size() - 1) {
             throw new IllegalStateException("not a BERT export: encoder layers " + layerIds);
         }
-        OnnxGraph.Tensor word = graph.require("embeddings.word_embeddings.weight");
-        int hidden = (int) word.dims()[1];
+        return layerIds;
+    }
+
+    private static int headDim(int hidden, int heads) {
         if (hidden % heads != 0) {
             throw new IllegalStateException(
                     "hidden size " + hidden + " is not divisible by " + heads + " heads");
         }
-        int headDim = hidden / heads;
-        float scale = (float) (1.0 / Math.sqrt(headDim));
+        return hidden / heads;
+    }
 
-        OnnxGraph.Tensor position = graph.require("embeddings.position_embeddings.weight");
-        OnnxGraph.Tensor type = graph.require("embeddings.token_type_embeddings.weight");
-        float[] posType = toArray(position.data());
-        FloatBuffer typeRow = type.data().duplicate();
-        for (int i = 0; i < posType.length; i++) {
-            posType[i] += typeRow.get(i % hidden);
-        }
-
-        List<Layer> layers =
-                layerIds.stream()
-                        .map(
-                                i -> {
-                                    String p = "encoder.layer." + i + ".";
-                                    String self = p + "attention.self.";
-                                    float[] q = inOut(require(linear, self + "query.weight"));
-                                    float[] k = inOut(require(linear, self + "key.weight"));
-                                    float[] v = inOut(require(linear, self + "value.weight"));
-                                    float[] qb = toArray(graph.require(self + "query.bias").data());
-                                    for (int j = 0; j < q.length; j++) {
-                                        q[j] *= scale;
-                                    }
-                                    for (int j = 0; j < qb.length; j++) {
-                                        qb[j] *= scale;
-                                    }
-                                    float[] qkv = concatColumns(hidden, q, k, v);
-                                    float[] qkvBias =
-                                            concat(
-                                                    qb,
-                                                    toArray(
-                                                            graph.require(self + "key.bias")
-                                                                    .data()),
-                                                    toArray(
-                                                            graph.require(self + "value.bias")
-                                                                    .data()));
-                                    return new Layer(
-                                            dense(
-                                                    manager,
-                                                    half,
-                                                    int8,
-                                                    qkv,
-                                                    manager.create(qkvBias),
-                                                    hidden,
-                                                    3 * hidden),
-                                            linear(
-                                                    manager,
-                                                    half,
-                                                    int8,
-                                                    graph,
-                                                    linear,
-                                                    p + "attention.output.dense"),
-                                            vector(
-                                                    manager,
-                                                    graph,
-                                                    p + "attention.output.LayerNorm.weight"),
-                                            vector(
-                                                    manager,
-                                                    graph,
-                                                    p + "attention.output.LayerNorm.bias"),
-                                            linear(
-                                                    manager,
-                                                    half,
-                                                    int8,
-                                                    graph,
-                                                    linear,
-                                                    p + "intermediate.dense"),
-                                            linear(
-                                                    manager,
-                                                    half,
-                                                    int8,
-                                                    graph,
-                                                    linear,
-                                                    p + "output.dense"),
-                                            vector(manager, graph, p + "output.LayerNorm.weight"),
-                                            vector(manager, graph, p + "output.LayerNorm.bias"));
-                                })
-                        .toList();
-        return new BertWeights(
-                manager.create(toArray(word.data()), new Shape(word.dims())),
-                manager.create(posType, new Shape(position.dims())),
-                vector(manager, graph, "embeddings.LayerNorm.weight"),
-                vector(manager, graph, "embeddings.LayerNorm.bias"),
-                layers,
-                hidden,
-                headDim,
-                half.orElse(null),
-                int8.orElse(null));
+    /** The longest input the image's position table covers. */
+    static int maxPositions(WeightImage image) {
+        return (int) image.require(POSITION_PLUS_TYPE).shape()[0];
     }
 
     int maxPositions() {
@@ -278,54 +350,80 @@ final class BertWeights {
         return t;
     }
 
-    private static Dense linear(
-            NDManager manager,
-            Optional<HalfPrecisionLinear> half,
-            Optional<Int8Linear> int8,
+    private static void linear(
+            WeightImage image,
+            boolean int8,
             OnnxGraph graph,
             Map<String, OnnxGraph.Tensor> linear,
-            String prefix) {
-        OnnxGraph.Tensor t = require(linear, prefix + ".weight");
-        return dense(
-                manager,
-                half,
+            String layer) {
+        OnnxGraph.Tensor t = require(linear, weightOf(layer));
+        dense(
+                image,
                 int8,
+                layer,
                 inOut(t),
-                vector(manager, graph, prefix + ".bias"),
+                toArray(graph.require(biasOf(layer)).data()),
                 (int) t.dims()[0],
                 (int) t.dims()[1]);
     }
 
-    private static Dense dense(
-            NDManager manager,
-            Optional<HalfPrecisionLinear> half,
-            Optional<Int8Linear> int8,
+    /** A linear layer's {@code [in, out]} weight, bias and, with {@code int8}, its int8 pack. */
+    private static void dense(
+            WeightImage image,
+            boolean int8,
+            String layer,
             float[] inOut,
-            NDArray bias,
+            float[] bias,
             int in,
             int out) {
-        NDArray weight = weight(manager, inOut, in, out);
+        image.putFloats(weightOf(layer), new long[] {in, out}, inOut);
+        image.putFloats(biasOf(layer), new long[] {out}, bias);
+        if (int8) {
+            Int8Linear.Quantised q = Int8Linear.quantise(inOut, in, out);
+            image.putBytes(int8WeightOf(layer), new long[] {in, out}, q.weight());
+            image.putFloats(int8ScalesOf(layer), new long[] {out}, q.scales());
+        }
+    }
+
+    private static Dense dense(
+            NDManager manager,
+            WeightImage image,
+            Optional<HalfPrecisionLinear> half,
+            Optional<Int8Linear> int8,
+            String layer) {
+        NDArray weight = weight(manager, image, weightOf(layer));
+        NDArray bias = image.array(manager, biasOf(layer));
+        long[] shape = image.require(weightOf(layer)).shape();
         return new Dense(
                 weight,
                 bias,
                 half.map(h -> h.pack(weight, bias)).orElse(null),
-                int8.map(q -> Int8Linear.pack(manager, inOut, bias, in, out)).orElse(null));
+                int8.map(
+                                q ->
+                                        new Int8Linear.Packed(
+                                                image.array(manager, int8WeightOf(layer)),
+                                                image.array(manager, int8ScalesOf(layer)),
+                                                bias,
+                                                (int) shape[0],
+                                                (int) shape[1]))
+                        .orElse(null));
     }
 
     /**
      * A {@code [out, in]} weight as {@code torch.nn.Linear} expects it, stored transposed: the
-     * array is a view of the contiguous {@code [in, out]} matrix {@code inOut}. {@code linear}
+     * array is a view of the contiguous {@code [in, out]} matrix in the image. {@code linear}
      * multiplies by the weight's transpose, which is then the contiguous matrix itself, and MKL's
      * GEMM on that layout measured about 30% faster for short inputs (a 21-token query: 318 µs
      * instead of 458 µs for the 1152 x 384 QKV product, weights cold in cache as in a real forward
      * pass).
      */
-    private static NDArray weight(NDManager manager, float[] inOut, int in, int out) {
-        return manager.create(inOut, new Shape(in, out)).transpose();
+    private static NDArray weight(NDManager manager, WeightImage image, String name) {
+        return image.array(manager, name).transpose();
     }
 
-    private static NDArray vector(NDManager manager, OnnxGraph graph, String name) {
-        return manager.create(toArray(graph.require(name).data()));
+    private static void vector(WeightImage image, OnnxGraph graph, String name) {
+        OnnxGraph.Tensor t = graph.require(name);
+        image.putFloats(name, t.dims(), toArray(t.data()));
     }
 
     /** An ONNX MatMul weight, {@code [in, out]} row-major, as it is stored. */

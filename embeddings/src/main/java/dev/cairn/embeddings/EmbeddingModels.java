@@ -19,6 +19,27 @@ public final class EmbeddingModels {
         return BertEncoder.load(BertSpec.BGE_SMALL_EN_V15);
     }
 
+    /**
+     * As {@link #bgeSmallEnV15()}, keeping the converted weights in {@code dir} (a server's data
+     * dir): the first load writes {@code model-weights-<model id>.bin} there in the background, and
+     * later loads read it instead of parsing and converting the ONNX file (seconds less per start).
+     * A file made from another model file or build, or damaged, is ignored with one log line and
+     * rewritten.
+     */
+    public static EmbeddingModel bgeSmallEnV15(Path dir) {
+        return BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, dir);
+    }
+
+    /**
+     * Starts loading PyTorch's native library and binding its kernels in the background and returns
+     * at once, so a model loaded later (seconds later, by a server that first reads its
+     * configuration and opens its store) does not wait for them. Optional: a load starts them
+     * itself.
+     */
+    public static void startRuntime() {
+        BertEncoder.startNatives();
+    }
+
     /** sentence-transformers' {@code all-MiniLM-L6-v2} (384 dimensions, mean pooling). */
     public static EmbeddingModel allMiniLmL6V2() {
         return BertEncoder.load(BertSpec.ALL_MINILM_L6_V2);
@@ -54,5 +75,13 @@ public final class EmbeddingModels {
     /** The default model, {@link #bgeSmallEnV15()}. */
     public static EmbeddingModel defaultModel() {
         return bgeSmallEnV15();
+    }
+
+    /**
+     * The default model with its converted weights kept in {@code dir}: {@link
+     * #bgeSmallEnV15(Path)}.
+     */
+    public static EmbeddingModel defaultModel(Path dir) {
+        return bgeSmallEnV15(dir);
     }
 }

@@ -8,7 +8,6 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.engine.PtNDManager;
 import java.lang.invoke.MethodHandle;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -87,6 +86,22 @@ final class Int8Linear {
     }
 
     /**
+     * Whether {@link #load} is to offer the int8 linear, judged without PyTorch (the property and
+     * the CPU): the weights' int8 packs are made while PyTorch starts. {@link #load} can still come
+     * back empty where the loaded libtorch lacks the op or fails its self-check; the packs then go
+     * unused.
+     */
+    static boolean wanted() {
+        return Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true")) && cpuOffersIt();
+    }
+
+    private static boolean cpuOffersIt() {
+        String arch = System.getProperty("os.arch", "");
+        return (arch.equals("amd64") || arch.equals("x86_64"))
+                && NativeAten.cpuFlags().stream().anyMatch(VNNI_FLAGS::contains);
+    }
+
+    /**
      * The int8 linear whatever {@value #ENABLED_PROPERTY} says, when this is x86-64 with VNNI and
      * the loaded libtorch exports {@code _int_mm}; bound and checked once per process.
      */
@@ -98,10 +113,7 @@ final class Int8Linear {
     }
 
     private static Optional<Int8Linear> bind() {
-        String arch = System.getProperty("os.arch", "");
-        Set<String> flags = NativeAten.cpuFlags();
-        if (!(arch.equals("amd64") || arch.equals("x86_64"))
-                || flags.stream().noneMatch(VNNI_FLAGS::contains)) {
+        if (!cpuOffersIt()) {
             LOG.log(System.Logger.Level.INFO, "int8 linear off: needs x86-64 with VNNI");
             return Optional.empty();
         }
@@ -122,15 +134,47 @@ final class Int8Linear {
      * operand of the product, contiguous), {@code scales} the float32 {@code [out]} step of each
      * output channel, {@code bias} float32 {@code [out]}.
      */
-    record Packed(NDArray weight, NDArray scales, NDArray bias, int in, int out) {}
+    record Packed(NDArray weight, NDArray scales, NDArray bias, int in, int out) {
+        Packed {
+            NativeAten.requireFloat("scales", scales);
+            NativeAten.requireFloat("bias", bias);
+            if (weight.getDataType() != DataType.INT8
+                    || !weight.getShape().equals(new Shape(in, out))
+                    || scales.getShape().size() != out
+                    || bias.getShape().size() != out) {
+                throw new IllegalArgumentException(
+                        "illegal int8 weight: "
+                                + weight.getDataType()
+                                + " "
+                                + weight.getShape()
+                                + ", scales "
+                                + scales.getShape()
+                                + ", bias "
+                                + bias.getShape()
+                                + ", must be int8 ["
+                                + in
+                                + ", "
+                                + out
+                                + "] and ["
+                                + out
+                                + "]");
+            }
+        }
+    }
+
+    /**
+     * A weight quantised per output channel: {@code weight} int8 {@code [in, out]} row-major,
+     * {@code scales} the float32 step of each output channel.
+     */
+    record Quantised(byte[] weight, float[] scales) {}
 
     /**
      * Quantises the row-major {@code [in, out]} float32 matrix {@code inOut} (the transposed {@code
-     * torch.nn.Linear} weight, as the ONNX export stores it) per output channel; the arrays belong
-     * to {@code manager}.
+     * torch.nn.Linear} weight, as the ONNX export stores it) per output channel. Pure Java, so it
+     * runs while PyTorch starts, and its result is kept with the converted weights.
      */
-    static Packed pack(NDManager manager, float[] inOut, NDArray bias, int in, int out) {
-        if ((long) in * out != inOut.length || bias.getShape().size() != out) {
+    static Quantised quantise(float[] inOut, int in, int out) {
+        if ((long) in * out != inOut.length) {
             throw new IllegalArgumentException(
                     "illegal int8 weight: "
                             + inOut.length
@@ -138,10 +182,8 @@ final class Int8Linear {
                             + in
                             + ", "
                             + out
-                            + "], bias "
-                            + bias.getShape());
+                            + "]");
         }
-        NativeAten.requireFloat("bias", bias);
         float[] steps = new float[out];
         for (int k = 0; k < in; k++) {
             for (int n = 0; n < out; n++) {
@@ -151,19 +193,13 @@ final class Int8Linear {
         for (int n = 0; n < out; n++) {
             steps[n] = steps[n] > 0 ? steps[n] / LEVELS : 1f;
         }
-        ByteBuffer quantised = ByteBuffer.allocateDirect(inOut.length);
+        byte[] quantised = new byte[inOut.length];
         for (int k = 0; k < in; k++) {
             for (int n = 0; n < out; n++) {
-                quantised.put((byte) Math.round(inOut[k * out + n] / steps[n]));
+                quantised[k * out + n] = (byte) Math.round(inOut[k * out + n] / steps[n]);
             }
         }
-        quantised.flip();
-        return new Packed(
-                manager.create(quantised, new Shape(in, out), DataType.INT8),
-                manager.create(steps),
-                bias,
-                in,
-                out);
+        return new Quantised(quantised, steps);
     }
 
     /**

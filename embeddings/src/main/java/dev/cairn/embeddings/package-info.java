@@ -12,7 +12,9 @@
  * Wo·softmax(QKᵀ/√d + mask)·V} (Vaswani et al., 2017; Devlin et al., 2019); then CLS or mean
  * pooling and L2 normalisation. Weights are the float32 initializers of the ONNX exports shipped in
  * the {@code dev.langchain4j} model jars, decoded from protobuf by hand; tokenisation is the
- * HuggingFace {@code tokenizer.json} from the same jar, truncated at 512 tokens.
+ * HuggingFace {@code tokenizer.json} from the same jar, truncated at 512 tokens. Given a data dir
+ * ({@code EmbeddingModels.bgeSmallEnV15(dir)}), the converted weights are kept there and read back
+ * at the next load instead of decoding and converting the ONNX file again.
  *
  * <p>Nothing downloads at run time: {@code ai.djl.offline=true} is set before the engine starts and
  * the PyTorch native library is unpacked by DJL from {@code pytorch-native-cpu} on the classpath.

@@ -1,5 +1,6 @@
 package dev.cairn.retrieval;
 
+import dev.cairn.embeddings.CodeStamp;
 import dev.cairn.graph.EntityGraph;
 import dev.cairn.graph.GraphSnapshot;
 import java.io.BufferedOutputStream;
@@ -10,7 +11,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.CodeSource;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -248,29 +247,8 @@ final class GraphSnapshotFile {
     }
 
     /**
-     * Which build of Cairn is running: the size and modification time of the jar the graph module
-     * was loaded from, so a snapshot derived by other extraction rules is not trusted after an
-     * upgrade; {@code classes} when run from class directories (a development build or a test).
+     * Which build of Cairn is running: the jar the graph module was loaded from, so a snapshot
+     * derived by other extraction rules is not trusted after an upgrade.
      */
-    static final String CODE_STAMP = codeStamp();
-
-    private static String codeStamp() {
-        try {
-            CodeSource source = GraphSnapshot.class.getProtectionDomain().getCodeSource();
-            if (source == null || source.getLocation() == null) {
-                return "unknown";
-            }
-            Path location = Path.of(source.getLocation().toURI());
-            if (!Files.isRegularFile(location)) {
-                return "classes";
-            }
-            return location.getFileName()
-                    + ":"
-                    + Files.size(location)
-                    + ":"
-                    + Files.getLastModifiedTime(location).toMillis();
-        } catch (IOException | URISyntaxException | RuntimeException e) {
-            return "unknown";
-        }
-    }
+    static final String CODE_STAMP = CodeStamp.of(GraphSnapshot.class);
 }

@@ -55,7 +55,7 @@ public final class Cairn implements AutoCloseable {
      */
     public static Cairn open(ServerSettings settings, StartupPhases phases) {
         FutureTask<EmbeddingModel> loading =
-                new FutureTask<>(() -> phases.time("model", Cairn::loadEncoder));
+                new FutureTask<>(() -> phases.time("model", () -> loadEncoder(settings.dataDir())));
         Thread.ofPlatform().name("cairn-start-model").start(loading);
         Store store = null;
         EmbeddingCache cache = null;
@@ -103,9 +103,12 @@ public final class Cairn implements AutoCloseable {
         }
     }
 
-    /** The encoder with its first forward pass paid (JIT and native warm-up) before serving. */
-    private static EmbeddingModel loadEncoder() {
-        EmbeddingModel encoder = EmbeddingModels.defaultModel();
+    /**
+     * The encoder with its first forward pass paid (JIT and native warm-up) before serving; its
+     * converted weights are kept in the data dir, so a restart skips the ONNX parse and conversion.
+     */
+    private static EmbeddingModel loadEncoder(java.nio.file.Path dataDir) {
+        EmbeddingModel encoder = EmbeddingModels.defaultModel(dataDir);
         try {
             encoder.embedQuery("warm up");
             return encoder;

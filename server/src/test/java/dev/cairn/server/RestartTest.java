@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real server restarted on its data dir: it loads the entity graph from the snapshot the first
- * one wrote at close, says when it is ready and in which phases the time went, answers {@code
- * /health} 200 UP, and a retrieve that uses the graph answers as it did before the restart.
+ * one wrote at close and the model's weights from the file the first one converted them into, says
+ * when it is ready and in which phases the time went, answers {@code /health} 200 UP, and a
+ * retrieve that uses the graph answers as it did before the restart.
  */
 class RestartTest {
 
@@ -68,6 +69,9 @@ class RestartTest {
         assertThat(graphBefore)
                 .anySatisfy(id -> assertThat(id).startsWith("ledger-db-promote-replica#"));
         assertThat(dataDir.resolve(Cairn.GRAPH_SNAPSHOT_FILE)).isNotEmptyFile();
+        // the first start converted the model's weights and kept them in the data dir
+        assertThat(weightFiles()).singleElement().satisfies(f -> assertThat(f).isNotEmptyFile());
+        Path weights = weightFiles().getFirst();
 
         try (LogCapture logs = new LogCapture();
                 ServerFixture second = new ServerFixture(settings())) {
@@ -81,6 +85,12 @@ class RestartTest {
                     .anySatisfy(
                             m ->
                                     assertThat(m)
+                                            .startsWith("model bge-small-en-v1.5")
+                                            .contains("weights read from " + weights))
+                    .noneSatisfy(m -> assertThat(m).startsWith("model weights cache"))
+                    .anySatisfy(
+                            m ->
+                                    assertThat(m)
                                             .matches("ready in \\d+\\.\\d\\d s \\(phases: .*\\)")
                                             .contains("store ", "graph ", "model ", "http "));
 
@@ -90,6 +100,14 @@ class RestartTest {
                     .isEqualTo(hybridBefore);
             assertThat(second.call("GET", NS + "/documents/search-reindex", A, null).status())
                     .isEqualTo(404);
+        }
+    }
+
+    /** The model weights cache files in the data dir. */
+    List<Path> weightFiles() throws IOException {
+        try (var files = Files.list(dataDir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("model-weights-"))
+                    .toList();
         }
     }
 

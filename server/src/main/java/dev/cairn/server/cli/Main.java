@@ -1,5 +1,6 @@
 package dev.cairn.server.cli;
 
+import dev.cairn.embeddings.EmbeddingModels;
 import io.helidon.logging.common.LogConfig;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -37,7 +38,11 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         LogConfig.configureRuntime();
-        if (!servesOperators(args)) {
+        if (servesOperators(args)) {
+            // PyTorch's native library takes seconds to load: let it while the command line and
+            // the configuration are read and the store opens
+            EmbeddingModels.startRuntime();
+        } else {
             quietForCommandLine();
         }
         System.exit(run(args));

@@ -1,0 +1,388 @@
+package dev.cairn.embeddings;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.net.JarURLConnection;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.zip.CRC32C;
+
+/**
+ * A model's converted weights ({@link WeightImage}) kept in a file, so a restart reads them instead
+ * of parsing the ONNX file and converting it again (seconds on a loaded machine; reading the file
+ * is a fraction of one).
+ *
+ * <p>Layout: magic {@code CAIRNMWI}, int32 {@link #VERSION}, int32 length of the head, then the
+ * head: the {@link Key}'s model, source and code stamp, the byte order, the tensor count and per
+ * tensor its name, type, rank, dimensions and offset into the data; zeros up to the next {@value
+ * WeightImage#ALIGNMENT}-byte boundary; the data, every tensor on such a boundary; last an int64
+ * CRC-32C of every byte before it. The data is read in one call into one aligned direct buffer and
+ * the tensors are slices of it: no per-value work.
+ *
+ * <p>Trusted only when all of these hold: the checksum matches (not truncated or damaged), the
+ * version is this one, and it was made for this model id (with or without the int8 packs), from
+ * this model file (its name, size and CRC in its jar: its content) by this build of Cairn.
+ * Otherwise it is ignored with one log line, the weights are converted again and the file is
+ * rewritten, so a wrong file is never served and costs one cold load.
+ *
+ * <p>Written to a temporary file and renamed over the old one, so a reader sees a whole file or
+ * none. Not forced to disk: a file torn by a crash fails its checksum and is rebuilt, and forcing
+ * 150 MB on a busy disk could take longer than the conversion it saves. Stateless apart from the
+ * path; thread-safe.
+ */
+final class WeightCacheFile {
+
+    private static final System.Logger LOG = System.getLogger(WeightCacheFile.class.getName());
+
+    /**
+     * Version of the layout above and of the conversion ({@link BertWeights#convert}, {@link
+     * Int8Linear#quantise}): change it whenever either changes, so old files are converted again.
+     */
+    static final int VERSION = 1;
+
+    private static final byte[] MAGIC = "CAIRNMWI".getBytes(StandardCharsets.US_ASCII);
+
+    /** Magic, version, head length. */
+    private static final int PREAMBLE_BYTES = MAGIC.length + 2 * Integer.BYTES;
+
+    /** Largest head accepted: a few hundred tensor names, with room to spare. */
+    private static final int MAX_HEAD_BYTES = 1 << 20;
+
+    private static final int MAX_RANK = 8;
+
+    /**
+     * What makes a file's weights the right ones.
+     *
+     * @param version layout and conversion version
+     * @param model the model id, with {@value Int8Linear#MODEL_ID_SUFFIX} when it has the int8
+     *     packs
+     * @param source the model file and the conversion's inputs besides it (its head count)
+     * @param codeStamp the build of Cairn that converted it
+     */
+    record Key(int version, String model, String source, String codeStamp) {
+        Key {
+            Objects.requireNonNull(model, "model");
+            Objects.requireNonNull(source, "source");
+            Objects.requireNonNull(codeStamp, "codeStamp");
+        }
+
+        /**
+         * The key of {@code spec}'s weights converted by this build, with or without int8 packs.
+         */
+        static Key of(BertSpec spec, boolean int8) {
+            return new Key(
+                    VERSION,
+                    spec.id() + (int8 ? Int8Linear.MODEL_ID_SUFFIX : ""),
+                    modelFile(spec.onnxResource()) + ", " + spec.heads() + " heads",
+                    CODE_STAMP);
+        }
+    }
+
+    private final Path file;
+    private final Key key;
+
+    private WeightCacheFile(Path file, Key key) {
+        this.file = file;
+        this.key = key;
+    }
+
+    /** The file for {@code key} in {@code dir}: {@code model-weights-<model id>.bin}. */
+    static WeightCacheFile in(Path dir, Key key) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(key, "key");
+        return new WeightCacheFile(dir.resolve("model-weights-" + key.model() + ".bin"), key);
+    }
+
+    Path file() {
+        return file;
+    }
+
+    /**
+     * The weights, when the file is there and to be trusted (see the class comment); logs one line
+     * when there is a file that is not.
+     */
+    Optional<WeightImage> load() {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            return check(channel);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            // whatever a damaged file trips over, the weights are converted again
+            return ignored("is damaged or unreadable: " + e.getMessage(), Level.WARNING);
+        }
+    }
+
+    private Optional<WeightImage> check(FileChannel channel) throws IOException {
+        long size = channel.size();
+        if (size < PREAMBLE_BYTES + Long.BYTES) {
+            throw new IllegalArgumentException("only " + size + " bytes");
+        }
+        ByteBuffer preamble = readFully(channel, 0, ByteBuffer.allocate(PREAMBLE_BYTES));
+        byte[] magic = new byte[MAGIC.length];
+        preamble.get(0, magic);
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new IllegalArgumentException("not a model weights file");
+        }
+        int version = preamble.getInt(MAGIC.length);
+        if (version != key.version()) {
+            return ignored(
+                    "has version " + version + ", this build reads " + key.version(), Level.INFO);
+        }
+        int headBytes = preamble.getInt(MAGIC.length + Integer.BYTES);
+        long dataStart = align(PREAMBLE_BYTES + (long) headBytes);
+        if (headBytes < 0 || headBytes > MAX_HEAD_BYTES || dataStart + Long.BYTES > size) {
+            throw new IllegalArgumentException(
+                    "head of " + headBytes + " bytes in a file of " + size + " bytes");
+        }
+        ByteBuffer head =
+                readFully(
+                        channel,
+                        PREAMBLE_BYTES,
+                        ByteBuffer.allocate((int) (dataStart - PREAMBLE_BYTES)));
+        DataInputStream in =
+                new DataInputStream(new ByteArrayInputStream(head.array(), 0, headBytes));
+        String model = in.readUTF();
+        String source = in.readUTF();
+        String stamp = in.readUTF();
+        if (!model.equals(key.model())) {
+            return ignored("holds model " + model + ", not " + key.model(), Level.INFO);
+        }
+        if (!source.equals(key.source())) {
+            return ignored("was converted from " + source + ", not " + key.source(), Level.INFO);
+        }
+        if (!stamp.equals(key.codeStamp())) {
+            return ignored("was converted by another build of Cairn", Level.INFO);
+        }
+        String order = in.readUTF();
+        if (!order.equals(ByteOrder.nativeOrder().toString())) {
+            return ignored("is in byte order " + order, Level.INFO);
+        }
+
+        long dataBytes = size - Long.BYTES - dataStart;
+        ByteBuffer data = readFully(channel, dataStart, WeightImage.allocate(dataBytes));
+        ByteBuffer trailer = readFully(channel, size - Long.BYTES, ByteBuffer.allocate(Long.BYTES));
+        CRC32C crc = new CRC32C();
+        crc.update(preamble.rewind());
+        crc.update(head.rewind());
+        crc.update(data.duplicate());
+        if (crc.getValue() != trailer.getLong(0)) {
+            throw new IllegalArgumentException("checksum mismatch");
+        }
+
+        WeightImage image = new WeightImage();
+        int count = in.readInt();
+        long end = 0;
+        for (int i = 0; i < count; i++) {
+            String name = in.readUTF();
+            int type = in.readUnsignedByte();
+            int rank = in.readUnsignedByte();
+            if (type >= WeightImage.Type.values().length || rank > MAX_RANK) {
+                throw new IllegalArgumentException("tensor " + name + ": type " + type);
+            }
+            long[] shape = new long[rank];
+            for (int d = 0; d < rank; d++) {
+                shape[d] = in.readLong();
+            }
+            long offset = in.readLong();
+            WeightImage.Type t = WeightImage.Type.values()[type];
+            long bytes = WeightImage.elements(shape) * t.bytes;
+            if (offset < end || offset % WeightImage.ALIGNMENT != 0 || offset + bytes > dataBytes) {
+                throw new IllegalArgumentException(
+                        "tensor " + name + " at " + offset + " (" + bytes + " bytes)");
+            }
+            end = offset + bytes;
+            image.put(new WeightImage.Entry(name, t, shape, data.slice((int) offset, (int) bytes)));
+        }
+        if (in.available() != 0) {
+            throw new IllegalArgumentException(in.available() + " bytes after the tensor table");
+        }
+        return Optional.of(image);
+    }
+
+    private Optional<WeightImage> ignored(String why, Level level) {
+        LOG.log(level, "model weights cache {0} {1}; converting the model file again", file, why);
+        return Optional.empty();
+    }
+
+    /**
+     * Writes {@code image} (replacing the previous file once it is whole).
+     *
+     * @throws UncheckedIOException when it cannot be written (the previous file stays)
+     */
+    void save(WeightImage image) {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.deleteIfExists(tmp);
+            List<ByteBuffer> parts = layout(image);
+            CRC32C crc = new CRC32C();
+            for (ByteBuffer part : parts) {
+                crc.update(part.duplicate());
+            }
+            parts.add(ByteBuffer.allocate(Long.BYTES).putLong(0, crc.getValue()));
+            try (FileChannel channel = createOwnerOnly(tmp)) {
+                ByteBuffer[] all = parts.toArray(ByteBuffer[]::new);
+                long total = 0;
+                for (ByteBuffer b : all) {
+                    total += b.remaining();
+                }
+                for (long written = 0; written < total; ) {
+                    written += channel.write(all);
+                }
+            }
+            try {
+                Files.move(
+                        tmp,
+                        file,
+                        StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new UncheckedIOException("cannot write the model weights cache " + file, e);
+        }
+    }
+
+    /** The file's bytes before the checksum, as buffers: preamble and head, then each tensor. */
+    private List<ByteBuffer> layout(WeightImage image) throws IOException {
+        ByteArrayOutputStream headBytes = new ByteArrayOutputStream();
+        DataOutputStream head = new DataOutputStream(headBytes);
+        head.writeUTF(key.model());
+        head.writeUTF(key.source());
+        head.writeUTF(key.codeStamp());
+        head.writeUTF(ByteOrder.nativeOrder().toString());
+        head.writeInt(image.entries().size());
+        List<ByteBuffer> data = new ArrayList<>();
+        long offset = 0;
+        for (WeightImage.Entry e : image.entries().values()) {
+            head.writeUTF(e.name());
+            head.writeByte(e.type().ordinal());
+            head.writeByte(e.shape().length);
+            for (long d : e.shape()) {
+                head.writeLong(d);
+            }
+            long start = align(offset);
+            head.writeLong(start);
+            if (start > offset) {
+                data.add(ByteBuffer.allocate((int) (start - offset)));
+            }
+            data.add(e.data());
+            offset = start + e.bytes();
+        }
+        head.flush();
+        int headLength = headBytes.size();
+        ByteBuffer start =
+                ByteBuffer.allocate((int) align(PREAMBLE_BYTES + (long) headLength))
+                        .put(MAGIC)
+                        .putInt(key.version())
+                        .putInt(headLength)
+                        .put(headBytes.toByteArray())
+                        .rewind();
+        List<ByteBuffer> parts = new ArrayList<>();
+        parts.add(start);
+        parts.addAll(data);
+        return parts;
+    }
+
+    /** A new file readable by the owner only, as every file of a data dir. */
+    private static FileChannel createOwnerOnly(Path path) throws IOException {
+        Set<StandardOpenOption> options =
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try {
+            return FileChannel.open(
+                    path,
+                    options,
+                    PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            return FileChannel.open(path, options);
+        }
+    }
+
+    private static long align(long offset) {
+        long a = WeightImage.ALIGNMENT;
+        return (offset + a - 1) / a * a;
+    }
+
+    private static ByteBuffer readFully(FileChannel channel, long position, ByteBuffer into)
+            throws IOException {
+        while (into.hasRemaining()) {
+            int n = channel.read(into, position + into.position());
+            if (n < 0) {
+                throw new EOFException("file ends at " + (position + into.position()));
+            }
+        }
+        return into.flip();
+    }
+
+    /**
+     * The model file as its jar describes it: resource name, jar, uncompressed size and CRC-32 (a
+     * hash of its content that costs nothing to read); name, size and modification time when it is
+     * a plain file.
+     */
+    static String modelFile(String resource) {
+        URL url = WeightCacheFile.class.getClassLoader().getResource(resource);
+        if (url == null) {
+            return resource + " (missing)";
+        }
+        try {
+            if (url.openConnection() instanceof JarURLConnection jar) {
+                JarEntry entry = jar.getJarEntry();
+                return resource
+                        + " in "
+                        + Path.of(jar.getJarFileURL().getPath()).getFileName()
+                        + " ("
+                        + entry.getSize()
+                        + " bytes, crc32 "
+                        + Long.toHexString(entry.getCrc())
+                        + ")";
+            }
+            Path path = Path.of(url.toURI());
+            return resource
+                    + " ("
+                    + Files.size(path)
+                    + " bytes, modified "
+                    + Files.getLastModifiedTime(path).toMillis()
+                    + ")";
+        } catch (IOException | URISyntaxException | RuntimeException e) {
+            return resource + " (" + url + ")";
+        }
+    }
+
+    /**
+     * The build that converts: weights converted by other code are not trusted after an upgrade;
+     * from class directories (a development build or a test) {@link #VERSION} alone tells
+     * conversions apart.
+     */
+    static final String CODE_STAMP = CodeStamp.of(WeightCacheFile.class);
+}

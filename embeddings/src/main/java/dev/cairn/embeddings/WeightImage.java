@@ -1,0 +1,174 @@
+package dev.cairn.embeddings;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Named tensors in direct memory, each starting on a {@value #ALIGNMENT}-byte boundary, in the
+ * machine's byte order: what {@link BertWeights} converts from an ONNX file, what {@link
+ * WeightCacheFile} writes to disk and reads back, and what the encoder's tensors are made of.
+ *
+ * <p>{@link #array} hands a tensor's bytes to PyTorch without copying them (DJL wraps a direct
+ * buffer with {@code from_blob} and keeps the buffer reachable from the array), so whether the
+ * image came from a conversion or from the cache, every weight sits at the same alignment and the
+ * forward pass computes bit for bit the same vectors. {@value #ALIGNMENT} bytes is what PyTorch's
+ * own CPU allocator aligns to.
+ *
+ * <p>Entries keep their insertion order. Not thread-safe while entries are added; read-only and
+ * safe to share once built (the buffers handed out are duplicates).
+ */
+final class WeightImage {
+
+    /** Start of every tensor's bytes: a cache line, and PyTorch's CPU allocator alignment. */
+    static final int ALIGNMENT = 64;
+
+    /** Element types an image holds. */
+    enum Type {
+        FLOAT32(DataType.FLOAT32, Float.BYTES),
+        INT8(DataType.INT8, Byte.BYTES);
+
+        final DataType djl;
+        final int bytes;
+
+        Type(DataType djl, int bytes) {
+            this.djl = djl;
+            this.bytes = bytes;
+        }
+    }
+
+    /**
+     * One tensor.
+     *
+     * @param name its name, unique in the image
+     * @param type element type
+     * @param shape dimensions, row-major
+     * @param data exactly its bytes (position 0), direct, aligned, machine byte order
+     */
+    record Entry(String name, Type type, long[] shape, ByteBuffer data) {
+        Entry {
+            if (name == null || name.isEmpty()) {
+                throw new IllegalArgumentException("illegal name: '" + name + "'");
+            }
+            shape = shape.clone();
+            long bytes = elements(shape) * type.bytes;
+            if (!data.isDirect() || data.position() != 0 || data.remaining() != bytes) {
+                throw new IllegalArgumentException(
+                        "tensor "
+                                + name
+                                + ": "
+                                + data.remaining()
+                                + " bytes for a "
+                                + type
+                                + " shape of "
+                                + bytes
+                                + " bytes, must be exactly that, direct, from position 0");
+            }
+            data = data.duplicate().order(ByteOrder.nativeOrder());
+        }
+
+        @Override
+        public long[] shape() {
+            return shape.clone();
+        }
+
+        @Override
+        public ByteBuffer data() {
+            return data.duplicate().order(ByteOrder.nativeOrder());
+        }
+
+        long bytes() {
+            return data.remaining();
+        }
+    }
+
+    private final Map<String, Entry> entries = new LinkedHashMap<>();
+
+    /** Adds a float32 tensor, copying {@code values}. */
+    void putFloats(String name, long[] shape, float[] values) {
+        ByteBuffer data = allocate((long) values.length * Float.BYTES);
+        data.asFloatBuffer().put(values);
+        put(new Entry(name, Type.FLOAT32, shape, data));
+    }
+
+    /** Adds an int8 tensor, copying {@code values}. */
+    void putBytes(String name, long[] shape, byte[] values) {
+        ByteBuffer data = allocate(values.length);
+        data.put(0, values);
+        put(new Entry(name, Type.INT8, shape, data));
+    }
+
+    /** Adds an entry whose bytes are already in place (a slice of a file read whole). */
+    void put(Entry entry) {
+        if (entry.data.alignmentOffset(0, ALIGNMENT) != 0) {
+            throw new IllegalArgumentException(
+                    "tensor " + entry.name() + " does not start on a " + ALIGNMENT + "-byte line");
+        }
+        if (entries.putIfAbsent(entry.name(), entry) != null) {
+            throw new IllegalArgumentException("tensor " + entry.name() + " twice");
+        }
+    }
+
+    Map<String, Entry> entries() {
+        return Collections.unmodifiableMap(entries);
+    }
+
+    boolean contains(String name) {
+        return entries.containsKey(name);
+    }
+
+    Entry require(String name) {
+        Entry e = entries.get(name);
+        if (e == null) {
+            throw new IllegalStateException("converted weights have no tensor " + name);
+        }
+        return e;
+    }
+
+    /** The tensor as an array of {@code manager}, on the image's memory (no copy). */
+    NDArray array(NDManager manager, String name) {
+        Entry e = require(name);
+        return manager.create(e.data(), new Shape(e.shape()), e.type().djl);
+    }
+
+    /** Bytes of all tensors, without alignment padding. */
+    long bytes() {
+        long n = 0;
+        for (Entry e : entries.values()) {
+            n += e.bytes();
+        }
+        return n;
+    }
+
+    static long elements(long[] shape) {
+        long n = 1;
+        for (long d : shape) {
+            if (d < 0) {
+                throw new IllegalArgumentException("illegal dimension: " + d + ", must be >= 0");
+            }
+            n = Math.multiplyExact(n, d);
+        }
+        return n;
+    }
+
+    /** Zeroed direct memory starting on an {@value #ALIGNMENT}-byte boundary. */
+    static ByteBuffer allocate(long bytes) {
+        if (bytes > Integer.MAX_VALUE - 2 * ALIGNMENT) {
+            throw new IllegalArgumentException(
+                    "illegal tensor size: " + bytes + " bytes, must fit one buffer");
+        }
+        // whole lines plus one: whatever the address malloc gives, an aligned run of them fits
+        int lines = (int) ((bytes + ALIGNMENT - 1) / ALIGNMENT);
+        return ByteBuffer.allocateDirect((lines + 1) * ALIGNMENT)
+                .alignedSlice(ALIGNMENT)
+                .limit((int) bytes)
+                .slice()
+                .order(ByteOrder.nativeOrder());
+    }
+}
