@@ -173,7 +173,7 @@ class Int8ParityTest {
     }
 
     @Test
-    void propertyOffGivesTheFloat32EncoderUnchanged() {
+    void offByDefaultAndOffGivesTheFloat32EncoderUnchanged() {
         String previous = System.getProperty(Int8Linear.ENABLED_PROPERTY);
         System.setProperty(Int8Linear.ENABLED_PROPERTY, "false");
         try {
@@ -195,7 +195,13 @@ class Int8ParityTest {
             }
         }
         if (previous == null) {
-            assertThat(Int8Linear.load()).as("on by default").isEqualTo(Int8Linear.supported());
+            assertThat(Int8Linear.load()).as("off by default").isEmpty();
+            System.setProperty(Int8Linear.ENABLED_PROPERTY, "true");
+            try {
+                assertThat(Int8Linear.load()).as("on when asked").isEqualTo(Int8Linear.supported());
+            } finally {
+                System.clearProperty(Int8Linear.ENABLED_PROPERTY);
+            }
         }
     }
 

@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
  * Real models shared by the test classes of one JVM: loading bge-small takes seconds, so each is
  * loaded once and left for the JVM to release. {@link #bge()} and {@link #miniLm()} embed documents
  * in float32 (the reference the behaviour tests compare queries and documents against); {@link
- * #bgeInt8()} through int8 GEMMs, as production does by default. Thread-safe (class
- * initialisation).
+ * #bgeInt8()} through int8 GEMMs, as production does with {@code -Dcairn.embeddings.int8=true}.
+ * Thread-safe (class initialisation).
  */
 final class TestModels {
 
