@@ -18,9 +18,10 @@ public final class SpeakerQuery {
             "(?:is|was|are|were|has|have|had|does|did|do|can|will|would)\\b";
 
     /**
-     * A plural noun right after "what" or "which", one word may stand between ("What European
-     * countries"; not "What does", nor "What was James" where an auxiliary stands between); a word
-     * that asks for a list ("activities", "kinds", "ways"); or "how many".
+     * A plural right after "what" or "which", one word may stand between ("What European
+     * countries"; not "What does", nor "What was James" where an auxiliary stands between), read as
+     * a word ending in s ("What class ..." reads as one too); a word that asks for a list
+     * ("activities", "kinds", "ways"); or "how many".
      */
     private static final Pattern ASKS_FOR_SEVERAL =
             Pattern.compile(
@@ -28,7 +29,7 @@ public final class SpeakerQuery {
                             + AUXILIARIES
                             + ")\\w+\\s+)?(?!"
                             + AUXILIARIES
-                            + ")\\w+(?<!ss|us|is)s\\b"
+                            + ")\\w+s\\b"
                             + "|\\b(?:activities|kinds|types|ways|things|hobbies)\\b"
                             + "|^how many\\b");
 
