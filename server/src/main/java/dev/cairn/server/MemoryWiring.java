@@ -52,7 +52,9 @@ public final class MemoryWiring {
                 m.get("recall.period-bonus").asDouble().orElse(d.periodBonus()),
                 m.get("recall.time-bonus").asDouble().orElse(d.timeBonus()),
                 m.get("recall.session-share").asDouble().orElse(d.sessionShare()),
-                m.get("recall.drop-question-words").asBoolean().orElse(d.dropQuestionWords()));
+                m.get("recall.drop-question-words").asBoolean().orElse(d.dropQuestionWords()),
+                m.get("recall.speaker-bonus").asDouble().orElse(d.speakerBonus()),
+                m.get("recall.list-speaker-bonus").asDouble().orElse(d.listSpeakerBonus()));
     }
 
     /** The service with the {@code cairn.memory} settings of the default configuration. */

@@ -8,6 +8,7 @@ import dev.cairn.memory.QueryPeriod;
 import dev.cairn.memory.QuestionWords;
 import dev.cairn.memory.RecallScorer;
 import dev.cairn.memory.ScoredMemory;
+import dev.cairn.memory.SpeakerQuery;
 import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.TimeMentions;
 import dev.cairn.memory.store.MemoryRepository;
@@ -49,10 +50,12 @@ import java.util.function.Predicate;
  * says when ({@link TimeMentions}) {@link MemoryServiceConfig#timeBonus()} more; each found
  * conversation turn gets {@link MemoryServiceConfig#sessionShare()} of the best relevance among its
  * session's found turns on top of its own, then a turn's neighbours in its session get {@link
- * MemoryServiceConfig#exchangeShare()} of its relevance (an exchange spreads over several turns).
- * BM25 searches the query without its question words ({@link QuestionWords}) unless {@link
- * MemoryServiceConfig#dropQuestionWords()} is off. {@link RecallScorer} adds recency, type and
- * confidence on top.
+ * MemoryServiceConfig#exchangeShare()} of its relevance (an exchange spreads over several turns);
+ * last, a memory of a user the query names ({@link SpeakerQuery}) is {@link
+ * MemoryServiceConfig#speakerBonus()} more relevant ({@link MemoryServiceConfig#listSpeakerBonus()}
+ * when the query asks for several things). BM25 searches the query without its question words
+ * ({@link QuestionWords}) unless {@link MemoryServiceConfig#dropQuestionWords()} is off. {@link
+ * RecallScorer} adds recency, type and confidence on top.
  *
  * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
  */
@@ -197,6 +200,12 @@ final class MemoryRecall implements AutoCloseable {
         if (config.exchangeShare() > 0) {
             scored = withExchanges(ns, scored, table, eligible, now);
         }
+        SpeakerQuery speakers = SpeakerQuery.of(request.query());
+        double speakerBonus =
+                speakers.asksForSeveral() ? config.listSpeakerBonus() : config.speakerBonus();
+        if (speakerBonus > 0) {
+            scored = withNamedSpeakers(scored, speakers, speakerBonus, now);
+        }
         List<ScoredMemory> ranked =
                 scored.stream().sorted(ScoredMemory.ORDER).limit(request.limit()).toList();
         AssembledContext context = assembler.assemble(ranked, request.maxTokens());
@@ -273,6 +282,26 @@ final class MemoryRecall implements AutoCloseable {
             }
         }
         return new ArrayList<>(best.values());
+    }
+
+    /**
+     * {@code scored} with the memories of a user {@code speakers} names {@code bonus} more relevant
+     * (at most 1). Given after the session lift and the exchange share: the named person's own
+     * turns rise above the other speaker's replies that the exchange lifted beside them.
+     */
+    private List<ScoredMemory> withNamedSpeakers(
+            List<ScoredMemory> scored, SpeakerQuery speakers, double bonus, Instant now) {
+        Map<String, Boolean> named = new HashMap<>();
+        List<ScoredMemory> out = new ArrayList<>(scored.size());
+        for (ScoredMemory s : scored) {
+            if (named.computeIfAbsent(s.memory().scope().userId(), speakers::names)) {
+                double relevance = Math.min(1.0, s.components().relevance() * (1 + bonus));
+                out.add(scorer.score(s.memory(), relevance, now));
+            } else {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     /** BM25 candidates within scope, at most {@code candidates}. */

@@ -42,6 +42,15 @@ import java.util.Objects;
  *     dev.cairn.memory.QuestionWords}; {@code recall.drop-question-words}, true): "what", "did" or
  *     "how" are no stopwords to the English analyzer, and in a conversation they match the turns
  *     that ask something rather than those that answer.
+ * @param speakerBonus relevance bonus, as a share of its relevance, of a memory of a user the query
+ *     names ({@link dev.cairn.memory.SpeakerQuery}; {@code recall.speaker-bonus}, 0.03; 0 turns it
+ *     off), given after the session lift and the exchange share so that the neighbours of a named
+ *     person's turn do not share it: "What does Melanie do to destress?" is answered by Melanie's
+ *     turns rather than by the other speaker's replies to her. Chosen on LoCoMo's first five
+ *     conversations (see docs/memory.md).
+ * @param listSpeakerBonus the same bonus, instead of {@code speakerBonus}, when the query asks for
+ *     several things ({@code recall.list-speaker-bonus}, 0.15; 0 turns it off): "What activities
+ *     does Melanie partake in?" gathers Melanie's own turns from many sessions.
  */
 public record MemoryServiceConfig(
         MemoryLifecycle.Config lifecycle,
@@ -56,7 +65,9 @@ public record MemoryServiceConfig(
         double periodBonus,
         double timeBonus,
         double sessionShare,
-        boolean dropQuestionWords) {
+        boolean dropQuestionWords,
+        double speakerBonus,
+        double listSpeakerBonus) {
 
     public static final int DEFAULT_CANDIDATES = 100;
     public static final double DEFAULT_LEXICAL_WEIGHT = 0.1;
@@ -67,6 +78,8 @@ public record MemoryServiceConfig(
     public static final double DEFAULT_PERIOD_BONUS = 0.2;
     public static final double DEFAULT_TIME_BONUS = 0.05;
     public static final double DEFAULT_SESSION_SHARE = 0.3;
+    public static final double DEFAULT_SPEAKER_BONUS = 0.03;
+    public static final double DEFAULT_LIST_SPEAKER_BONUS = 0.15;
 
     public MemoryServiceConfig {
         Objects.requireNonNull(lifecycle, "lifecycle");
@@ -107,6 +120,14 @@ public record MemoryServiceConfig(
             throw new IllegalArgumentException(
                     "illegal sessionShare: " + sessionShare + ", must be in [0, 1]");
         }
+        if (!(speakerBonus >= 0 && speakerBonus <= 1)) {
+            throw new IllegalArgumentException(
+                    "illegal speakerBonus: " + speakerBonus + ", must be in [0, 1]");
+        }
+        if (!(listSpeakerBonus >= 0 && listSpeakerBonus <= 1)) {
+            throw new IllegalArgumentException(
+                    "illegal listSpeakerBonus: " + listSpeakerBonus + ", must be in [0, 1]");
+        }
     }
 
     public static MemoryServiceConfig defaults() {
@@ -123,7 +144,9 @@ public record MemoryServiceConfig(
                 DEFAULT_PERIOD_BONUS,
                 DEFAULT_TIME_BONUS,
                 DEFAULT_SESSION_SHARE,
-                true);
+                true,
+                DEFAULT_SPEAKER_BONUS,
+                DEFAULT_LIST_SPEAKER_BONUS);
     }
 
     public MemoryServiceConfig withCandidates(int candidates) {
@@ -174,6 +197,14 @@ public record MemoryServiceConfig(
         return copy(c -> c.dropQuestionWords = dropQuestionWords);
     }
 
+    public MemoryServiceConfig withSpeakerBonus(double speakerBonus, double listSpeakerBonus) {
+        return copy(
+                c -> {
+                    c.speakerBonus = speakerBonus;
+                    c.listSpeakerBonus = listSpeakerBonus;
+                });
+    }
+
     /** The settings a wither changes; every other one is kept. */
     private static final class Draft {
         MemoryLifecycle.Config lifecycle;
@@ -189,6 +220,8 @@ public record MemoryServiceConfig(
         double timeBonus;
         double sessionShare;
         boolean dropQuestionWords;
+        double speakerBonus;
+        double listSpeakerBonus;
     }
 
     private MemoryServiceConfig copy(java.util.function.Consumer<Draft> change) {
@@ -206,6 +239,8 @@ public record MemoryServiceConfig(
         c.timeBonus = timeBonus;
         c.sessionShare = sessionShare;
         c.dropQuestionWords = dropQuestionWords;
+        c.speakerBonus = speakerBonus;
+        c.listSpeakerBonus = listSpeakerBonus;
         change.accept(c);
         return new MemoryServiceConfig(
                 c.lifecycle,
@@ -220,6 +255,8 @@ public record MemoryServiceConfig(
                 c.periodBonus,
                 c.timeBonus,
                 c.sessionShare,
-                c.dropQuestionWords);
+                c.dropQuestionWords,
+                c.speakerBonus,
+                c.listSpeakerBonus);
     }
 }

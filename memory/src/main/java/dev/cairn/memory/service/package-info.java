@@ -18,7 +18,8 @@
  *              x (1 + timeBonus) when the query asks when and the memory says when (TimeMentions);
  *              + sessionShare x the best of its session's found turns for a conversation turn
  *              (at most 1); then a conversation turn's neighbours in its session get
- *              exchangeShare of it
+ *              exchangeShare of it; last x (1 + speakerBonus) for a memory of a user the query
+ *              names (SpeakerQuery), listSpeakerBonus instead when the query asks for several things
  * score      = RecallScorer (relevance, importance, recency, confidence, type bonus)
  * order      = score desc, id asc; at most limit (25); then ContextAssembler within maxTokens
  * </pre>

@@ -396,6 +396,68 @@ class MemoryServiceTest {
                 .containsExactly(first.get(0), lifted, other);
     }
 
+    /** Writes one turn of {@code speaker} in {@code session}, {@code second} s after T0. */
+    String say(String session, String speaker, int second, String text) {
+        NewMemory turn =
+                NewMemory.of(
+                                new Scope("team", speaker, "", session, "", ""),
+                                MemoryType.EVENT,
+                                text)
+                        .withSource(
+                                dev.cairn.memory.MemorySource.of(
+                                        dev.cairn.memory.MemorySource.Kind.CONVERSATION,
+                                        session + ":" + speaker + ":" + second));
+        return service.writeAll(List.of(turn), "a", T0.plusSeconds(second)).get(0).memory().id();
+    }
+
+    @Test
+    void theTurnsOfThePersonTheQuestionNamesRiseAboveTheOtherSpeakersAlikeTurns() {
+        String mel = say("s1", "Mel", 0, "I paint lakes");
+        String reply = say("s1", "Caro", 1, "so nice");
+        String caro = say("s2", "Caro", 2, "I paint hills");
+        String best = say("s3", "Sam", 3, "paint paint paint");
+        RecallRequest one =
+                RecallRequest.of("team", "What does Mel paint?").withMode(RecallMode.LEXICAL);
+        RecallRequest several =
+                RecallRequest.of("team", "What pictures does Mel paint?")
+                        .withMode(RecallMode.LEXICAL);
+        MemoryServiceConfig base =
+                MemoryServiceConfig.defaults()
+                        .withMaintenanceInterval(Duration.ZERO)
+                        .withSessionShare(0);
+        service.close();
+        service = open(base.withSpeakerBonus(0, 0));
+        Map<String, Double> without = relevance(one);
+        Map<String, Double> severalWithout = relevance(several);
+        assertThat(without.get(mel)).isEqualTo(without.get(caro)).isLessThan(1.0);
+        assertThat(without.get(best)).isEqualTo(1.0);
+
+        service.close();
+        service = open(base);
+        Map<String, Double> with = relevance(one);
+        assertThat(with.get(mel))
+                .isCloseTo(
+                        without.get(mel) * (1 + MemoryServiceConfig.DEFAULT_SPEAKER_BONUS),
+                        within(1e-12));
+        assertThat(with.get(caro)).isEqualTo(without.get(caro));
+        assertThat(with.get(best)).isEqualTo(1.0);
+        // the bonus comes after the exchange share: Mel's neighbour gets the share of her own
+        assertThat(with.get(reply))
+                .isEqualTo(without.get(reply))
+                .isCloseTo(
+                        MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE * without.get(mel),
+                        within(1e-12));
+        assertThat(service.recall(one).memories())
+                .extracting(ScoredMemory::id)
+                .startsWith(best, mel);
+        // a question asking for several things gives the larger bonus
+        assertThat(relevance(several).get(mel))
+                .isCloseTo(
+                        severalWithout.get(mel)
+                                * (1 + MemoryServiceConfig.DEFAULT_LIST_SPEAKER_BONUS),
+                        within(1e-12));
+    }
+
     @Test
     void bm25LeavesOutTheQuestionWordsOfTheQuery() {
         List<String> said =

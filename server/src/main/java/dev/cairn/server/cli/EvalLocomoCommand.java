@@ -146,6 +146,19 @@ final class EvalLocomoCommand implements Callable<Integer> {
             description = "whether BM25 leaves out the question's question words (default true)")
     Boolean dropQuestionWords;
 
+    @Option(
+            names = "--speaker-bonus",
+            paramLabel = "X,Y",
+            split = ",",
+            description =
+                    "relevance bonus of the named speaker's turns, for other questions and for"
+                            + " questions asking for several things (default "
+                            + MemoryServiceConfig.DEFAULT_SPEAKER_BONUS
+                            + ","
+                            + MemoryServiceConfig.DEFAULT_LIST_SPEAKER_BONUS
+                            + "; 0,0 turns it off)")
+    List<Double> speakerBonus;
+
     @Option(names = "--json", paramLabel = "FILE")
     Path json;
 
@@ -195,6 +208,13 @@ final class EvalLocomoCommand implements Callable<Integer> {
         }
         if (dropQuestionWords != null) {
             config = config.withDropQuestionWords(dropQuestionWords);
+        }
+        if (speakerBonus != null) {
+            if (speakerBonus.size() != 2) {
+                throw new IllegalArgumentException(
+                        "--speaker-bonus takes two numbers: other questions, list questions");
+            }
+            config = config.withSpeakerBonus(speakerBonus.get(0), speakerBonus.get(1));
         }
         if (weights != null) {
             if (weights.size() != 2) {
@@ -269,6 +289,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("timeBonus", config.timeBonus());
             out.put("sessionShare", config.sessionShare());
             out.put("dropQuestionWords", config.dropQuestionWords());
+            out.put("speakerBonus", List.of(config.speakerBonus(), config.listSpeakerBonus()));
             out.put(
                     "weights",
                     Map.of("lexical", config.lexicalWeight(), "dense", config.denseWeight()));

@@ -1,0 +1,58 @@
+package dev.cairn.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class SpeakerQueryTest {
+
+    @Test
+    void aQueryNamesTheUsersWhoseNamesItHoldsAsWords() {
+        SpeakerQuery q = SpeakerQuery.of("What did Tim's brother say to melanie?");
+        assertThat(q.names("Tim")).isTrue();
+        assertThat(q.names("Melanie")).isTrue();
+        assertThat(q.names("Caroline")).isFalse();
+        // a name is a whole word: "Tim" does not name Ti or Timothy
+        assertThat(q.names("Ti")).isFalse();
+        assertThat(SpeakerQuery.of("Where did Timothy go?").names("Tim")).isFalse();
+        assertThat(q.names("")).isFalse();
+        assertThat(q.names("  ")).isFalse();
+    }
+
+    @Test
+    void aNameOfSeveralWordsIsNamedByThoseWordsInOrder() {
+        assertThat(SpeakerQuery.of("What does Mary-Ann Lee cook?").names("mary ann lee")).isTrue();
+        assertThat(SpeakerQuery.of("What does Lee Mary cook?").names("Mary Lee")).isFalse();
+    }
+
+    @Test
+    void aQueryAsksForSeveralThingsWithAPluralAfterWhatOrAListWordOrHowMany() {
+        assertThat(SpeakerQuery.of("What books has Melanie read?").asksForSeveral()).isTrue();
+        assertThat(SpeakerQuery.of("What European countries has Maria been to?").asksForSeveral())
+                .isTrue();
+        assertThat(SpeakerQuery.of("Which shelters does Maria volunteer at?").asksForSeveral())
+                .isTrue();
+        assertThat(SpeakerQuery.of("In what ways is Caroline taking part?").asksForSeveral())
+                .isTrue();
+        assertThat(SpeakerQuery.of("How many tournaments has Nate won?").asksForSeveral()).isTrue();
+        assertThat(SpeakerQuery.of("  What activities does Melanie do?").asksForSeveral()).isTrue();
+    }
+
+    @Test
+    void aQueryForOneThingDoesNotAskForSeveral() {
+        assertThat(SpeakerQuery.of("What does Melanie do to destress?").asksForSeveral()).isFalse();
+        assertThat(SpeakerQuery.of("What is Caroline's favourite book?").asksForSeveral())
+                .isFalse();
+        assertThat(SpeakerQuery.of("What was James doing?").asksForSeveral()).isFalse();
+        assertThat(SpeakerQuery.of("What has James cooked?").asksForSeveral()).isFalse();
+        assertThat(SpeakerQuery.of("When did Caroline go to the support group?").asksForSeveral())
+                .isFalse();
+        assertThat(SpeakerQuery.of("").asksForSeveral()).isFalse();
+    }
+
+    @Test
+    void aSingularEndingInSReadsAsAPlural() {
+        // the test is a word ending in s, not English grammar: measured so on LoCoMo
+        assertThat(SpeakerQuery.of("What class does Melanie take?").asksForSeveral()).isTrue();
+    }
+}
