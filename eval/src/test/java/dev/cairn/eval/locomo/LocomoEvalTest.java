@@ -107,7 +107,11 @@ class LocomoEvalTest {
             assertThat(r.questions()).isEqualTo(2);
             LocomoEval.ModeResult bm25 = r.modes().getFirst();
             assertThat(bm25.recallAtK().get(4)).isEqualTo(1.0);
-            assertThat(bm25.recallAtK().get(1)).isBetween(0.5, 1.0);
+            // At k = 1: "Ana's puppy" finds D1:1 and Ben's reply D1:2, whose memory quotes D1:1 as
+            // its context; the session lift takes both to the relevance cap of 1 and the later
+            // turn's recency puts the reply first, so question 1 scores 0 at k = 1 (its answer
+            // text is still in the recalled memory) and question 2 half (one of two turns)
+            assertThat(bm25.recallAtK().get(1)).isEqualTo(0.25);
             assertThat(
                             service.get(
                                             "locomo-conv-1",
