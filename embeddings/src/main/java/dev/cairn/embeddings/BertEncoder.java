@@ -112,17 +112,22 @@ final class BertEncoder implements EmbeddingModel {
     /** The thread writing freshly converted weights to the cache, or null. */
     private volatile Thread saving;
 
+    /** The memory the weight tensors are made on; freed after the tensors, at {@link #close}. */
+    private final WeightImage image;
+
     private static final System.Logger LOG = System.getLogger(BertEncoder.class.getName());
 
     private BertEncoder(
             BertSpec spec,
             NDManager manager,
+            WeightImage image,
             BertWeights weights,
             HfTokenizer tokenizer,
             int batchSize,
             Optional<FusedAttention> fusedAttention) {
         this.spec = spec;
         this.manager = manager;
+        this.image = image;
         this.weights = weights;
         this.tokenizer = tokenizer;
         this.batchSize = batchSize;
@@ -278,6 +283,7 @@ final class BertEncoder implements EmbeddingModel {
                     new BertEncoder(
                             spec,
                             manager,
+                            prepared.image(),
                             weights,
                             prepared.tokenizer(),
                             batchSize,
@@ -285,6 +291,7 @@ final class BertEncoder implements EmbeddingModel {
         } catch (RuntimeException e) {
             manager.close();
             prepared.tokenizer().close();
+            prepared.image().close();
             throw e;
         }
         long now = System.nanoTime();
@@ -320,10 +327,16 @@ final class BertEncoder implements EmbeddingModel {
                                 BertWeights.convert(
                                         BertWeights.parse(spec), spec.heads(), int8Packs));
         long tokenizerStart = System.nanoTime();
-        HfTokenizer tokenizer =
-                HfTokenizer.fromClasspath(
-                        spec.tokenizerResource(),
-                        Math.min(spec.maxTokens(), BertWeights.maxPositions(image)));
+        HfTokenizer tokenizer;
+        try {
+            tokenizer =
+                    HfTokenizer.fromClasspath(
+                            spec.tokenizerResource(),
+                            Math.min(spec.maxTokens(), BertWeights.maxPositions(image)));
+        } catch (RuntimeException | Error e) {
+            image.close();
+            throw e;
+        }
         return new Prepared(
                 image,
                 tokenizer,
@@ -726,6 +739,9 @@ final class BertEncoder implements EmbeddingModel {
                     () -> {
                         tokenizer.close();
                         manager.close();
+                        // the background save reads the image: free it once that is done
+                        awaitSaved();
+                        image.close();
                     });
         }
         awaitSaved();

@@ -203,44 +203,56 @@ final class BertWeights {
         float scale = (float) (1.0 / Math.sqrt(headDim));
 
         WeightImage image = new WeightImage();
-        image.putFloats(WORD_EMBEDDINGS, word.dims(), toArray(word.data()));
-        OnnxGraph.Tensor position = graph.require("embeddings.position_embeddings.weight");
-        OnnxGraph.Tensor type = graph.require("embeddings.token_type_embeddings.weight");
-        float[] posType = toArray(position.data());
-        FloatBuffer typeRow = type.data().duplicate();
-        for (int i = 0; i < posType.length; i++) {
-            posType[i] += typeRow.get(i % hidden);
-        }
-        image.putFloats(POSITION_PLUS_TYPE, position.dims(), posType);
-        vector(image, graph, weightOf(EMBEDDING_NORM));
-        vector(image, graph, biasOf(EMBEDDING_NORM));
+        try {
+            image.putFloats(WORD_EMBEDDINGS, word.dims(), toArray(word.data()));
+            OnnxGraph.Tensor position = graph.require("embeddings.position_embeddings.weight");
+            OnnxGraph.Tensor type = graph.require("embeddings.token_type_embeddings.weight");
+            float[] posType = toArray(position.data());
+            FloatBuffer typeRow = type.data().duplicate();
+            for (int i = 0; i < posType.length; i++) {
+                posType[i] += typeRow.get(i % hidden);
+            }
+            image.putFloats(POSITION_PLUS_TYPE, position.dims(), posType);
+            vector(image, graph, weightOf(EMBEDDING_NORM));
+            vector(image, graph, biasOf(EMBEDDING_NORM));
 
-        for (int i : layerIds) {
-            String p = "encoder.layer." + i + ".";
-            String self = p + "attention.self.";
-            float[] q = inOut(require(linear, self + "query.weight"));
-            float[] k = inOut(require(linear, self + "key.weight"));
-            float[] v = inOut(require(linear, self + "value.weight"));
-            float[] qb = toArray(graph.require(self + "query.bias").data());
-            for (int j = 0; j < q.length; j++) {
-                q[j] *= scale;
+            for (int i : layerIds) {
+                String p = "encoder.layer." + i + ".";
+                String self = p + "attention.self.";
+                float[] q = inOut(require(linear, self + "query.weight"));
+                float[] k = inOut(require(linear, self + "key.weight"));
+                float[] v = inOut(require(linear, self + "value.weight"));
+                float[] qb = toArray(graph.require(self + "query.bias").data());
+                for (int j = 0; j < q.length; j++) {
+                    q[j] *= scale;
+                }
+                for (int j = 0; j < qb.length; j++) {
+                    qb[j] *= scale;
+                }
+                float[] qkvBias =
+                        concat(
+                                qb,
+                                toArray(graph.require(self + "key.bias").data()),
+                                toArray(graph.require(self + "value.bias").data()));
+                dense(
+                        image,
+                        int8,
+                        qkv(i),
+                        concatColumns(hidden, q, k, v),
+                        qkvBias,
+                        hidden,
+                        3 * hidden);
+                linear(image, int8, graph, linear, p + "attention.output.dense");
+                vector(image, graph, p + "attention.output.LayerNorm.weight");
+                vector(image, graph, p + "attention.output.LayerNorm.bias");
+                linear(image, int8, graph, linear, p + "intermediate.dense");
+                linear(image, int8, graph, linear, p + "output.dense");
+                vector(image, graph, p + "output.LayerNorm.weight");
+                vector(image, graph, p + "output.LayerNorm.bias");
             }
-            for (int j = 0; j < qb.length; j++) {
-                qb[j] *= scale;
-            }
-            float[] qkvBias =
-                    concat(
-                            qb,
-                            toArray(graph.require(self + "key.bias").data()),
-                            toArray(graph.require(self + "value.bias").data()));
-            dense(image, int8, qkv(i), concatColumns(hidden, q, k, v), qkvBias, hidden, 3 * hidden);
-            linear(image, int8, graph, linear, p + "attention.output.dense");
-            vector(image, graph, p + "attention.output.LayerNorm.weight");
-            vector(image, graph, p + "attention.output.LayerNorm.bias");
-            linear(image, int8, graph, linear, p + "intermediate.dense");
-            linear(image, int8, graph, linear, p + "output.dense");
-            vector(image, graph, p + "output.LayerNorm.weight");
-            vector(image, graph, p + "output.LayerNorm.bias");
+        } catch (RuntimeException | Error e) {
+            image.close();
+            throw e;
         }
         return image;
     }

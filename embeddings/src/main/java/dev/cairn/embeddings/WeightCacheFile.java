@@ -183,7 +183,27 @@ final class WeightCacheFile {
         }
 
         long dataBytes = size - Long.BYTES - dataStart;
-        ByteBuffer data = readFully(channel, dataStart, WeightImage.allocate(dataBytes));
+        WeightImage image = new WeightImage();
+        try {
+            return Optional.of(read(channel, image, preamble, head, in, dataStart, dataBytes));
+        } catch (IOException | RuntimeException e) {
+            image.close();
+            throw e;
+        }
+    }
+
+    /** The tensors of a file whose head was checked, read into {@code image}. */
+    private static WeightImage read(
+            FileChannel channel,
+            WeightImage image,
+            ByteBuffer preamble,
+            ByteBuffer head,
+            DataInputStream in,
+            long dataStart,
+            long dataBytes)
+            throws IOException {
+        long size = channel.size();
+        ByteBuffer data = readFully(channel, dataStart, image.allocate(dataBytes));
         ByteBuffer trailer = readFully(channel, size - Long.BYTES, ByteBuffer.allocate(Long.BYTES));
         CRC32C crc = new CRC32C();
         crc.update(preamble.rewind());
@@ -193,7 +213,6 @@ final class WeightCacheFile {
             throw new IllegalArgumentException("checksum mismatch");
         }
 
-        WeightImage image = new WeightImage();
         int count = in.readInt();
         long end = 0;
         for (int i = 0; i < count; i++) {
@@ -220,7 +239,7 @@ final class WeightCacheFile {
         if (in.available() != 0) {
             throw new IllegalArgumentException(in.available() + " bytes after the tensor table");
         }
-        return Optional.of(image);
+        return image;
     }
 
     private Optional<WeightImage> ignored(String why, Level level) {

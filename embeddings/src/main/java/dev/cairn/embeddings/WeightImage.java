@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Collections;
@@ -21,10 +22,15 @@ import java.util.Map;
  * forward pass computes bit for bit the same vectors. {@value #ALIGNMENT} bytes is what PyTorch's
  * own CPU allocator aligns to.
  *
+ * <p>The memory belongs to the image and is freed by {@link #close}, not by the garbage collector:
+ * direct buffers are freed only when collected, and a heap with nothing to collect let a process
+ * that loads models one after another (a test suite) run out of direct memory. Close it only when
+ * no tensor made by {@link #array} is used any more.
+ *
  * <p>Entries keep their insertion order. Not thread-safe while entries are added; read-only and
  * safe to share once built (the buffers handed out are duplicates).
  */
-final class WeightImage {
+final class WeightImage implements AutoCloseable {
 
     /** Start of every tensor's bytes: a cache line, and PyTorch's CPU allocator alignment. */
     static final int ALIGNMENT = 64;
@@ -89,6 +95,8 @@ final class WeightImage {
     }
 
     private final Map<String, Entry> entries = new LinkedHashMap<>();
+
+    private final Arena arena = Arena.ofShared();
 
     /** Adds a float32 tensor, copying {@code values}. */
     void putFloats(String name, long[] shape, float[] values) {
@@ -157,18 +165,25 @@ final class WeightImage {
         return n;
     }
 
-    /** Zeroed direct memory starting on an {@value #ALIGNMENT}-byte boundary. */
-    static ByteBuffer allocate(long bytes) {
-        if (bytes > Integer.MAX_VALUE - 2 * ALIGNMENT) {
+    /**
+     * Zeroed direct memory of this image starting on an {@value #ALIGNMENT}-byte boundary, freed
+     * with the image.
+     */
+    ByteBuffer allocate(long bytes) {
+        if (bytes < 0 || bytes > Integer.MAX_VALUE - 2 * ALIGNMENT) {
             throw new IllegalArgumentException(
                     "illegal tensor size: " + bytes + " bytes, must fit one buffer");
         }
-        // whole lines plus one: whatever the address malloc gives, an aligned run of them fits
-        int lines = (int) ((bytes + ALIGNMENT - 1) / ALIGNMENT);
-        return ByteBuffer.allocateDirect((lines + 1) * ALIGNMENT)
-                .alignedSlice(ALIGNMENT)
+        return arena.allocate(Math.max(1, bytes), ALIGNMENT)
+                .asByteBuffer()
                 .limit((int) bytes)
                 .slice()
                 .order(ByteOrder.nativeOrder());
+    }
+
+    /** Frees the image's memory; its entries and the tensors made from them must be unused. */
+    @Override
+    public void close() {
+        arena.close();
     }
 }

@@ -44,6 +44,19 @@ class WeightCacheTest {
                     "word ".repeat(700));
 
     @Test
+    void anImageFreesItsMemoryWhenClosedNotWhenCollected() {
+        // direct buffers left to the collector filled a test JVM's 4 GB of direct memory when
+        // servers loaded models one after another: the image frees its memory at close
+        WeightImage image = smallImage();
+        ByteBuffer w = image.require("w").data();
+        assertThat(w.getFloat(4)).isEqualTo(1.5f);
+        assertThat(w.alignmentOffset(0, WeightImage.ALIGNMENT)).isZero();
+        image.close();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> w.getFloat(4))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void cachedWeightsGiveTheVectorsOfAColdParseBitForBitWithInt8Packs() {
         Optional<Int8Linear> int8 = Int8Linear.supported();
         assertCachedEqualsCold(BertSpec.BGE_SMALL_EN_V15, int8);
