@@ -1,5 +1,6 @@
 package dev.cairn.retrieval;
 
+import dev.cairn.embeddings.AtomicReplace;
 import dev.cairn.embeddings.CodeStamp;
 import dev.cairn.graph.EntityGraph;
 import dev.cairn.graph.GraphSnapshot;
@@ -13,11 +14,9 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
@@ -221,15 +220,7 @@ final class GraphSnapshotFile {
                 new DataOutputStream(raw).writeLong(crc.getValue());
                 channel.force(true);
             }
-            try {
-                Files.move(
-                        tmp,
-                        file,
-                        StandardCopyOption.ATOMIC_MOVE,
-                        StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            AtomicReplace.move(tmp, file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the entity graph snapshot " + file, e);
         }

@@ -1,15 +1,14 @@
 package dev.cairn.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.embeddings.AtomicReplace;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -46,15 +45,7 @@ public record ServerMarker(long pid, URI url, String token) {
             Files.createFile(temp);
             DataDir.restrict(temp); // before the secret is in it
             Files.write(temp, Json.bytes(fields));
-            try {
-                Files.move(
-                        temp,
-                        target,
-                        StandardCopyOption.REPLACE_EXISTING,
-                        StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            AtomicReplace.move(temp, target);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target, e);
         }
