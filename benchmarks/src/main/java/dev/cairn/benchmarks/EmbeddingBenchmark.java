@@ -36,10 +36,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * bge-small-en-v1.5 on the same texts, side by side: Cairn's DJL/PyTorch encoder (int8 document
- * passes where the CPU has VNNI, {@code cairn.embeddings.int8=true}, and its float32 default)
- * against ONNX Runtime (float32, the very ONNX file our weights come from; and langchain4j's int8
- * {@code -q} export of the same model, dynamically quantised; intra-op threads = cores).
+ * bge-small-en-v1.5 on the same texts, side by side: Cairn's DJL/PyTorch encoder (its default,
+ * bfloat16 document passes where the CPU has AMX or AVX-512 BF16; float32, {@code
+ * cairn.embeddings.bf16=false}; int8 where it has VNNI, {@code cairn.embeddings.int8=true}) against
+ * ONNX Runtime (float32, the very ONNX file our weights come from; and langchain4j's int8 {@code
+ * -q} export of the same model, dynamically quantised; intra-op threads = cores).
  *
  * <ul>
  *   <li>{@code *Documents}: documents per second for the first {@value #DOCS} SciFact abstracts
@@ -75,6 +76,8 @@ public class EmbeddingBenchmark {
     /** Cairn's switch for int8 document passes (see docs/embeddings.md). */
     static final String INT8_PROPERTY = "cairn.embeddings.int8";
 
+    static final String BF16_PROPERTY = "cairn.embeddings.bf16";
+
     /** langchain4j's dynamically quantised export, from {@code ...-bge-small-en-v15-q}. */
     static final String ORT_INT8_MODEL = "bge-small-en-v1.5-q.onnx";
 
@@ -96,20 +99,28 @@ public class EmbeddingBenchmark {
         OrtSession int8Session;
         HuggingFaceTokenizer tokenizer;
 
-        /**
-         * bge-small with int8 document passes on ({@code "true"}) or off, whatever the JVM says.
-         */
-        private static EmbeddingModel withInt8(String on) {
-            String before = System.getProperty(INT8_PROPERTY);
-            System.setProperty(INT8_PROPERTY, on);
+        EmbeddingModel oursInt8;
+
+        /** bge-small with the document kernels set as given, whatever the JVM says. */
+        private static EmbeddingModel with(String bf16, String int8) {
+            Map<String, String> wanted = Map.of(BF16_PROPERTY, bf16, INT8_PROPERTY, int8);
+            Map<String, String> before = new HashMap<>();
+            wanted.forEach(
+                    (key, value) -> {
+                        before.put(key, System.getProperty(key));
+                        System.setProperty(key, value);
+                    });
             try {
                 return EmbeddingModels.bgeSmallEnV15();
             } finally {
-                if (before == null) {
-                    System.clearProperty(INT8_PROPERTY);
-                } else {
-                    System.setProperty(INT8_PROPERTY, before);
-                }
+                before.forEach(
+                        (key, value) -> {
+                            if (value == null) {
+                                System.clearProperty(key);
+                            } else {
+                                System.setProperty(key, value);
+                            }
+                        });
             }
         }
 
@@ -117,8 +128,9 @@ public class EmbeddingBenchmark {
         public void setup() throws Exception {
             String path = System.getProperty("cairn.scifact.corpus", corpus);
             documents = readScifact(Path.of(path), DOCS);
-            ours = withInt8("true");
-            oursFloat32 = withInt8("false");
+            ours = EmbeddingModels.bgeSmallEnV15();
+            oursFloat32 = with("false", "false");
+            oursInt8 = with("false", "true");
             env = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
             options.setIntraOpNumThreads(Runtime.getRuntime().availableProcessors());
@@ -139,22 +151,24 @@ public class EmbeddingBenchmark {
             List<String> sample = documents.subList(0, 16);
             List<float[]> a = oursFloat32.embedDocuments(sample);
             List<float[]> b = ortEmbed(this, session, sample);
-            List<float[]> quantised = ours.embedDocuments(sample);
+            List<float[]> reduced = ours.embedDocuments(sample);
+            List<float[]> quantised = oursInt8.embedDocuments(sample);
             List<float[]> ortQuantised = ortEmbed(this, int8Session, sample);
-            double[] worst = {1, 1};
+            double[] worst = {1, 1, 1};
             for (int i = 0; i < sample.size(); i++) {
                 double c = cosine(a.get(i), b.get(i));
                 if (c < 0.9999) {
                     throw new IllegalStateException(
                             "implementations disagree on doc " + i + ": " + c);
                 }
-                worst[0] = Math.min(worst[0], cosine(quantised.get(i), a.get(i)));
-                worst[1] = Math.min(worst[1], cosine(ortQuantised.get(i), b.get(i)));
+                worst[0] = Math.min(worst[0], cosine(reduced.get(i), a.get(i)));
+                worst[1] = Math.min(worst[1], cosine(quantised.get(i), a.get(i)));
+                worst[2] = Math.min(worst[2], cosine(ortQuantised.get(i), b.get(i)));
             }
             System.out.printf(
-                    "%s vs float32, lowest cosine over %d documents: %.5f; ONNX Runtime -q vs"
-                            + " float32: %.5f%n",
-                    ours.id(), sample.size(), worst[0], worst[1]);
+                    "lowest cosine to float32 over %d documents: %s %.5f, %s %.5f; ONNX Runtime"
+                            + " -q %.5f%n",
+                    sample.size(), ours.id(), worst[0], oursInt8.id(), worst[1], worst[2]);
             double q =
                     cosine(
                             ours.embedQuery(QUERY),
@@ -168,6 +182,7 @@ public class EmbeddingBenchmark {
         public void tearDown() throws OrtException {
             ours.close();
             oursFloat32.close();
+            oursInt8.close();
             session.close();
             int8Session.close();
             tokenizer.close();
@@ -188,6 +203,14 @@ public class EmbeddingBenchmark {
     @OperationsPerInvocation(DOCS)
     public List<float[]> oursFloat32Documents(Models m) {
         return m.oursFloat32.embedDocuments(m.documents);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @OperationsPerInvocation(DOCS)
+    public List<float[]> oursInt8Documents(Models m) {
+        return m.oursInt8.embedDocuments(m.documents);
     }
 
     @Benchmark

@@ -96,6 +96,8 @@ final class BertEncoder implements EmbeddingModel {
         FLOAT32,
         /** {@link HalfPrecisionLinear}: fp16 weights, float32 arithmetic, one slice per core. */
         HALF,
+        /** {@link BFloat16Linear}: bfloat16 weights and inputs, float32 accumulation. */
+        BF16,
         /** {@link Int8Linear}: int8 weights and activations, int32 accumulation. */
         INT8
     }
@@ -162,11 +164,20 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * With int8 document passes or without (empty: float32 as before), whatever {@value
+     * With int8 document passes or without (empty: float32, not bfloat16), whatever {@value
      * Int8Linear#ENABLED_PROPERTY} says (package-private for tests).
      */
     static BertEncoder load(BertSpec spec, Optional<Int8Linear> int8) {
-        return load(spec, DEFAULT_BATCH_SIZE, FusedAttention.load(), int8);
+        return load(spec, Optional.empty(), int8);
+    }
+
+    /**
+     * With the given document kernels, whatever the properties say: both empty for float32 document
+     * passes (package-private for tests).
+     */
+    static BertEncoder load(
+            BertSpec spec, Optional<BFloat16Linear> bf16, Optional<Int8Linear> int8) {
+        return load(spec, DEFAULT_BATCH_SIZE, Optional.empty(), FusedAttention.load(), bf16, int8);
     }
 
     /**
@@ -178,31 +189,33 @@ final class BertEncoder implements EmbeddingModel {
             int batchSize,
             Optional<FusedAttention> attention,
             Optional<Int8Linear> int8) {
-        return load(spec, batchSize, Optional.empty(), attention, int8);
+        return load(spec, batchSize, Optional.empty(), attention, Optional.empty(), int8);
     }
 
     /**
      * As {@link #load(BertSpec, int, Optional, Optional)}, with the weights cache in {@code
-     * cacheDir} when given; package-private for tests.
+     * cacheDir} when given and the given bfloat16 linear; package-private for tests.
      */
     static BertEncoder load(
             BertSpec spec,
             int batchSize,
             Optional<Path> cacheDir,
             Optional<FusedAttention> attention,
+            Optional<BFloat16Linear> bf16,
             Optional<Int8Linear> int8) {
         return load(
                 spec,
                 batchSize,
                 cacheDir,
                 int8.isPresent(),
-                () -> new Natives(attention, HalfPrecisionLinear.load(), int8));
+                () -> new Natives(attention, HalfPrecisionLinear.load(), bf16, int8));
     }
 
     /** The kernels bound on PyTorch's native library. */
     private record Natives(
             Optional<FusedAttention> attention,
             Optional<HalfPrecisionLinear> half,
+            Optional<BFloat16Linear> bf16,
             Optional<Int8Linear> int8) {}
 
     /**
@@ -228,7 +241,8 @@ final class BertEncoder implements EmbeddingModel {
     /** Starts PyTorch and binds the kernels this machine offers. */
     private static Natives natives() {
         Optional<FusedAttention> attention = FusedAttention.load();
-        return new Natives(attention, HalfPrecisionLinear.load(), Int8Linear.load());
+        return new Natives(
+                attention, HalfPrecisionLinear.load(), BFloat16Linear.load(), Int8Linear.load());
     }
 
     /**
@@ -278,6 +292,7 @@ final class BertEncoder implements EmbeddingModel {
                             spec.heads(),
                             manager,
                             natives.half(),
+                            natives.bf16(),
                             natives.int8());
             encoder =
                     new BertEncoder(
@@ -422,13 +437,17 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * The spec's id, plus {@value Int8Linear#MODEL_ID_SUFFIX} when documents are embedded through
-     * int8 GEMMs: their vectors differ from float32 ones (cosine about 0.99), so they are cached
-     * and stored under their own id.
+     * The spec's id, plus {@value Int8Linear#MODEL_ID_SUFFIX} or {@value
+     * BFloat16Linear#MODEL_ID_SUFFIX} when documents are embedded through int8 or bfloat16 GEMMs:
+     * their vectors differ from float32 ones (cosine about 0.99 and 0.999), so they are cached and
+     * stored under their own id.
      */
     @Override
     public String id() {
-        return weights.int8 == null ? spec.id() : spec.id() + Int8Linear.MODEL_ID_SUFFIX;
+        if (weights.int8 != null) {
+            return spec.id() + Int8Linear.MODEL_ID_SUFFIX;
+        }
+        return weights.bf16 != null ? spec.id() + BFloat16Linear.MODEL_ID_SUFFIX : spec.id();
     }
 
     @Override
@@ -535,17 +554,23 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * Documents go through int8 whenever it is on, whatever their batch, so every document vector
-     * under the int8 id comes from the same arithmetic; queries (and documents without int8) take
-     * fp16 up to {@link #HALF_WEIGHT_MAX_ROWS} rows, else float32.
+     * Documents go through int8 when it is on, else bfloat16 when that is, whatever their batch, so
+     * every document vector under the model's id comes from the same arithmetic. Queries take fp16
+     * up to {@link #HALF_WEIGHT_MAX_ROWS} rows (a short pass is bound by reading the weights), and
+     * above that bfloat16 when it is on (a batch of concurrent queries is bound by arithmetic, like
+     * documents), else float32; documents without either kernel take the same route as queries.
      */
     private Precision precision(long rows, boolean queries) {
         if (!queries && weights.int8 != null) {
             return Precision.INT8;
         }
-        return weights.half != null && rows <= HALF_WEIGHT_MAX_ROWS
-                ? Precision.HALF
-                : Precision.FLOAT32;
+        if (!queries && weights.bf16 != null) {
+            return Precision.BF16;
+        }
+        if (weights.half != null && rows <= HALF_WEIGHT_MAX_ROWS) {
+            return Precision.HALF;
+        }
+        return weights.bf16 != null ? Precision.BF16 : Precision.FLOAT32;
     }
 
     private float[][] forwardBatch(long[][] ids, Integer[] batch, Precision precision) {
@@ -676,6 +701,7 @@ final class BertEncoder implements EmbeddingModel {
     private NDArray linear(NDArray x, BertWeights.Dense dense, Precision precision) {
         return switch (precision) {
             case HALF -> weights.half.apply(x, dense.half());
+            case BF16 -> weights.bf16.apply(x, dense.bf16());
             case INT8 -> weights.int8.apply(x, dense.int8());
             case FLOAT32 -> Linear.linear(x, dense.weight(), dense.bias()).singletonOrThrow();
         };

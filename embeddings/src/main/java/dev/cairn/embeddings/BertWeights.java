@@ -46,13 +46,14 @@ final class BertWeights {
     /**
      * One linear layer: {@code weight} is {@code [out, in]} as {@code torch.nn.Linear} expects it,
      * stored transposed (see {@link #weight}); {@code half} is the same weight and bias packed by
-     * {@link HalfPrecisionLinear} and {@code int8} quantised by {@link Int8Linear}, each null when
-     * that path is not available.
+     * {@link HalfPrecisionLinear}, {@code bf16} copied by {@link BFloat16Linear} and {@code int8}
+     * quantised by {@link Int8Linear}, each null when that path is not available.
      */
     record Dense(
             NDArray weight,
             NDArray bias,
             HalfPrecisionLinear.Packed half,
+            BFloat16Linear.Packed bf16,
             Int8Linear.Packed int8) {}
 
     /** One transformer layer. */
@@ -77,6 +78,9 @@ final class BertWeights {
     /** The fp16 linear the {@link Dense#half()} weights are packed for, or null. */
     final HalfPrecisionLinear half;
 
+    /** The bfloat16 linear the {@link Dense#bf16()} weights are copied for, or null. */
+    final BFloat16Linear bf16;
+
     /** The int8 linear the {@link Dense#int8()} weights are quantised for, or null. */
     final Int8Linear int8;
 
@@ -89,6 +93,7 @@ final class BertWeights {
             int hidden,
             int headDim,
             HalfPrecisionLinear half,
+            BFloat16Linear bf16,
             Int8Linear int8) {
         this.wordEmbeddings = wordEmbeddings;
         this.positionPlusTypeEmbeddings = positionPlusTypeEmbeddings;
@@ -98,6 +103,7 @@ final class BertWeights {
         this.hidden = hidden;
         this.headDim = headDim;
         this.half = half;
+        this.bf16 = bf16;
         this.int8 = int8;
     }
 
@@ -259,15 +265,16 @@ final class BertWeights {
 
     /**
      * The encoder's tensors on the image's memory (see {@link WeightImage#array}), with the fp16
-     * packs made now when {@code half} is given and the int8 packs taken from the image when {@code
-     * int8} is given (the image must then have them). The arrays belong to {@code manager}; the
-     * image must stay unchanged while they live.
+     * packs and bfloat16 copies made now when {@code half} and {@code bf16} are given and the int8
+     * packs taken from the image when {@code int8} is given (the image must then have them). The
+     * arrays belong to {@code manager}; the image must stay unchanged while they live.
      */
     static BertWeights upload(
             WeightImage image,
             int heads,
             NDManager manager,
             Optional<HalfPrecisionLinear> half,
+            Optional<BFloat16Linear> bf16,
             Optional<Int8Linear> int8) {
         TreeSet<Integer> layerIds = layerIds(image.entries().keySet());
         long[] word = image.require(WORD_EMBEDDINGS).shape();
@@ -282,7 +289,7 @@ final class BertWeights {
                         Thread.ofPlatform().name("cairn-model-pack-", 1).daemon(true).factory())) {
             List<Future<Layer>> packed = new ArrayList<>();
             for (int i : layerIds) {
-                packed.add(packers.submit(() -> layer(manager, image, half, int8, i)));
+                packed.add(packers.submit(() -> layer(manager, image, half, bf16, int8, i)));
             }
             for (Future<Layer> layer : packed) {
                 layers.add(BertEncoder.await(layer, "making a layer's weights"));
@@ -297,6 +304,7 @@ final class BertWeights {
                 hidden,
                 headDim(hidden, heads),
                 half.orElse(null),
+                bf16.orElse(null),
                 int8.orElse(null));
     }
 
@@ -304,16 +312,17 @@ final class BertWeights {
             NDManager manager,
             WeightImage image,
             Optional<HalfPrecisionLinear> half,
+            Optional<BFloat16Linear> bf16,
             Optional<Int8Linear> int8,
             int i) {
         String p = "encoder.layer." + i + ".";
         return new Layer(
-                dense(manager, image, half, int8, qkv(i)),
-                dense(manager, image, half, int8, p + "attention.output.dense"),
+                dense(manager, image, half, bf16, int8, qkv(i)),
+                dense(manager, image, half, bf16, int8, p + "attention.output.dense"),
                 image.array(manager, p + "attention.output.LayerNorm.weight"),
                 image.array(manager, p + "attention.output.LayerNorm.bias"),
-                dense(manager, image, half, int8, p + "intermediate.dense"),
-                dense(manager, image, half, int8, p + "output.dense"),
+                dense(manager, image, half, bf16, int8, p + "intermediate.dense"),
+                dense(manager, image, half, bf16, int8, p + "output.dense"),
                 image.array(manager, p + "output.LayerNorm.weight"),
                 image.array(manager, p + "output.LayerNorm.bias"));
     }
@@ -401,6 +410,7 @@ final class BertWeights {
             NDManager manager,
             WeightImage image,
             Optional<HalfPrecisionLinear> half,
+            Optional<BFloat16Linear> bf16,
             Optional<Int8Linear> int8,
             String layer) {
         NDArray weight = weight(manager, image, weightOf(layer));
@@ -410,6 +420,7 @@ final class BertWeights {
                 weight,
                 bias,
                 half.map(h -> h.pack(weight, bias)).orElse(null),
+                bf16.map(b -> b.pack(weight, bias)).orElse(null),
                 int8.map(
                                 q ->
                                         new Int8Linear.Packed(

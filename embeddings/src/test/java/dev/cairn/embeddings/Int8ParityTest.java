@@ -3,7 +3,6 @@ package dev.cairn.embeddings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,93 +43,40 @@ class Int8ParityTest {
 
     @Test
     void int8DocumentVectorsStayCloseToFloat32OnVariedTexts() {
-        assertCloseToFloat32(
-                TestModels.bgeInt8(), TestModels.bge(), BGE_MIN_COSINE, BGE_MIN_MEAN_COSINE);
+        ReducedPrecision.assertCloseToFloat32(
+                TestModels.bgeInt8(),
+                TestModels.bge(),
+                VariedTexts.generate(TEXTS, SEED),
+                SEED,
+                BGE_MIN_COSINE,
+                BGE_MIN_MEAN_COSINE);
     }
 
     @Test
     void int8MiniLmVectorsStayCloseToFloat32OnVariedTexts() {
         try (BertEncoder int8 =
                 BertEncoder.load(BertSpec.ALL_MINILM_L6_V2, Int8Linear.supported())) {
-            assertCloseToFloat32(
-                    int8, TestModels.miniLm(), MINILM_MIN_COSINE, MINILM_MIN_MEAN_COSINE);
+            ReducedPrecision.assertCloseToFloat32(
+                    int8,
+                    TestModels.miniLm(),
+                    VariedTexts.generate(TEXTS, SEED),
+                    SEED,
+                    MINILM_MIN_COSINE,
+                    MINILM_MIN_MEAN_COSINE);
         }
-    }
-
-    private static void assertCloseToFloat32(
-            BertEncoder int8, BertEncoder float32, double minCosine, double minMean) {
-        List<String> texts = VariedTexts.generate(TEXTS, SEED);
-        List<float[]> quantised = int8.embedDocuments(texts);
-        List<float[]> reference = float32.embedDocuments(texts);
-        double[] cosines = new double[texts.size()];
-        for (int i = 0; i < texts.size(); i++) {
-            cosines[i] = TestModels.cosine(quantised.get(i), reference.get(i));
-        }
-        double mean = java.util.Arrays.stream(cosines).average().orElseThrow();
-        System.out.printf(
-                "%s vs float32 over %d texts: mean cosine %.5f, lowest %.5f%n",
-                int8.id(),
-                texts.size(),
-                mean,
-                java.util.Arrays.stream(cosines).min().orElseThrow());
-        for (int i = 0; i < texts.size(); i++) {
-            assertThat(cosines[i])
-                    .as("%s text %d (seed %d): %.60s", int8.id(), i, SEED, texts.get(i))
-                    .isGreaterThanOrEqualTo(minCosine);
-        }
-        assertThat(mean).as("%s mean cosine", int8.id()).isGreaterThanOrEqualTo(minMean);
     }
 
     @Test
     void int8RanksPassagesForAQueryAsFloat32Does() {
-        // the nearest passage to each query stays the nearest: what retrieval needs of the vectors
-        List<String> passages = VariedTexts.generate(120, SEED + 1);
-        List<float[]> int8 = TestModels.bgeInt8().embedDocuments(passages);
-        List<float[]> float32 = TestModels.bge().embedDocuments(passages);
-        int agree = 0;
-        int asked = 0;
-        for (int q = 0; q < passages.size(); q += 3) {
-            String text = passages.get(q);
-            if (text.isBlank()) {
-                continue;
-            }
-            float[] query = TestModels.bge().embedQuery(text);
-            asked++;
-            if (nearest(query, int8) == nearest(query, float32)) {
-                agree++;
-            }
-        }
-        assertThat(agree)
-                .as("queries whose top passage is the same")
-                .isGreaterThanOrEqualTo(asked - 1);
-    }
-
-    private static int nearest(float[] query, List<float[]> vectors) {
-        int best = -1;
-        double bestScore = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < vectors.size(); i++) {
-            double s = TestModels.cosine(query, vectors.get(i));
-            if (s > bestScore) {
-                bestScore = s;
-                best = i;
-            }
-        }
-        return best;
+        ReducedPrecision.assertSameNearestPassage(
+                TestModels.bgeInt8(), TestModels.bge(), VariedTexts.generate(120, SEED + 1));
     }
 
     @Test
     void aTextsInt8VectorDoesNotDependOnItsBatch() {
         // activations are scaled per token, so padding and neighbours leave a row's product as is
-        BertEncoder int8 = TestModels.bgeInt8();
-        String passage = "Aspirin irreversibly inhibits cyclooxygenase, reducing thromboxane.";
-        float[] alone = int8.embedDocuments(List.of(passage)).getFirst();
-        List<String> batch = new ArrayList<>(List.of(passage));
-        for (int i = 0; i < 3; i++) {
-            batch.add("a much longer neighbour with large activations ".repeat(20) + i);
-        }
-        long[][] ids = ((HfTokenizer) int8.tokenCounter()).encodeForModel(batch);
-        float[] padded = int8.embedTokenIds(ids).getFirst();
-        assertThat(TestModels.cosine(alone, padded)).isGreaterThan(0.99999);
+        assertThat(ReducedPrecision.aloneVersusPaddedCosine(TestModels.bgeInt8()))
+                .isGreaterThan(0.99999);
     }
 
     @Test
@@ -142,40 +88,15 @@ class Int8ParityTest {
 
     @Test
     void int8VectorsAreCachedUnderTheirOwnModelId() {
-        BertEncoder int8 = TestModels.bgeInt8();
-        BertEncoder float32 = TestModels.bge();
-        assertThat(int8.id()).isEqualTo("bge-small-en-v1.5-int8");
-        assertThat(float32.id()).isEqualTo("bge-small-en-v1.5");
-        String text = "one passage embedded both ways";
-        try (EmbeddingCache cache = EmbeddingCache.inMemory()) {
-            float[] fromFloat32 =
-                    EmbeddingModels.cached(new CountingEmbeddingModel(float32), cache)
-                            .embedDocuments(List.of(text))
-                            .getFirst();
-            CountingEmbeddingModel counting = new CountingEmbeddingModel(int8);
-            float[] fromInt8 =
-                    EmbeddingModels.cached(counting, cache)
-                            .embedDocuments(List.of(text))
-                            .getFirst();
-            assertThat(counting.embedded())
-                    .as("the float32 vector is not an int8 hit")
-                    .isEqualTo(1);
-            assertThat(cache.size()).isEqualTo(2);
-            assertThat(fromInt8).isNotEqualTo(fromFloat32);
-            assertThat(fromInt8).containsExactly(int8.embedDocuments(List.of(text)).getFirst());
-            assertThat(
-                            cache.getAll(
-                                    List.of(
-                                            EmbeddingCache.Key.of(
-                                                    "bge-small-en-v1.5-int8/document", text))))
-                    .hasSize(1);
-        }
+        ReducedPrecision.assertCachedUnderOwnId(TestModels.bgeInt8(), "bge-small-en-v1.5-int8");
     }
 
     @Test
     void offByDefaultAndOffGivesTheFloat32EncoderUnchanged() {
         String previous = System.getProperty(Int8Linear.ENABLED_PROPERTY);
+        String bf16 = System.getProperty(BFloat16Linear.ENABLED_PROPERTY);
         System.setProperty(Int8Linear.ENABLED_PROPERTY, "false");
+        System.setProperty(BFloat16Linear.ENABLED_PROPERTY, "false");
         try {
             assertThat(Int8Linear.load()).isEmpty();
             List<String> texts = VariedTexts.generate(24, SEED + 2);
@@ -188,11 +109,8 @@ class Int8ParityTest {
                 }
             }
         } finally {
-            if (previous == null) {
-                System.clearProperty(Int8Linear.ENABLED_PROPERTY);
-            } else {
-                System.setProperty(Int8Linear.ENABLED_PROPERTY, previous);
-            }
+            restore(Int8Linear.ENABLED_PROPERTY, previous);
+            restore(BFloat16Linear.ENABLED_PROPERTY, bf16);
         }
         if (previous == null) {
             assertThat(Int8Linear.load()).as("off by default").isEmpty();
@@ -245,5 +163,14 @@ class Int8ParityTest {
                 .isEqualTo(
                         NativeAten.cpuFlags().contains("avx512_vnni")
                                 || NativeAten.cpuFlags().contains("avx_vnni"));
+    }
+
+    /** Sets {@code key} back to {@code value}, clearing it when that is null. */
+    static void restore(String key, String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
+        }
     }
 }

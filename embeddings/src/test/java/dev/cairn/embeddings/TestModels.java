@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
  * Real models shared by the test classes of one JVM: loading bge-small takes seconds, so each is
  * loaded once and left for the JVM to release. {@link #bge()} and {@link #miniLm()} embed documents
  * in float32 (the reference the behaviour tests compare queries and documents against); {@link
- * #bgeInt8()} through int8 GEMMs, as production does with {@code -Dcairn.embeddings.int8=true}.
+ * #bgeInt8()} through int8 GEMMs, as production does with {@code -Dcairn.embeddings.int8=true};
+ * {@link #bgeBf16()} through bfloat16 GEMMs, production's default on CPUs with AMX or AVX-512 BF16.
  * Thread-safe (class initialisation).
  */
 final class TestModels {
@@ -26,6 +27,14 @@ final class TestModels {
                 BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, Int8Linear.supported());
     }
 
+    private static final class BgeBf16 {
+        static final BertEncoder MODEL =
+                BertEncoder.load(
+                        BertSpec.BGE_SMALL_EN_V15,
+                        BFloat16Linear.supported(),
+                        java.util.Optional.empty());
+    }
+
     private static final class MiniLm {
         static final BertEncoder MODEL =
                 BertEncoder.load(BertSpec.ALL_MINILM_L6_V2, java.util.Optional.empty());
@@ -38,6 +47,11 @@ final class TestModels {
     /** bge-small with int8 document passes (float32 where this CPU has no VNNI). */
     static BertEncoder bgeInt8() {
         return BgeInt8.MODEL;
+    }
+
+    /** bge-small with bfloat16 document passes, production's default where the CPU has them. */
+    static BertEncoder bgeBf16() {
+        return BgeBf16.MODEL;
     }
 
     static BertEncoder miniLm() {

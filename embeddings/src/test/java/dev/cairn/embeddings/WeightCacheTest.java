@@ -264,6 +264,7 @@ class WeightCacheTest {
                 BertEncoder.DEFAULT_BATCH_SIZE,
                 Optional.of(dir),
                 FusedAttention.load(),
+                Optional.empty(),
                 int8);
     }
 
