@@ -66,7 +66,7 @@ final class LayeredContextAssembler implements ContextAssembler {
             for (ScoredMemory sm : entries) {
                 Memory m = sm.memory();
                 String prefix = prefix(m);
-                String content = LINE_BREAKS.matcher(m.content().strip()).replaceAll(" ");
+                String content = oneLine(m.content().strip());
                 boolean cut = false;
                 if (counter.count(content) > config.maxEntryTokens()) {
                     content = counter.truncate(content, config.maxEntryTokens()).strip() + ELLIPSIS;
@@ -144,6 +144,17 @@ final class LayeredContextAssembler implements ContextAssembler {
             }
         }
         return best;
+    }
+
+    /**
+     * {@code text} with each line break and the blanks around it as one space; most memories have
+     * none, and then the text is returned without running the pattern over it.
+     */
+    private static String oneLine(String text) {
+        if (text.indexOf('\n') < 0 && text.indexOf('\r') < 0) {
+            return text;
+        }
+        return LINE_BREAKS.matcher(text).replaceAll(" ");
     }
 
     private static String prefix(Memory m) {

@@ -666,6 +666,38 @@ class MemoryServiceTest {
                         .toList();
 
         assertThat(recalled).isEqualTo(expected);
+        // recalls running together scan on their own threads (scanFor): the same answer
+        RecallRequest request =
+                RecallRequest.of("team", query)
+                        .withMode(RecallMode.DENSE)
+                        .withThreshold(0.0)
+                        .withLimit(10);
+        try (java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newFixedThreadPool(6)) {
+            List<java.util.concurrent.Future<List<String>>> together = new java.util.ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                together.add(
+                        pool.submit(
+                                () ->
+                                        service.recall(request).memories().stream()
+                                                .map(ScoredMemory::id)
+                                                .toList()));
+            }
+            for (java.util.concurrent.Future<List<String>> answer : together) {
+                assertThat(answer.get()).isEqualTo(expected);
+            }
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void theScanIsSplitAcrossCoresOnlyForARecallRunningAlone() {
+        assertThat(MemoryRecall.scanFor(1).toString())
+                .endsWith("parallel from " + MemoryRecall.PARALLEL_SCAN_MIN_ENTRIES + "]");
+        assertThat(MemoryRecall.scanFor(2).toString())
+                .endsWith("parallel from " + Integer.MAX_VALUE + "]");
+        assertThat(MemoryRecall.scanFor(16)).isSameAs(MemoryRecall.scanFor(2));
     }
 
     /** Three words drawn from {@code words}, then {@code "note <n>"}. */

@@ -259,8 +259,9 @@ final class LuceneLexicalIndex implements LexicalIndex {
                     return List.of();
                 }
                 // Never size Lucene's priority queue past the index (topN may be huge).
-                ScoreDoc[] top = ChunkTopDocs.best(searcher, q, Math.min(topN, maxDoc));
-                String[] chunkIds = ChunkTopDocs.values(searcher, top, FIELD_CHUNK_ID);
+                ChunkTopDocs.Top best = ChunkTopDocs.best(searcher, q, Math.min(topN, maxDoc));
+                ScoreDoc[] top = best.docs();
+                String[] chunkIds = best.chunkIds();
                 String[] documentIds = ChunkTopDocs.values(searcher, top, FIELD_DOCUMENT_ID);
                 List<LexicalHit> hits = new ArrayList<>(top.length);
                 for (int i = 0; i < top.length; i++) {

@@ -2,6 +2,7 @@ package dev.cairn.retrieval.lexical;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -161,6 +162,28 @@ class LexicalIndexTest {
             assertThat(index.search(NS, "alpha", 2, false))
                     .extracting(LexicalHit::chunkId)
                     .containsExactly("a", "b");
+        }
+    }
+
+    @Test
+    void eachHitKeepsItsOwnDocumentIdWhetherOrNotATieCrossesTheCut() {
+        try (LexicalIndex index = LexicalIndex.inMemory(LexicalConfig.DEFAULTS)) {
+            // several segments (a commit between writes), ids not in index order
+            index.upsertDocument(NS, "d3", List.of(chunk("z", "", "gamma delta")));
+            index.commit();
+            index.upsertDocument(
+                    NS, "d1", List.of(chunk("m", "", "gamma delta"), chunk("y", "", "gamma")));
+            index.commit();
+            index.upsertDocument(NS, "d2", List.of(chunk("k", "", "gamma delta")));
+
+            // "z", "m" and "k" tie; "y" is shorter and scores higher
+            assertThat(index.search(NS, "gamma", 3, false))
+                    .extracting(LexicalHit::chunkId, LexicalHit::documentId)
+                    .containsExactly(tuple("y", "d1"), tuple("k", "d2"), tuple("m", "d1"));
+            assertThat(index.search(NS, "gamma", 10, false))
+                    .extracting(LexicalHit::chunkId, LexicalHit::documentId)
+                    .containsExactly(
+                            tuple("y", "d1"), tuple("k", "d2"), tuple("m", "d1"), tuple("z", "d3"));
         }
     }
 

@@ -15,7 +15,7 @@ public final class TopK {
 
     /** Worst first: the lower score, then the larger id, sits at the head to be replaced. */
     private static final java.util.Comparator<VectorHit> WORST_FIRST =
-            VectorHit.BEST_FIRST.reversed();
+            (a, b) -> VectorHit.BEST_FIRST.compare(b, a);
 
     private final int k;
     private final PriorityQueue<VectorHit> worstFirst;

@@ -95,6 +95,28 @@ class NearestVectorsTest {
     }
 
     @Test
+    void bestFirstIsHigherScoreThenSmallerId() {
+        Comparator<VectorHit> spelledOut =
+                Comparator.comparingDouble(VectorHit::score)
+                        .reversed()
+                        .thenComparing(VectorHit::id);
+        Random random = new Random(3);
+        List<VectorHit> hits = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            // few distinct scores and ids, so ties on either or both are common
+            double score = random.nextInt(5) - 2 + (random.nextBoolean() ? 0.0 : -0.0);
+            hits.add(new VectorHit("id" + random.nextInt(20), score));
+        }
+        for (VectorHit a : hits) {
+            for (VectorHit b : hits) {
+                assertThat(Integer.signum(VectorHit.BEST_FIRST.compare(a, b)))
+                        .as("%s vs %s", a, b)
+                        .isEqualTo(Integer.signum(spelledOut.compare(a, b)));
+            }
+        }
+    }
+
+    @Test
     void topKIsIndependentOfOfferOrderAndSplits() {
         TopK whole = new TopK(2);
         whole.offer("b", 1);
