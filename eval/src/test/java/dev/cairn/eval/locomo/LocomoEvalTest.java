@@ -108,10 +108,11 @@ class LocomoEvalTest {
             LocomoEval.ModeResult bm25 = r.modes().getFirst();
             assertThat(bm25.recallAtK().get(4)).isEqualTo(1.0);
             // At k = 1: "Ana's puppy" finds D1:1 and Ben's reply D1:2, whose memory quotes D1:1 as
-            // its context; the session lift takes both to the relevance cap of 1 and the later
-            // turn's recency puts the reply first, so question 1 scores 0 at k = 1 (its answer
-            // text is still in the recalled memory) and question 2 half (one of two turns)
-            assertThat(bm25.recallAtK().get(1)).isEqualTo(0.25);
+            // its context; the session lift takes both past 1 and, uncapped, keeps D1:1 (the
+            // better match) first, so question 1 scores 1 at k = 1 and question 2 half (one of its
+            // two turns). When the lift was capped at 1, both tied there and the later turn's
+            // recency put the reply first: 0.25.
+            assertThat(bm25.recallAtK().get(1)).isEqualTo(0.75);
             assertThat(
                             service.get(
                                             "locomo-conv-1",

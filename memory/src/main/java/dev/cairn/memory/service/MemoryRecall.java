@@ -7,6 +7,7 @@ import dev.cairn.memory.Memory;
 import dev.cairn.memory.QueryPeriod;
 import dev.cairn.memory.QuestionWords;
 import dev.cairn.memory.RecallScorer;
+import dev.cairn.memory.RecallScorer.Candidate;
 import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.SpeakerQuery;
 import dev.cairn.memory.TextNormalizer;
@@ -54,9 +55,11 @@ import java.util.function.Predicate;
  * MemoryServiceConfig#exchangeShare()} of its relevance (an exchange spreads over several turns);
  * last, a memory of a user the query names ({@link SpeakerQuery}) is {@link
  * MemoryServiceConfig#speakerBonus()} more relevant ({@link MemoryServiceConfig#listSpeakerBonus()}
- * when the query asks for several things). BM25 searches the query without its question words
- * ({@link QuestionWords}) unless {@link MemoryServiceConfig#dropQuestionWords()} is off. {@link
- * RecallScorer} adds recency, type and confidence on top.
+ * when the query asks for several things). None of these caps at 1: when the largest relevance is
+ * above 1, every relevance is divided by it, which keeps their order. BM25 searches the query
+ * without its question words ({@link QuestionWords}) unless {@link
+ * MemoryServiceConfig#dropQuestionWords()} is off. {@link RecallScorer} adds recency, type and
+ * confidence on top.
  *
  * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
  */
@@ -198,7 +201,7 @@ final class MemoryRecall implements AutoCloseable {
         rankings.getOrDefault(Signal.DENSE, List.of()).forEach(x -> cosine.put(x.id(), x.score()));
         String normalizedQuery = TextNormalizer.normalize(request.query());
         Instant now = clock.instant();
-        List<ScoredMemory> scored = new ArrayList<>();
+        List<Candidate> found = new ArrayList<>();
         Optional<QueryPeriod> period =
                 config.periodBonus() > 0 ? QueryPeriod.of(request.query()) : Optional.empty();
         boolean asksWhen = config.timeBonus() > 0 && TimeMentions.asksWhen(request.query());
@@ -218,24 +221,32 @@ final class MemoryRecall implements AutoCloseable {
             }
             double relevance = c.score();
             if (period.isPresent() && period.get().covers(e.memory().createdAt())) {
-                relevance = Math.min(1.0, relevance * (1 + config.periodBonus()));
+                relevance *= 1 + config.periodBonus();
             }
             if (asksWhen && e.statesTime()) {
-                relevance = Math.min(1.0, relevance * (1 + config.timeBonus()));
+                relevance *= 1 + config.timeBonus();
             }
-            scored.add(scorer.score(e.memory(), relevance, now));
+            found.add(new Candidate(e.memory(), relevance));
         }
         if (config.sessionShare() > 0) {
-            scored = withSessions(scored, now);
+            found = withSessions(found);
         }
         if (config.exchangeShare() > 0) {
-            scored = withExchanges(ns, scored, table, eligible, now);
+            found = withExchanges(ns, found, table, eligible);
         }
         SpeakerQuery speakers = SpeakerQuery.of(request.query());
         double speakerBonus =
                 speakers.asksForSeveral() ? config.listSpeakerBonus() : config.speakerBonus();
         if (speakerBonus > 0) {
-            scored = withNamedSpeakers(scored, speakers, speakerBonus, now);
+            found = withNamedSpeakers(found, speakers, speakerBonus);
+        }
+        // the bonuses and lifts take strong memories past 1: scaling all keeps their order where
+        // the scorer's cap at 1 would tie them and leave the order to recency
+        double scale =
+                Math.max(1.0, found.stream().mapToDouble(Candidate::relevance).max().orElse(1.0));
+        List<ScoredMemory> scored = new ArrayList<>(found.size());
+        for (Candidate c : found) {
+            scored.add(scorer.score(c.memory(), c.relevance() / scale, now));
         }
         List<ScoredMemory> ranked =
                 scored.stream().sorted(ScoredMemory.ORDER).limit(request.limit()).toList();
@@ -252,63 +263,61 @@ final class MemoryRecall implements AutoCloseable {
     }
 
     /**
-     * {@code scored} with each conversation turn lifted by {@link
+     * {@code found} with each conversation turn lifted by {@link
      * MemoryServiceConfig#sessionShare()} of the best relevance among the found turns of its
-     * session (itself included, at most 1 in all): of two turns that match a query as well, the one
-     * from the session that matches it best is the likelier answer. Other memories are kept as they
-     * are.
+     * session (itself included; not capped at 1, recall scales all relevances last): of two turns
+     * that match a query as well, the one from the session that matches it best is the likelier
+     * answer. Other memories are kept as they are.
      */
-    private List<ScoredMemory> withSessions(List<ScoredMemory> scored, Instant now) {
+    private List<Candidate> withSessions(List<Candidate> found) {
         Map<String, Double> sessionBest = new HashMap<>();
-        for (ScoredMemory s : scored) {
-            if (ConversationTurns.isTurn(s.memory())) {
-                sessionBest.merge(
-                        s.memory().scope().sessionName(), s.components().relevance(), Math::max);
+        for (Candidate c : found) {
+            if (ConversationTurns.isTurn(c.memory())) {
+                sessionBest.merge(c.memory().scope().sessionName(), c.relevance(), Math::max);
             }
         }
         if (sessionBest.isEmpty()) {
-            return scored;
+            return found;
         }
-        List<ScoredMemory> lifted = new ArrayList<>(scored.size());
-        for (ScoredMemory s : scored) {
-            if (!ConversationTurns.isTurn(s.memory())) {
-                lifted.add(s);
+        List<Candidate> lifted = new ArrayList<>(found.size());
+        for (Candidate c : found) {
+            if (!ConversationTurns.isTurn(c.memory())) {
+                lifted.add(c);
                 continue;
             }
-            double best = sessionBest.get(s.memory().scope().sessionName());
-            double relevance = s.components().relevance() + config.sessionShare() * best;
-            lifted.add(scorer.score(s.memory(), Math.min(1.0, relevance), now));
+            double best = sessionBest.get(c.memory().scope().sessionName());
+            lifted.add(new Candidate(c.memory(), c.relevance() + config.sessionShare() * best));
         }
         return lifted;
     }
 
     /**
-     * {@code scored} with each conversation turn's neighbours in its session (the turns right
-     * before and after it) at {@link MemoryServiceConfig#exchangeShare()} of its relevance, where
-     * that is more than their own: the answer to a question found by its words comes with it.
+     * {@code found} with each conversation turn's neighbours in its session (the turns right before
+     * and after it) at {@link MemoryServiceConfig#exchangeShare()} of its relevance, where that is
+     * more than their own: the answer to a question found by its words comes with it.
      */
-    private List<ScoredMemory> withExchanges(
+    private List<Candidate> withExchanges(
             String ns,
-            List<ScoredMemory> scored,
+            List<Candidate> found,
             Map<String, MemoryIndexes.Entry> table,
-            Predicate<Memory> eligible,
-            Instant now) {
+            Predicate<Memory> eligible) {
         ConversationTurns turns = indexes.turns(ns);
-        Map<String, ScoredMemory> best = new HashMap<>();
-        scored.forEach(s -> best.put(s.id(), s));
-        for (ScoredMemory s : scored) {
-            if (!ConversationTurns.isTurn(s.memory())) {
+        Map<String, Candidate> best = new HashMap<>();
+        found.forEach(c -> best.put(c.memory().id(), c));
+        for (Candidate c : found) {
+            if (!ConversationTurns.isTurn(c.memory())) {
                 continue;
             }
-            double shared = config.exchangeShare() * s.components().relevance();
-            for (var neighbour : List.of(turns.before(s.id()), turns.after(s.id()))) {
+            double shared = config.exchangeShare() * c.relevance();
+            String id = c.memory().id();
+            for (var neighbour : List.of(turns.before(id), turns.after(id))) {
                 MemoryIndexes.Entry e = neighbour.map(table::get).orElse(null);
                 if (e == null || !eligible.test(e.memory())) {
                     continue;
                 }
-                ScoredMemory own = best.get(e.memory().id());
-                if (own == null || own.components().relevance() < shared) {
-                    best.put(e.memory().id(), scorer.score(e.memory(), shared, now));
+                Candidate own = best.get(e.memory().id());
+                if (own == null || own.relevance() < shared) {
+                    best.put(e.memory().id(), new Candidate(e.memory(), shared));
                 }
             }
         }
@@ -316,20 +325,19 @@ final class MemoryRecall implements AutoCloseable {
     }
 
     /**
-     * {@code scored} with the memories of a user {@code speakers} names {@code bonus} more relevant
-     * (at most 1). Given after the session lift and the exchange share: the named person's own
+     * {@code found} with the memories of a user {@code speakers} names {@code bonus} more relevant
+     * (not capped). Given after the session lift and the exchange share: the named person's own
      * turns rise above the other speaker's replies that the exchange lifted beside them.
      */
-    private List<ScoredMemory> withNamedSpeakers(
-            List<ScoredMemory> scored, SpeakerQuery speakers, double bonus, Instant now) {
+    private List<Candidate> withNamedSpeakers(
+            List<Candidate> found, SpeakerQuery speakers, double bonus) {
         Map<String, Boolean> named = new HashMap<>();
-        List<ScoredMemory> out = new ArrayList<>(scored.size());
-        for (ScoredMemory s : scored) {
-            if (named.computeIfAbsent(s.memory().scope().userId(), speakers::names)) {
-                double relevance = Math.min(1.0, s.components().relevance() * (1 + bonus));
-                out.add(scorer.score(s.memory(), relevance, now));
+        List<Candidate> out = new ArrayList<>(found.size());
+        for (Candidate c : found) {
+            if (named.computeIfAbsent(c.memory().scope().userId(), speakers::names)) {
+                out.add(new Candidate(c.memory(), c.relevance() * (1 + bonus)));
             } else {
-                out.add(s);
+                out.add(c);
             }
         }
         return out;

@@ -36,8 +36,11 @@ import java.util.Objects;
  * @param sessionShare share of the best relevance among a session's found conversation turns that
  *     each found turn of that session gets on top of its own ({@code recall.session-share}, 0.3; 0
  *     turns it off): a session whose turns match the query is about what the query asks, and its
- *     other matching turns are likelier answers than equally matching turns of other sessions.
- *     Chosen on LoCoMo's first five conversations (see docs/memory.md).
+ *     other matching turns are likelier answers than equally matching turns of other sessions. The
+ *     lift, like the bonuses, is not capped at 1: when a recall's largest relevance is above 1, all
+ *     of its relevances are divided by it, so two strong turns of the best session keep their order
+ *     instead of tying at 1 (where recency ordered them). Chosen on LoCoMo's first five
+ *     conversations (see docs/memory.md).
  * @param dropQuestionWords whether BM25 leaves out a query's question words and auxiliaries ({@link
  *     dev.cairn.memory.QuestionWords}; {@code recall.drop-question-words}, true): "what", "did" or
  *     "how" are no stopwords to the English analyzer, and in a conversation they match the turns

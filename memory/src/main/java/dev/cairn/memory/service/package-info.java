@@ -16,10 +16,12 @@
  *              LEXICAL: bm25 / maxBm25;  DENSE: max(cos, 0)
  *              x (1 + periodBonus) when written in the calendar period the query names,
  *              x (1 + timeBonus) when the query asks when and the memory says when (TimeMentions);
- *              + sessionShare x the best of its session's found turns for a conversation turn
- *              (at most 1); then a conversation turn's neighbours in its session get
- *              exchangeShare of it; last x (1 + speakerBonus) for a memory of a user the query
- *              names (SpeakerQuery), listSpeakerBonus instead when the query asks for several things
+ *              + sessionShare x the best of its session's found turns for a conversation turn;
+ *              then a conversation turn's neighbours in its session get exchangeShare of it;
+ *              last x (1 + speakerBonus) for a memory of a user the query names (SpeakerQuery),
+ *              listSpeakerBonus instead when the query asks for several things;
+ *              none of these caps at 1: when the largest relevance is above 1, every relevance
+ *              is divided by it (their order is kept; capped, strong turns tied at 1)
  * score      = RecallScorer (relevance, importance, recency, confidence, type bonus)
  * order      = score desc, id asc; at most limit (25); then ContextAssembler within maxTokens
  * </pre>

@@ -342,10 +342,11 @@ class MemoryServiceTest {
         Map<String, Double> relevance = new java.util.HashMap<>();
         found.forEach(m -> relevance.put(m.id(), m.components().relevance()));
         assertThat(relevance.get(said.get(1))).isEqualTo(1.0);
+        // the session lift takes the found turn to 1 + share, and every relevance is divided by it
         assertThat(relevance.get(said.get(2)))
-                .isEqualTo(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE);
+                .isCloseTo(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE, within(1e-12));
         assertThat(relevance.get(said.get(0)))
-                .isEqualTo(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE);
+                .isCloseTo(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE, within(1e-12));
 
         service.close();
         service =
@@ -385,15 +386,50 @@ class MemoryServiceTest {
         double own = without.get(lifted);
         assertThat(without.get(other)).isEqualTo(own);
         assertThat(without.get(first.get(0))).isEqualTo(1.0);
-        assertThat(own + share).isLessThan(1.0);
-        // each turn gets the share of its session's best found turn: s1's is 1, s2's is itself
-        assertThat(with.get(lifted)).isCloseTo(own + share, within(1e-12));
-        assertThat(with.get(other)).isCloseTo(own * (1 + share), within(1e-12));
+        // each turn gets the share of its session's best found turn: s1's is 1, s2's is itself;
+        // the best turn's 1 + share is above 1, so every relevance is divided by it
         assertThat(with.get(first.get(0))).isEqualTo(1.0);
+        assertThat(with.get(lifted)).isCloseTo((own + share) / (1 + share), within(1e-12));
+        assertThat(with.get(other)).isCloseTo(own, within(1e-12));
         assertThat(with).doesNotContainKey(first.get(1));
         assertThat(service.recall(pottery).memories())
                 .extracting(ScoredMemory::id)
                 .containsExactly(first.get(0), lifted, other);
+    }
+
+    @Test
+    void twoStrongTurnsOfTheBestSessionKeepTheirOrderWhenTheLiftTakesThemPastOne() {
+        List<String> said =
+                converse("s1", "Mel: pottery pottery pottery", "Mel: pottery pottery mug");
+        String best = said.get(0);
+        String strong = said.get(1);
+        String elsewhere = converse("s2", "Caro: pottery class today").get(0);
+        RecallRequest pottery = RecallRequest.of("team", "pottery").withMode(RecallMode.LEXICAL);
+        MemoryServiceConfig noExchange =
+                MemoryServiceConfig.defaults()
+                        .withMaintenanceInterval(Duration.ZERO)
+                        .withExchangeShare(0);
+        double share = MemoryServiceConfig.DEFAULT_SESSION_SHARE;
+        service.close();
+        service = open(noExchange.withSessionShare(0));
+        Map<String, Double> without = relevance(pottery);
+        service.close();
+        service = open(noExchange);
+        Map<String, Double> with = relevance(pottery);
+
+        double own = without.get(strong);
+        double far = without.get(elsewhere);
+        assertThat(without.get(best)).isEqualTo(1.0);
+        // both turns of s1 go past 1 with the lift: capped at 1, they would tie and the later
+        // one's recency would put it first
+        assertThat(own).isLessThan(1.0);
+        assertThat(own + share).isGreaterThan(1.0);
+        assertThat(with.get(best)).isEqualTo(1.0);
+        assertThat(with.get(strong)).isCloseTo((own + share) / (1 + share), within(1e-12));
+        assertThat(with.get(elsewhere)).isCloseTo(far, within(1e-12));
+        assertThat(service.recall(pottery).memories())
+                .extracting(ScoredMemory::id)
+                .containsExactly(best, strong, elsewhere);
     }
 
     /** Writes one turn of {@code speaker} in {@code session}, {@code second} s after T0. */
