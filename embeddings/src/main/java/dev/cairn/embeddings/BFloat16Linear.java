@@ -115,29 +115,26 @@ final class BFloat16Linear {
     }
 
     private static Optional<BFloat16Linear> bind() {
-        String arch = System.getProperty("os.arch", "");
-        if (!(arch.equals("amd64") || arch.equals("x86_64"))
-                || NativeAten.cpuFlags().stream().noneMatch(BF16_FLAGS::contains)) {
+        if (!NativeAten.x86With(flags -> flags.stream().anyMatch(BF16_FLAGS::contains))) {
             LOG.log(System.Logger.Level.INFO, "bfloat16 linear off: needs AMX or AVX-512 BF16");
             return Optional.empty();
         }
-        try {
-            BFloat16Linear bf16 = new BFloat16Linear(NativeAten.bind());
-            bf16.selfCheck();
-            return Optional.of(bf16);
-        } catch (IllegalArgumentException
-                | IllegalStateException
-                | UnsupportedOperationException e) {
-            LOG.log(System.Logger.Level.INFO, "bfloat16 linear off: {0}", e.getMessage());
-            return Optional.empty();
-        }
+        return NativeAten.bindKernel(
+                "bfloat16 linear",
+                () -> {
+                    BFloat16Linear bf16 = new BFloat16Linear(NativeAten.bind());
+                    bf16.selfCheck();
+                    return bf16;
+                });
     }
 
     /**
      * A weight and bias in bfloat16 for {@link #apply}; {@code weight} is {@code [out, in]} with
-     * the strides of the float32 weight it was made from.
+     * the strides of the float32 weight it was made from; {@code optionalBias} is the {@code
+     * std::optional<at::Tensor>} {@code linear} takes, made once for every call (it points at
+     * {@code bias}, which lives as long as this record's manager).
      */
-    record Packed(NDArray weight, NDArray bias, int in, int out) {}
+    record Packed(NDArray weight, NDArray bias, MemorySegment optionalBias, int in, int out) {}
 
     /**
      * Copies a float32 {@code [out, in]} weight (a transposed view is fine: the copy keeps its
@@ -154,8 +151,13 @@ final class BFloat16Linear {
                             + ", bias "
                             + bias.getShape());
         }
+        NDArray rounded = convert(bias, BFLOAT16);
         return new Packed(
-                convert(weight, BFLOAT16), convert(bias, BFLOAT16), (int) shape[1], (int) shape[0]);
+                convert(weight, BFLOAT16),
+                rounded,
+                NativeAten.optionalTensor(Arena.ofAuto(), rounded),
+                (int) shape[1],
+                (int) shape[0]);
     }
 
     /**
@@ -164,16 +166,12 @@ final class BFloat16Linear {
      */
     NDArray apply(NDArray input, Packed packed) {
         NativeAten.requireLinearInput("bfloat16", input, packed.in(), packed.out());
-        try (Arena arena = Arena.ofConfined();
-                NDArray rounded = convert(input, BFLOAT16);
+        try (NDArray rounded = convert(input, BFLOAT16);
                 NDArray product =
                         aten.call(
                                 linear,
                                 (PtNDManager) input.getManager(),
-                                List.of(
-                                        rounded,
-                                        packed.weight(),
-                                        NativeAten.optionalTensor(arena, packed.bias())))) {
+                                List.of(rounded, packed.weight(), packed.optionalBias()))) {
             return convert(product, FLOAT);
         }
     }

@@ -25,8 +25,6 @@ import java.util.Optional;
  */
 final class FusedAttention {
 
-    private static final System.Logger LOG = System.getLogger(FusedAttention.class.getName());
-
     /** Set to {@code false} to compute attention with separate matmul and softmax ops. */
     static final String ENABLED_PROPERTY = "cairn.embeddings.fused-attention";
 
@@ -70,14 +68,8 @@ final class FusedAttention {
         if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
             return Optional.empty();
         }
-        try {
-            return Optional.of(new FusedAttention(NativeAten.bind()));
-        } catch (IllegalArgumentException
-                | IllegalStateException
-                | UnsupportedOperationException e) {
-            LOG.log(System.Logger.Level.INFO, "fused attention off: {0}", e.getMessage());
-            return Optional.empty();
-        }
+        return NativeAten.bindKernel(
+                "fused attention", () -> new FusedAttention(NativeAten.bind()));
     }
 
     /**

@@ -95,27 +95,23 @@ final class HalfPrecisionLinear {
         if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
             return Optional.empty();
         }
-        String arch = System.getProperty("os.arch", "");
-        if (!(arch.equals("amd64") || arch.equals("x86_64"))
-                || !NativeAten.cpuFlags().containsAll(REQUIRED_CPU_FLAGS)) {
+        if (!NativeAten.x86With(flags -> flags.containsAll(REQUIRED_CPU_FLAGS))) {
             LOG.log(
                     System.Logger.Level.INFO,
                     "fp16 weights off: FBGEMM needs x86-64 AVX2/FMA/F16C");
             return Optional.empty();
         }
-        try {
-            NativeAten aten = NativeAten.bind();
-            MemorySegment logLevel =
-                    aten.c10Variable(LOG_LEVEL_SYMBOL, ValueLayout.JAVA_INT.byteSize());
-            HalfPrecisionLinear half = new HalfPrecisionLinear(aten, TorchRuntime.threads());
-            half.warmUpQuietly(logLevel);
-            return Optional.of(half);
-        } catch (IllegalArgumentException
-                | IllegalStateException
-                | UnsupportedOperationException e) {
-            LOG.log(System.Logger.Level.INFO, "fp16 weights off: {0}", e.getMessage());
-            return Optional.empty();
-        }
+        return NativeAten.bindKernel(
+                "fp16 weights",
+                () -> {
+                    NativeAten aten = NativeAten.bind();
+                    MemorySegment logLevel =
+                            aten.c10Variable(LOG_LEVEL_SYMBOL, ValueLayout.JAVA_INT.byteSize());
+                    HalfPrecisionLinear half =
+                            new HalfPrecisionLinear(aten, TorchRuntime.threads());
+                    half.warmUpQuietly(logLevel);
+                    return half;
+                });
     }
 
     /**

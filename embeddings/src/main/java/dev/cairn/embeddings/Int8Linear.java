@@ -103,9 +103,7 @@ final class Int8Linear {
     }
 
     private static boolean cpuOffersIt() {
-        String arch = System.getProperty("os.arch", "");
-        return (arch.equals("amd64") || arch.equals("x86_64"))
-                && NativeAten.cpuFlags().stream().anyMatch(VNNI_FLAGS::contains);
+        return NativeAten.x86With(flags -> flags.stream().anyMatch(VNNI_FLAGS::contains));
     }
 
     /**
@@ -124,16 +122,13 @@ final class Int8Linear {
             LOG.log(System.Logger.Level.INFO, "int8 linear off: needs x86-64 with VNNI");
             return Optional.empty();
         }
-        try {
-            Int8Linear int8 = new Int8Linear(NativeAten.bind());
-            int8.selfCheck();
-            return Optional.of(int8);
-        } catch (IllegalArgumentException
-                | IllegalStateException
-                | UnsupportedOperationException e) {
-            LOG.log(System.Logger.Level.INFO, "int8 linear off: {0}", e.getMessage());
-            return Optional.empty();
-        }
+        return NativeAten.bindKernel(
+                "int8 linear",
+                () -> {
+                    Int8Linear int8 = new Int8Linear(NativeAten.bind());
+                    int8.selfCheck();
+                    return int8;
+                });
     }
 
     /**

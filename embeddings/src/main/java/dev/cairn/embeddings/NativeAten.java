@@ -17,7 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * ATen operators that DJL 0.35 does not expose, called through the FFM API in the libtorch DJL
@@ -35,6 +38,8 @@ import java.util.Set;
  * <p>Thread-safe: the lookups and method handles are immutable.
  */
 final class NativeAten {
+
+    private static final System.Logger LOG = System.getLogger(NativeAten.class.getName());
 
     /** {@code ::operator new(size_t)}: DJL frees handles with {@code delete}. */
     private static final String OPERATOR_NEW_SYMBOL = "_Znwm";
@@ -193,6 +198,31 @@ final class NativeAten {
     private static MemorySegment find(SymbolLookup lookup, String symbol) {
         return lookup.find(symbol)
                 .orElseThrow(() -> new IllegalStateException("libtorch lacks " + symbol));
+    }
+
+    /**
+     * Whether this JVM runs on x86-64 and its CPU's flags pass {@code flags}: FBGEMM's and oneDNN's
+     * kernels reached here are x86 code.
+     */
+    static boolean x86With(Predicate<Set<String>> flags) {
+        String arch = System.getProperty("os.arch", "");
+        return (arch.equals("amd64") || arch.equals("x86_64")) && flags.test(cpuFlags());
+    }
+
+    /**
+     * {@code binder}'s kernel, or empty where the loaded libtorch lacks a symbol or the kernel
+     * fails its self-check; the reason is logged once as "{@code what} off: ...", and callers keep
+     * the plain DJL ops.
+     */
+    static <T> Optional<T> bindKernel(String what, Supplier<T> binder) {
+        try {
+            return Optional.of(binder.get());
+        } catch (IllegalArgumentException
+                | IllegalStateException
+                | UnsupportedOperationException e) {
+            LOG.log(System.Logger.Level.INFO, "{0} off: {1}", what, e.getMessage());
+            return Optional.empty();
+        }
     }
 
     /**
