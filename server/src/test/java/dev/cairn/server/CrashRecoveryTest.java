@@ -57,7 +57,7 @@ class CrashRecoveryTest {
                                 }
                             }
                         });
-        waitFor(() -> size(acknowledged) >= 60, Duration.ofSeconds(60));
+        Waits.until(() -> size(acknowledged) >= 60, Duration.ofSeconds(60));
         first.destroyForcibly(); // SIGKILL on Linux: no shutdown hook runs
         first.waitFor(30, TimeUnit.SECONDS);
         writer.get(30, TimeUnit.SECONDS);
@@ -154,14 +154,6 @@ class CrashRecoveryTest {
     private static int size(List<String> list) {
         synchronized (list) {
             return list.size();
-        }
-    }
-
-    private static void waitFor(java.util.function.BooleanSupplier condition, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
         }
     }
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.logging.LogRecord;
 import java.util.stream.Stream;
@@ -33,10 +34,25 @@ class ServiceHygieneTest {
     RawHttp raw;
 
     @BeforeAll
-    void start(@TempDir Path dir) {
+    void start(@TempDir Path dir) throws InterruptedException {
         dataDir = dir;
         cairn = new ServerFixture(dataDir.resolve("data"));
         raw = new RawHttp(cairn.server.port());
+        // a cold start saves the model's converted weights in the background and logs a line when
+        // done (the rename that publishes the file comes right before it): wait for that, so the
+        // log assertions below see only what their clients provoke
+        Waits.until(() -> weightsSaved(dataDir.resolve("data")), Duration.ofSeconds(60));
+    }
+
+    private static boolean weightsSaved(Path data) {
+        try (Stream<Path> files = Files.list(data)) {
+            return files.anyMatch(
+                    f ->
+                            f.getFileName().toString().startsWith("model-weights-")
+                                    && f.getFileName().toString().endsWith(".bin"));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @AfterAll
