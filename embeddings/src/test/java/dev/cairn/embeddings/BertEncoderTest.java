@@ -3,6 +3,7 @@ package dev.cairn.embeddings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -95,6 +96,41 @@ class BertEncoderTest {
             float[] mean = miniLm.embedDocuments(List.of(PASSAGE)).getFirst();
             float[] first = clsModel.embedDocuments(List.of(PASSAGE)).getFirst();
             assertThat(TestModels.cosine(mean, first)).isLessThan(0.99);
+        }
+    }
+
+    @Test
+    void withoutBfloat16ABatchOfConcurrentQueriesStaysOnTheHalfPrecisionWeights() {
+        assumeTrue(HalfPrecisionLinear.load().isPresent(), "no fp16 path on this machine");
+        // bge() has no bfloat16 kernel; ten queries of one length are one pass without padding,
+        // above the lone-query bound and within the bound without bfloat16, so each vector must be
+        // the one its query gets alone on the fp16 weights up to float32 rounding (~1e-8 here);
+        // float32 weights would put components ~1e-4 apart
+        BertEncoder bge = TestModels.bge();
+        List<String> queries = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            queries.add("which drug lowers the risk of heart attack number " + i + " in adults?");
+        }
+        long[][] ids =
+                ((HfTokenizer) bge.tokenCounter())
+                        .encodeForModel(
+                                queries.stream()
+                                        .map(q -> BertSpec.BGE_SMALL_EN_V15.queryPrefix() + q)
+                                        .toList());
+        long rows = (long) ids.length * ids[0].length;
+        assertThat(java.util.Arrays.stream(ids).mapToInt(r -> r.length).distinct().count())
+                .as("one length, no padding")
+                .isEqualTo(1);
+        assertThat(rows)
+                .isGreaterThan(BertEncoder.HALF_WEIGHT_MAX_ROWS)
+                .isLessThanOrEqualTo(bge.halfWeightMaxRows());
+
+        List<float[]> batch = bge.embedQueries(queries);
+
+        for (int i = 0; i < queries.size(); i++) {
+            assertThat(batch.get(i))
+                    .as("query %d", i)
+                    .containsExactly(bge.embedQuery(queries.get(i)), within(1e-6f));
         }
     }
 
