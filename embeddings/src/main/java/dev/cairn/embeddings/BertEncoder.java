@@ -75,10 +75,11 @@ final class BertEncoder implements EmbeddingModel {
     private static final float MASKED_LOGIT = -1e9f;
 
     /**
-     * Most input rows (tokens of a batch) for which linear layers use the half-precision weights:
-     * FBGEMM's fp16 GEMM runs on one thread, and measured on this 2-core machine (384 x 1536
-     * weights, cold in cache) it beats MKL's two-threaded float32 GEMM up to about 48 rows (21: 265
-     * vs 400 µs; 32: 467 vs 549 µs; 64: 780 vs 658 µs).
+     * Most input rows (tokens of a batch) a pass runs on the half-precision weights where a
+     * bfloat16 kernel takes over above it (see {@link #halfWeightMaxRows}): a short pass is bound
+     * by reading the weights, which fp16 halves. Chosen when fp16 ran on one thread against MKL's
+     * two-threaded float32 GEMM (2 cores, 384 x 1536 weights cold in cache; 21 rows: 265 vs 400 µs;
+     * 32: 467 vs 549 µs; 64: 780 vs 658 µs); above it bfloat16's products are faster still.
      */
     static final int HALF_WEIGHT_MAX_ROWS = 48;
 
