@@ -75,22 +75,25 @@ final class BertEncoder implements EmbeddingModel {
     private static final float MASKED_LOGIT = -1e9f;
 
     /**
-     * Most input rows (tokens of a batch) a pass runs on the half-precision weights where a
-     * bfloat16 kernel takes over above it (see {@link #halfWeightMaxRows}): a short pass is bound
-     * by reading the weights, which fp16 halves. Chosen when fp16 ran on one thread against MKL's
-     * two-threaded float32 GEMM (2 cores, 384 x 1536 weights cold in cache; 21 rows: 265 vs 400 µs;
-     * 32: 467 vs 549 µs; 64: 780 vs 658 µs); above it bfloat16's products are faster still.
+     * Most input rows (tokens of a batch) a pass runs on the half-precision weights where bfloat16
+     * runs on AMX tiles and takes over above it (see {@link #halfWeightMaxRows}): a short pass is
+     * bound by reading the weights, which fp16 halves. Chosen when fp16 ran on one thread against
+     * MKL's two-threaded float32 GEMM (2 cores, 384 x 1536 weights cold in cache; 21 rows: 265 vs
+     * 400 µs; 32: 467 vs 549 µs; 64: 780 vs 658 µs); above it AMX's bfloat16 products are faster
+     * still.
      */
     static final int HALF_WEIGHT_MAX_ROWS = 48;
 
     /**
-     * The same bound where no bfloat16 kernel takes over above {@link #HALF_WEIGHT_MAX_ROWS}: there
-     * the two-slice fp16 GEMM stays ahead of MKL's two-threaded float32 GEMM well past a single
-     * query, so a batch of concurrent queries keeps it. Measured on an AMD EPYC (Zen 3, AVX2) with
-     * 2 cores, the four linear layers of one encoder layer, fp16 vs float32: 96 rows 2.19 vs 3.09
-     * ms, 160 rows 3.81 vs 4.98 ms, 320 rows 9.73 vs 10.23 ms, 640 rows 20.7 vs 18.4 ms.
+     * The same bound where no AMX bfloat16 kernel takes over above {@link #HALF_WEIGHT_MAX_ROWS}:
+     * the two-slice fp16 GEMM stays ahead of MKL's two-threaded float32 GEMM and, inside a pass, of
+     * bfloat16 on AVX-512 BF16 alone, so a batch of concurrent queries keeps it. Measured on 2
+     * cores: AMD EPYC Zen 3 (AVX2), the four linear layers of one encoder layer, fp16 vs float32:
+     * 96 rows 2.19 vs 3.09 ms, 160 rows 3.81 vs 4.98 ms, 320 rows 9.73 vs 10.23 ms, 640 rows 20.7
+     * vs 18.4 ms; AMD EPYC Zen 4 (AVX-512 BF16, no AMX), 4 concurrent callers: 97-114 queries/s
+     * with this bound against 80-94 with bfloat16 above 48 rows (16 callers: level).
      */
-    static final int HALF_WEIGHT_MAX_ROWS_WITHOUT_BF16 = 320;
+    static final int HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX = 320;
 
     /** Attention logits computed at once (1M floats = 4 MB): bounds memory at long inputs. */
     static final long ATTENTION_LOGITS_PER_SLICE = 1L << 20;
@@ -566,10 +569,10 @@ final class BertEncoder implements EmbeddingModel {
     /**
      * Documents go through int8 when it is on, else bfloat16 when that is, whatever their batch, so
      * every document vector under the model's id comes from the same arithmetic. Queries take fp16
-     * up to {@link #HALF_WEIGHT_MAX_ROWS} rows (a short pass is bound by reading the weights), and
-     * above that bfloat16 when it is on (a batch of concurrent queries is bound by arithmetic, like
-     * documents); without bfloat16, fp16 up to {@link #HALF_WEIGHT_MAX_ROWS_WITHOUT_BF16} rows,
-     * then float32. Documents without either kernel take the same route as queries.
+     * up to {@link #halfWeightMaxRows} rows (a short pass is bound by reading the weights), and
+     * above that bfloat16 when it is on (a big batch of concurrent queries is bound by arithmetic,
+     * like documents), else float32. Documents without either kernel take the same route as
+     * queries.
      */
     private Precision precision(long rows, boolean queries) {
         if (!queries && weights.int8 != null) {
@@ -586,7 +589,9 @@ final class BertEncoder implements EmbeddingModel {
 
     /** The most rows a pass runs on the fp16 weights, given which kernels this encoder has. */
     int halfWeightMaxRows() {
-        return weights.bf16 != null ? HALF_WEIGHT_MAX_ROWS : HALF_WEIGHT_MAX_ROWS_WITHOUT_BF16;
+        return weights.bf16 != null && weights.bf16.onMatrixTiles()
+                ? HALF_WEIGHT_MAX_ROWS
+                : HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX;
     }
 
     private float[][] forwardBatch(long[][] ids, Integer[] batch, Precision precision) {

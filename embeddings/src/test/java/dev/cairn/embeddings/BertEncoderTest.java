@@ -101,18 +101,42 @@ class BertEncoderTest {
 
     @Test
     void withoutBfloat16ABatchOfConcurrentQueriesStaysOnTheHalfPrecisionWeights() {
+        // bge() has no bfloat16 kernel
+        assertTenConcurrentQueriesRunAsTheyDoAlone(TestModels.bge(), true);
+    }
+
+    @Test
+    void withBfloat16OffTheAmxTilesABatchOfConcurrentQueriesStaysOnTheHalfPrecisionWeights() {
+        assumeTrue(
+                BFloat16Linear.supported().filter(bf16 -> !bf16.onMatrixTiles()).isPresent(),
+                "no bfloat16, or bfloat16 on AMX tiles, on this machine");
+        assertTenConcurrentQueriesRunAsTheyDoAlone(TestModels.bgeBf16(), true);
+    }
+
+    @Test
+    void withBfloat16OnTheAmxTilesABatchOfConcurrentQueriesRunsInBfloat16() {
+        assumeTrue(
+                BFloat16Linear.supported().filter(BFloat16Linear::onMatrixTiles).isPresent(),
+                "no bfloat16 on AMX tiles on this machine");
+        assertTenConcurrentQueriesRunAsTheyDoAlone(TestModels.bgeBf16(), false);
+    }
+
+    /**
+     * Ten queries of one length are one pass without padding, above {@link
+     * BertEncoder#HALF_WEIGHT_MAX_ROWS} and within {@link
+     * BertEncoder#HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX}. On the fp16 weights each vector must be the
+     * one its query gets alone up to float32 rounding (~1e-8 here); float32 or bfloat16 weights put
+     * components ~1e-4 or more apart.
+     */
+    private static void assertTenConcurrentQueriesRunAsTheyDoAlone(
+            BertEncoder encoder, boolean halfPrecision) {
         assumeTrue(HalfPrecisionLinear.load().isPresent(), "no fp16 path on this machine");
-        // bge() has no bfloat16 kernel; ten queries of one length are one pass without padding,
-        // above the lone-query bound and within the bound without bfloat16, so each vector must be
-        // the one its query gets alone on the fp16 weights up to float32 rounding (~1e-8 here);
-        // float32 weights would put components ~1e-4 apart
-        BertEncoder bge = TestModels.bge();
         List<String> queries = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             queries.add("which drug lowers the risk of heart attack number " + i + " in adults?");
         }
         long[][] ids =
-                ((HfTokenizer) bge.tokenCounter())
+                ((HfTokenizer) encoder.tokenCounter())
                         .encodeForModel(
                                 queries.stream()
                                         .map(q -> BertSpec.BGE_SMALL_EN_V15.queryPrefix() + q)
@@ -123,15 +147,34 @@ class BertEncoderTest {
                 .isEqualTo(1);
         assertThat(rows)
                 .isGreaterThan(BertEncoder.HALF_WEIGHT_MAX_ROWS)
-                .isLessThanOrEqualTo(bge.halfWeightMaxRows());
+                .isLessThanOrEqualTo(BertEncoder.HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX);
+        assertThat(encoder.halfWeightMaxRows() >= rows)
+                .as("the pass's rows are within the encoder's fp16 bound")
+                .isEqualTo(halfPrecision);
 
-        List<float[]> batch = bge.embedQueries(queries);
+        List<float[]> batch = encoder.embedQueries(queries);
 
         for (int i = 0; i < queries.size(); i++) {
-            assertThat(batch.get(i))
-                    .as("query %d", i)
-                    .containsExactly(bge.embedQuery(queries.get(i)), within(1e-6f));
+            float[] alone = encoder.embedQuery(queries.get(i));
+            if (halfPrecision) {
+                assertThat(batch.get(i)).as("query %d", i).containsExactly(alone, within(1e-6f));
+            } else {
+                assertThat(TestModels.cosine(batch.get(i), alone))
+                        .as("query %d", i)
+                        .isGreaterThan(0.9995);
+                assertThat(maxDifference(batch.get(i), alone))
+                        .as("query %d", i)
+                        .isGreaterThan(1e-6f);
+            }
         }
+    }
+
+    private static float maxDifference(float[] a, float[] b) {
+        float max = 0;
+        for (int i = 0; i < a.length; i++) {
+            max = Math.max(max, Math.abs(a[i] - b[i]));
+        }
+        return max;
     }
 
     @Test
