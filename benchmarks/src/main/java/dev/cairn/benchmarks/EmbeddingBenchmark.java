@@ -36,11 +36,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * bge-small-en-v1.5 on the same texts, side by side: Cairn's DJL/PyTorch encoder (its default,
- * bfloat16 document passes where the CPU has AMX or AVX-512 BF16; float32, {@code
- * cairn.embeddings.bf16=false}; int8 where it has VNNI, {@code cairn.embeddings.int8=true}) against
- * ONNX Runtime (float32, the very ONNX file our weights come from; and langchain4j's int8 {@code
- * -q} export of the same model, dynamically quantised; intra-op threads = cores).
+ * bge-small-en-v1.5 on the same texts, side by side: Cairn's DJL/PyTorch encoder (its default: int8
+ * document passes where the CPU has VNNI and no AMX, else bfloat16 where it has AMX or AVX-512
+ * BF16, else float32; and each of float32, int8 and bfloat16 forced) against ONNX Runtime (float32,
+ * the very ONNX file our weights come from; and langchain4j's int8 {@code -q} export of the same
+ * model, dynamically quantised; intra-op threads = cores).
  *
  * <ul>
  *   <li>{@code *Documents}: documents per second for the first {@value #DOCS} SciFact abstracts
@@ -100,6 +100,7 @@ public class EmbeddingBenchmark {
         HuggingFaceTokenizer tokenizer;
 
         EmbeddingModel oursInt8;
+        EmbeddingModel oursBfloat16;
 
         /** bge-small with the document kernels set as given, whatever the JVM says. */
         private static EmbeddingModel with(String bf16, String int8) {
@@ -131,6 +132,7 @@ public class EmbeddingBenchmark {
             ours = EmbeddingModels.bgeSmallEnV15();
             oursFloat32 = with("false", "false");
             oursInt8 = with("false", "true");
+            oursBfloat16 = with("true", "false");
             env = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
             options.setIntraOpNumThreads(Runtime.getRuntime().availableProcessors());
@@ -183,6 +185,7 @@ public class EmbeddingBenchmark {
             ours.close();
             oursFloat32.close();
             oursInt8.close();
+            oursBfloat16.close();
             session.close();
             int8Session.close();
             tokenizer.close();
@@ -211,6 +214,14 @@ public class EmbeddingBenchmark {
     @OperationsPerInvocation(DOCS)
     public List<float[]> oursInt8Documents(Models m) {
         return m.oursInt8.embedDocuments(m.documents);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @OperationsPerInvocation(DOCS)
+    public List<float[]> oursBfloat16Documents(Models m) {
+        return m.oursBfloat16.embedDocuments(m.documents);
     }
 
     @Benchmark

@@ -92,7 +92,7 @@ class Int8ParityTest {
     }
 
     @Test
-    void offByDefaultAndOffGivesTheFloat32EncoderUnchanged() {
+    void offGivesTheFloat32EncoderUnchangedAndTheDefaultFollowsTheCpu() {
         String previous = System.getProperty(Int8Linear.ENABLED_PROPERTY);
         String bf16 = System.getProperty(BFloat16Linear.ENABLED_PROPERTY);
         System.setProperty(Int8Linear.ENABLED_PROPERTY, "false");
@@ -113,7 +113,14 @@ class Int8ParityTest {
             restore(BFloat16Linear.ENABLED_PROPERTY, bf16);
         }
         if (previous == null) {
-            assertThat(Int8Linear.load()).as("off by default").isEmpty();
+            java.util.Set<String> flags = NativeAten.cpuFlags();
+            boolean vnniWithoutAmx =
+                    (flags.contains("avx512_vnni") || flags.contains("avx_vnni"))
+                            && flags.stream().noneMatch(flag -> flag.startsWith("amx_"));
+            assertThat(Int8Linear.onByDefault()).isEqualTo(vnniWithoutAmx);
+            assertThat(Int8Linear.load())
+                    .as("by default on with VNNI and without AMX")
+                    .isEqualTo(vnniWithoutAmx ? Int8Linear.supported() : Optional.empty());
             System.setProperty(Int8Linear.ENABLED_PROPERTY, "true");
             try {
                 assertThat(Int8Linear.load()).as("on when asked").isEqualTo(Int8Linear.supported());
@@ -153,6 +160,69 @@ class Int8ParityTest {
                     assertThat(product[i * n + j]).as("[%d, %d]", i, j).isEqualTo(expected);
                 }
             }
+        }
+    }
+
+    @Test
+    void aLinearLayerMatchesItsFormulaInTensorOps() {
+        // the formula as separate DJL ops (how the layer ran before its quantisation and rescaling
+        // became Java loops): q = round_half_even(x / s_x), y = (q·W_q) · s_n · s_x + b
+        Int8Linear int8 = Int8Linear.supported().orElseThrow();
+        try (var manager = TorchRuntime.engine().newBaseManager()) {
+            java.util.Random random = new java.util.Random(SEED);
+            int rows = 37;
+            int in = 384;
+            int out = 96;
+            float[] x = new float[rows * in];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = (float) random.nextGaussian() * (1 + i % 7);
+            }
+            // row 0: step 1, so 2.5 and -3.5 are ties (even: 2, -4); row 1: all zero
+            x[0] = 127f;
+            x[1] = 2.5f;
+            x[2] = -3.5f;
+            for (int k = 3; k < in; k++) {
+                x[k] = 1.25f;
+            }
+            java.util.Arrays.fill(x, in, 2 * in, 0f);
+            float[] weight = new float[in * out];
+            for (int i = 0; i < weight.length; i++) {
+                weight[i] = (float) random.nextGaussian() * 0.05f;
+            }
+            float[] bias = new float[out];
+            for (int i = 0; i < out; i++) {
+                bias[i] = (float) random.nextGaussian();
+            }
+            Int8Linear.Quantised q = Int8Linear.quantise(weight, in, out);
+            var shape = new ai.djl.ndarray.types.Shape(in, out);
+            Int8Linear.Packed packed =
+                    new Int8Linear.Packed(
+                            manager.create(q.weight(), shape),
+                            manager.create(q.scales()),
+                            manager.create(bias),
+                            in,
+                            out);
+            var input = manager.create(x, new ai.djl.ndarray.types.Shape(rows, in));
+
+            float[] y = int8.apply(input, packed).toFloatArray();
+
+            int[] columns = {1};
+            var step =
+                    input.max(columns, true)
+                            .maximum(input.min(columns, true).neg())
+                            .maximum(Float.MIN_NORMAL)
+                            .divi(Int8Linear.LEVELS);
+            var quantised =
+                    input.div(step).round().toType(ai.djl.ndarray.types.DataType.INT8, false);
+            byte[] firstRow = java.util.Arrays.copyOf(quantised.toByteArray(), 3);
+            assertThat(firstRow).containsExactly(127, 2, -4);
+            float[] expected =
+                    int8.product(quantised, packed.weight())
+                            .mul(packed.scales())
+                            .muli(step)
+                            .addi(packed.bias())
+                            .toFloatArray();
+            assertThat(y).containsExactly(expected);
         }
     }
 
