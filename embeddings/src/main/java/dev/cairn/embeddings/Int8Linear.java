@@ -34,15 +34,19 @@ import java.util.Set;
  *
  * <p>How: DJL 0.35 has no int8 matrix product; {@code at::_ops::_int_mm} takes two tensors and
  * returns one, so it is called through {@link NativeAten} on DJL's own tensors, with every argument
- * checked first. The per-row quantisation and the rescaling are DJL tensor ops.
+ * checked first. The per-row quantisation and the rescaling are Java loops over the tensors'
+ * memory, one pass each (see {@link #apply}).
  *
- * <p>Thread-safe: the method handle is immutable; each call works on its caller's tensors.
+ * <p>One caller at a time (the inference thread): the loops share this instance's helper threads.
  */
 final class Int8Linear {
 
     private static final System.Logger LOG = System.getLogger(Int8Linear.class.getName());
 
-    /** Set to {@code true} to run document passes through int8 GEMMs. */
+    /**
+     * Set to {@code true} or {@code false} to run document passes through int8 GEMMs or not; unset,
+     * {@link #onByDefault()} decides.
+     */
     static final String ENABLED_PROPERTY = "cairn.embeddings.int8";
 
     /**
