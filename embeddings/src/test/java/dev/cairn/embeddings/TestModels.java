@@ -9,8 +9,9 @@ import java.util.concurrent.TimeUnit;
  * Real models shared by the test classes of one JVM: loading bge-small takes seconds, so each is
  * loaded once and left for the JVM to release. {@link #bge()} and {@link #miniLm()} embed documents
  * in float32 (the reference the behaviour tests compare queries and documents against); {@link
- * #bgeInt8()} through int8 GEMMs, as production does with {@code -Dcairn.embeddings.int8=true};
- * {@link #bgeBf16()} through bfloat16 GEMMs, production's default on CPUs with AMX or AVX-512 BF16.
+ * #bgeInt8()} through int8 GEMMs, production's default on CPUs with VNNI and no AMX; {@link
+ * #bgeBf16()} through bfloat16 GEMMs, production's default on CPUs with AMX (and with AVX-512 BF16
+ * where int8 is off).
  * Thread-safe (class initialisation).
  */
 final class TestModels {
