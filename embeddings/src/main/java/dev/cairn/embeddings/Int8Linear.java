@@ -74,7 +74,7 @@ final class Int8Linear {
 
     private static Optional<Int8Linear> supported;
 
-    /** Fewest rows worth handing to another core (a query's worth: below it the hand-off wins). */
+    /** Fewest rows handed to another core: a hand-off costs microseconds, a row well under one. */
     static final int MIN_ROWS_PER_PART = 32;
 
     private final NativeAten aten;

@@ -11,8 +11,7 @@ import java.util.concurrent.TimeUnit;
  * in float32 (the reference the behaviour tests compare queries and documents against); {@link
  * #bgeInt8()} through int8 GEMMs, production's default on CPUs with VNNI and no AMX; {@link
  * #bgeBf16()} through bfloat16 GEMMs, production's default on CPUs with AMX (and with AVX-512 BF16
- * where int8 is off).
- * Thread-safe (class initialisation).
+ * where int8 is off). Thread-safe (class initialisation).
  */
 final class TestModels {
 
