@@ -94,7 +94,12 @@ final class BFloat16Linear {
                         OPTIONAL_MEMORY_FORMAT);
         this.linear = aten.tensorFunction(LINEAR_SYMBOL, address, address, address);
         this.keepFormat = Arena.global().allocate(OPTIONAL_MEMORY_FORMAT);
-        this.matrixTiles = NativeAten.x86With(flags -> flags.contains(AMX_BF16_FLAG));
+        this.matrixTiles = cpuHasMatrixTiles();
+    }
+
+    /** Whether this CPU has AMX's bfloat16 tiles (Sapphire Rapids and later). */
+    static boolean cpuHasMatrixTiles() {
+        return NativeAten.x86With(flags -> flags.contains(AMX_BF16_FLAG));
     }
 
     /**

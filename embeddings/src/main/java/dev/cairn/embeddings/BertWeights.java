@@ -425,8 +425,8 @@ final class BertWeights {
                                 q ->
                                         new Int8Linear.Packed(
                                                 image.array(manager, int8WeightOf(layer)),
-                                                image.array(manager, int8ScalesOf(layer)),
-                                                bias,
+                                                image.floats(int8ScalesOf(layer)),
+                                                image.floats(biasOf(layer)),
                                                 (int) shape[0],
                                                 (int) shape[1]))
                         .orElse(null));

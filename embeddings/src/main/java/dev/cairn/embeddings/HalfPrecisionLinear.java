@@ -35,7 +35,8 @@ import java.util.Set;
  * others on helper threads; the caller should then run PyTorch itself on one thread (see {@link
  * TorchRuntime#withIntraOpThreads}) so no OpenMP worker spins on a core the helpers need.
  *
- * <p>Thread-safe: the method handles are immutable; each call works on its caller's tensors.
+ * <p>One caller at a time (the inference thread): the slices share the process's {@link
+ * SpinningHelpers}.
  */
 final class HalfPrecisionLinear {
 
@@ -63,18 +64,14 @@ final class HalfPrecisionLinear {
     private final NativeAten aten;
     private final MethodHandle pack;
     private final MethodHandle linear;
-    private final List<SpinningHelper> helpers;
+    private final SpinningHelpers helpers;
 
-    private HalfPrecisionLinear(NativeAten aten, int threads) {
+    private HalfPrecisionLinear(NativeAten aten, SpinningHelpers helpers) {
         this.aten = aten;
         var address = ValueLayout.ADDRESS;
         this.pack = aten.tensorFunction(PACK_SYMBOL, address);
         this.linear = aten.tensorFunction(LINEAR_SYMBOL, address, address, address);
-        List<SpinningHelper> started = new ArrayList<>();
-        for (int i = 1; i < threads; i++) {
-            started.add(new SpinningHelper("cairn-fp16-" + i));
-        }
-        this.helpers = List.copyOf(started);
+        this.helpers = helpers;
     }
 
     private static Optional<HalfPrecisionLinear> shared;
@@ -108,7 +105,7 @@ final class HalfPrecisionLinear {
                     MemorySegment logLevel =
                             aten.c10Variable(LOG_LEVEL_SYMBOL, ValueLayout.JAVA_INT.byteSize());
                     HalfPrecisionLinear half =
-                            new HalfPrecisionLinear(aten, TorchRuntime.threads());
+                            new HalfPrecisionLinear(aten, SpinningHelpers.shared());
                     half.warmUpQuietly(logLevel);
                     return half;
                 });
@@ -138,7 +135,7 @@ final class HalfPrecisionLinear {
                             + bias.getShape());
         }
         int out = (int) shape[0];
-        int parts = Math.max(1, Math.min(helpers.size() + 1, out / MIN_COLUMNS_PER_PART));
+        int parts = Math.max(1, Math.min(helpers.threads(), out / MIN_COLUMNS_PER_PART));
         List<NDArray> weights = new ArrayList<>(parts);
         List<NDArray> biases = new ArrayList<>(parts);
         for (int p = 0; p < parts; p++) {
@@ -162,19 +159,8 @@ final class HalfPrecisionLinear {
         if (parts == 1) {
             return slice(owner, input, packed, 0);
         }
-        for (int p = 1; p < parts; p++) {
-            int part = p;
-            helpers.get(p - 1).start(() -> slice(owner, input, packed, part));
-        }
-        NDList slices = new NDList(parts);
-        try {
-            slices.add(slice(owner, input, packed, 0));
-        } finally {
-            for (int p = 1; p < parts; p++) {
-                slices.add(helpers.get(p - 1).<NDArray>await());
-            }
-        }
-        try (slices) {
+        try (NDList slices =
+                new NDList(helpers.inParts(parts, part -> slice(owner, input, packed, part)))) {
             return NDArrays.concat(slices, 1);
         }
     }

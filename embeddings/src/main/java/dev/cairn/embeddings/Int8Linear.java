@@ -9,7 +9,6 @@ import ai.djl.pytorch.engine.PtNDManager;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -81,19 +80,15 @@ final class Int8Linear {
     private final MethodHandle intMm;
     private final MethodHandle viewDtype;
 
-    /** One per core beside the caller's: the quantisation and rescaling loops split by rows. */
-    private final List<SpinningHelper> helpers;
+    /** The quantisation and rescaling loops split by rows across them. */
+    private final SpinningHelpers helpers;
 
-    private Int8Linear(NativeAten aten, int threads) {
+    private Int8Linear(NativeAten aten, SpinningHelpers helpers) {
         this.aten = aten;
         this.intMm = aten.tensorFunction(INT_MM_SYMBOL, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
         this.viewDtype =
                 aten.tensorFunction(VIEW_DTYPE_SYMBOL, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE);
-        List<SpinningHelper> started = new ArrayList<>();
-        for (int i = 1; i < threads; i++) {
-            started.add(new SpinningHelper("cairn-int8-" + i));
-        }
-        this.helpers = List.copyOf(started);
+        this.helpers = helpers;
     }
 
     /**
@@ -131,10 +126,7 @@ final class Int8Linear {
      * measured against yet.
      */
     static boolean onByDefault() {
-        return NativeAten.x86With(
-                flags ->
-                        flags.stream().anyMatch(VNNI_FLAGS::contains)
-                                && flags.stream().noneMatch(flag -> flag.startsWith("amx_")));
+        return cpuOffersIt() && !BFloat16Linear.cpuHasMatrixTiles();
     }
 
     private static boolean cpuOffersIt() {
@@ -160,7 +152,7 @@ final class Int8Linear {
         return NativeAten.bindKernel(
                 "int8 linear",
                 () -> {
-                    Int8Linear int8 = new Int8Linear(NativeAten.bind(), TorchRuntime.threads());
+                    Int8Linear int8 = new Int8Linear(NativeAten.bind(), SpinningHelpers.shared());
                     int8.selfCheck();
                     return int8;
                 });
@@ -168,33 +160,32 @@ final class Int8Linear {
 
     /**
      * A weight quantised for {@link #apply}: {@code weight} is int8 {@code [in, out]} (the right
-     * operand of the product, contiguous), {@code scales} the float32 {@code [out]} step of each
-     * output channel, {@code bias} float32 {@code [out]}.
+     * operand of the product, contiguous), {@code scales} the step of each of the {@code out}
+     * output channels and {@code bias} their bias, as Java arrays because the rescaling loop reads
+     * them on every call.
      */
-    record Packed(NDArray weight, NDArray scales, NDArray bias, int in, int out) {
+    record Packed(NDArray weight, float[] scales, float[] bias, int in, int out) {
         Packed {
-            NativeAten.requireFloat("scales", scales);
-            NativeAten.requireFloat("bias", bias);
             if (weight.getDataType() != DataType.INT8
                     || !weight.getShape().equals(new Shape(in, out))
-                    || scales.getShape().size() != out
-                    || bias.getShape().size() != out) {
+                    || scales.length != out
+                    || bias.length != out) {
                 throw new IllegalArgumentException(
                         "illegal int8 weight: "
                                 + weight.getDataType()
                                 + " "
                                 + weight.getShape()
-                                + ", scales "
-                                + scales.getShape()
-                                + ", bias "
-                                + bias.getShape()
-                                + ", must be int8 ["
+                                + ", "
+                                + scales.length
+                                + " scales, "
+                                + bias.length
+                                + " biases, must be int8 ["
                                 + in
                                 + ", "
                                 + out
-                                + "] and ["
+                                + "] and "
                                 + out
-                                + "]");
+                                + " each");
             }
         }
     }
@@ -256,43 +247,20 @@ final class Int8Linear {
         try (NDArray quantised = manager.create(new Shape(rows, packed.in()), DataType.INT8)) {
             MemorySegment x = memory(input);
             MemorySegment q = memory(quantised);
-            byRows(rows, (from, to) -> quantiseRows(x, q, steps, packed.in(), from, to));
+            helpers.byRows(
+                    rows,
+                    MIN_ROWS_PER_PART,
+                    (from, to) -> quantiseRows(x, q, steps, packed.in(), from, to));
             try (NDArray product = product(quantised, packed.weight())) {
                 // float32 over the int32 sums, in place: no new 4-byte-per-element buffer to
                 // fault in, and each row is read and written while in cache
                 MemorySegment sums = memory(product);
-                float[] scales = packed.scales().toFloatArray();
-                float[] bias = packed.bias().toFloatArray();
-                byRows(rows, (from, to) -> rescaleRows(sums, steps, scales, bias, from, to));
+                helpers.byRows(
+                        rows,
+                        MIN_ROWS_PER_PART,
+                        (from, to) ->
+                                rescaleRows(sums, steps, packed.scales(), packed.bias(), from, to));
                 return aten.call(viewDtype, (PtNDManager) manager, List.of(product, FLOAT));
-            }
-        }
-    }
-
-    /** Work on rows {@code [from, to)}. */
-    @FunctionalInterface
-    interface RowRange {
-        void run(int from, int to);
-    }
-
-    /** Runs {@code work} over {@code rows} rows, split between this thread and the helpers. */
-    private void byRows(int rows, RowRange work) {
-        int parts = Math.max(1, Math.min(helpers.size() + 1, rows / MIN_ROWS_PER_PART));
-        for (int p = 1; p < parts; p++) {
-            int from = (int) ((long) rows * p / parts);
-            int to = (int) ((long) rows * (p + 1) / parts);
-            helpers.get(p - 1)
-                    .start(
-                            () -> {
-                                work.run(from, to);
-                                return null;
-                            });
-        }
-        try {
-            work.run(0, rows / parts);
-        } finally {
-            for (int p = 1; p < parts; p++) {
-                helpers.get(p - 1).await();
             }
         }
     }

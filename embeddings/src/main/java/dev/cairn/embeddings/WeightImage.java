@@ -145,6 +145,19 @@ final class WeightImage implements AutoCloseable {
         return manager.create(e.data(), new Shape(e.shape()), e.type().djl);
     }
 
+    /** A float32 tensor's values, copied into a Java array. */
+    float[] floats(String name) {
+        Entry e = require(name);
+        if (e.type() != Type.FLOAT32) {
+            throw new IllegalArgumentException(
+                    "tensor " + name + " is " + e.type() + ", not float32");
+        }
+        var values = e.data().asFloatBuffer();
+        float[] copy = new float[values.remaining()];
+        values.get(copy);
+        return copy;
+    }
+
     /** Bytes of all tensors, without alignment padding. */
     long bytes() {
         long n = 0;

@@ -197,11 +197,7 @@ class Int8ParityTest {
             var shape = new ai.djl.ndarray.types.Shape(in, out);
             Int8Linear.Packed packed =
                     new Int8Linear.Packed(
-                            manager.create(q.weight(), shape),
-                            manager.create(q.scales()),
-                            manager.create(bias),
-                            in,
-                            out);
+                            manager.create(q.weight(), shape), q.scales(), bias, in, out);
             var input = manager.create(x, new ai.djl.ndarray.types.Shape(rows, in));
 
             float[] y = int8.apply(input, packed).toFloatArray();
@@ -218,9 +214,9 @@ class Int8ParityTest {
             assertThat(firstRow).containsExactly(127, 2, -4);
             float[] expected =
                     int8.product(quantised, packed.weight())
-                            .mul(packed.scales())
+                            .mul(manager.create(packed.scales()))
                             .muli(step)
-                            .addi(packed.bias())
+                            .addi(manager.create(packed.bias()))
                             .toFloatArray();
             assertThat(y).containsExactly(expected);
         }
