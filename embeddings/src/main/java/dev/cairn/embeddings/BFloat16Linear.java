@@ -105,7 +105,7 @@ final class BFloat16Linear {
     /**
      * Whether oneDNN runs these products on AMX tiles rather than AVX-512 BF16's dot products
      * alone. Only on tiles do they beat the fp16 slices for a batch of a few concurrent queries
-     * (see {@link BertEncoder#halfWeightMaxRows}); document passes gain either way (Zen 4, 2 cores:
+     * (see {@link BertEncoder#shortPassMaxRows}); document passes gain either way (Zen 4, 2 cores:
      * 14.1 SciFact documents/s in bfloat16 against 9.0 in float32).
      */
     boolean onMatrixTiles() {

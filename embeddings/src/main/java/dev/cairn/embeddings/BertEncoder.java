@@ -76,7 +76,7 @@ final class BertEncoder implements EmbeddingModel {
 
     /**
      * Most input rows (tokens of a batch) a pass runs on the half-precision weights where bfloat16
-     * runs on AMX tiles and takes over above it (see {@link #halfWeightMaxRows}): a short pass is
+     * runs on AMX tiles and takes over above it (see {@link #shortPassMaxRows}): a short pass is
      * bound by reading the weights, which fp16 halves. Chosen when fp16 ran on one thread against
      * MKL's two-threaded float32 GEMM (2 cores, 384 x 1536 weights cold in cache; 21 rows: 265 vs
      * 400 µs; 32: 467 vs 549 µs; 64: 780 vs 658 µs); above it AMX's bfloat16 products are faster
@@ -112,7 +112,9 @@ final class BertEncoder implements EmbeddingModel {
         /** {@link BFloat16Linear}: bfloat16 weights and inputs, float32 accumulation. */
         BF16,
         /** {@link Int8Linear}: int8 weights and activations, int32 accumulation. */
-        INT8
+        INT8,
+        /** {@link Int8Linear#applyShort}: the same, cut by output columns, one slice per core. */
+        INT8_SLICES
     }
 
     private final HfTokenizer tokenizer;
@@ -229,7 +231,15 @@ final class BertEncoder implements EmbeddingModel {
             Optional<FusedAttention> attention,
             Optional<HalfPrecisionLinear> half,
             Optional<BFloat16Linear> bf16,
-            Optional<Int8Linear> int8) {}
+            Optional<Int8Linear> int8) {
+        /** Int8 runs every pass where it is on: fp16 and bfloat16 copies would go unused. */
+        Natives {
+            if (int8.isPresent()) {
+                half = Optional.empty();
+                bf16 = Optional.empty();
+            }
+        }
+    }
 
     /**
      * Starts PyTorch's native library and binds the kernels on a thread of its own ({@code
@@ -552,10 +562,10 @@ final class BertEncoder implements EmbeddingModel {
             long rows = (long) batch.length * ids[order[end - 1]].length;
             start = end;
             Precision precision = precision(rows, queries);
-            // a short pass runs its GEMMs on the fp16 slices, one per core, and the rest of
-            // PyTorch on this thread alone (see HalfPrecisionLinear)
+            // a short pass runs its GEMMs on the fp16 or int8 column slices, one per core, and
+            // the rest of PyTorch on this thread alone (see HalfPrecisionLinear)
             float[][] vectors =
-                    precision == Precision.HALF
+                    precision == Precision.HALF || precision == Precision.INT8_SLICES
                             ? TorchRuntime.withIntraOpThreads(
                                     1, () -> forwardBatch(ids, batch, precision))
                             : forwardBatch(ids, batch, precision);
@@ -567,28 +577,35 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * Documents go through int8 when it is on, else bfloat16 when that is, whatever their batch, so
-     * every document vector under the model's id comes from the same arithmetic. Queries take fp16
-     * up to {@link #halfWeightMaxRows} rows (a short pass is bound by reading the weights), and
-     * above that bfloat16 when it is on (a big batch of concurrent queries is bound by arithmetic,
-     * like documents), else float32. Documents without either kernel take the same route as
-     * queries.
+     * Where int8 is on, every pass goes through it, so queries and documents share one arithmetic
+     * and every document vector under the model's id comes from it: a short pass (up to {@link
+     * #shortPassMaxRows} rows: a query, a few concurrent ones, a short memory) on the int8 column
+     * slices, one per core, longer ones on the whole int8 product. Otherwise documents go through
+     * bfloat16 when it is on, whatever their batch; queries take fp16 in a short pass (bound by
+     * reading the weights), and above that bfloat16 when it is on (a big batch of concurrent
+     * queries is bound by arithmetic, like documents), else float32. Documents without either
+     * kernel take the same route as queries.
      */
     private Precision precision(long rows, boolean queries) {
-        if (!queries && weights.int8 != null) {
-            return Precision.INT8;
+        boolean shortPass = rows <= shortPassMaxRows();
+        if (weights.int8 != null) {
+            return shortPass ? Precision.INT8_SLICES : Precision.INT8;
         }
         if (!queries && weights.bf16 != null) {
             return Precision.BF16;
         }
-        if (weights.half != null && rows <= halfWeightMaxRows()) {
+        if (weights.half != null && shortPass) {
             return Precision.HALF;
         }
         return weights.bf16 != null ? Precision.BF16 : Precision.FLOAT32;
     }
 
-    /** The most rows a pass runs on the fp16 weights, given which kernels this encoder has. */
-    int halfWeightMaxRows() {
+    /**
+     * The most rows a pass runs as a short pass, its GEMMs cut into one slice per core (fp16, or
+     * int8 where it is on) and the rest of PyTorch on one thread, given which kernels this encoder
+     * has.
+     */
+    int shortPassMaxRows() {
         return weights.bf16 != null && weights.bf16.onMatrixTiles()
                 ? HALF_WEIGHT_MAX_ROWS
                 : HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX;
@@ -723,6 +740,7 @@ final class BertEncoder implements EmbeddingModel {
             case HALF -> weights.half.apply(x, dense.half());
             case BF16 -> weights.bf16.apply(x, dense.bf16());
             case INT8 -> weights.int8.apply(x, dense.int8());
+            case INT8_SLICES -> weights.int8.applyShort(x, dense.int8());
             case FLOAT32 -> Linear.linear(x, dense.weight(), dense.bias()).singletonOrThrow();
         };
     }

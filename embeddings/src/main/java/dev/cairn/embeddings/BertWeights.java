@@ -415,7 +415,6 @@ final class BertWeights {
             String layer) {
         NDArray weight = weight(manager, image, weightOf(layer));
         NDArray bias = image.array(manager, biasOf(layer));
-        long[] shape = image.require(weightOf(layer)).shape();
         return new Dense(
                 weight,
                 bias,
@@ -423,12 +422,10 @@ final class BertWeights {
                 bf16.map(b -> b.pack(weight, bias)).orElse(null),
                 int8.map(
                                 q ->
-                                        new Int8Linear.Packed(
+                                        q.pack(
                                                 image.array(manager, int8WeightOf(layer)),
                                                 image.floats(int8ScalesOf(layer)),
-                                                image.floats(biasOf(layer)),
-                                                (int) shape[0],
-                                                (int) shape[1]))
+                                                image.floats(biasOf(layer))))
                         .orElse(null));
     }
 

@@ -1,7 +1,10 @@
 package dev.cairn.embeddings;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.engine.PtNDArray;
@@ -9,6 +12,7 @@ import ai.djl.pytorch.engine.PtNDManager;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +40,13 @@ import java.util.Set;
  * checked first. The per-row quantisation and the rescaling are Java loops over the tensors'
  * memory, one pass each (see {@link #apply}).
  *
- * <p>One caller at a time (the inference thread): the loops share this instance's helper threads.
+ * <p>A short input ({@link #applyShort}, a query or a few) is cut by output columns instead, one
+ * int8 GEMM per core on a contiguous slice of the weight, as {@link HalfPrecisionLinear} does for
+ * fp16: oneDNN's own threading of so thin a product, and PyTorch's OpenMP team around the pass's
+ * small ops, cost more than they share.
+ *
+ * <p>One caller at a time (the inference thread): the loops and slices share the process's {@link
+ * SpinningHelpers}.
  */
 final class Int8Linear {
 
@@ -75,6 +85,9 @@ final class Int8Linear {
 
     /** Fewest rows handed to another core: a hand-off costs microseconds, a row well under one. */
     static final int MIN_ROWS_PER_PART = 32;
+
+    /** Columns below which a weight is not worth cutting for another core. */
+    static final int MIN_COLUMNS_PER_PART = 128;
 
     private final NativeAten aten;
     private final MethodHandle intMm;
@@ -162,14 +175,22 @@ final class Int8Linear {
      * A weight quantised for {@link #apply}: {@code weight} is int8 {@code [in, out]} (the right
      * operand of the product, contiguous), {@code scales} the step of each of the {@code out}
      * output channels and {@code bias} their bias, as Java arrays because the rescaling loop reads
-     * them on every call.
+     * them on every call; {@code columnSlices} the same weight cut by output columns into one
+     * contiguous slice per core, for {@link #applyShort}.
      */
-    record Packed(NDArray weight, float[] scales, float[] bias, int in, int out) {
+    record Packed(
+            NDArray weight,
+            float[] scales,
+            float[] bias,
+            int in,
+            int out,
+            List<NDArray> columnSlices) {
         Packed {
             if (weight.getDataType() != DataType.INT8
                     || !weight.getShape().equals(new Shape(in, out))
                     || scales.length != out
-                    || bias.length != out) {
+                    || bias.length != out
+                    || columnSlices.isEmpty()) {
                 throw new IllegalArgumentException(
                         "illegal int8 weight: "
                                 + weight.getDataType()
@@ -179,7 +200,9 @@ final class Int8Linear {
                                 + scales.length
                                 + " scales, "
                                 + bias.length
-                                + " biases, must be int8 ["
+                                + " biases, "
+                                + columnSlices.size()
+                                + " slices, must be int8 ["
                                 + in
                                 + ", "
                                 + out
@@ -187,7 +210,30 @@ final class Int8Linear {
                                 + out
                                 + " each");
             }
+            columnSlices = List.copyOf(columnSlices);
         }
+    }
+
+    /**
+     * Packs an int8 {@code [in, out]} weight (it belongs to {@code manager}) with its scales and
+     * bias, cutting its column slices for {@link #applyShort}.
+     */
+    Packed pack(NDArray weight, float[] scales, float[] bias) {
+        long[] shape = weight.getShape().getShape();
+        if (shape.length != 2) {
+            throw new IllegalArgumentException("illegal int8 weight: shape " + weight.getShape());
+        }
+        int in = (int) shape[0];
+        int out = (int) shape[1];
+        int parts = Math.max(1, Math.min(helpers.threads(), out / MIN_COLUMNS_PER_PART));
+        List<NDArray> slices = new ArrayList<>(parts);
+        for (int p = 0; p < parts; p++) {
+            NDIndex columns = new NDIndex(":, {}:{}", out * p / parts, out * (p + 1) / parts);
+            try (NDArray view = weight.get(columns)) {
+                slices.add(view.duplicate());
+            }
+        }
+        return new Packed(weight, scales, bias, in, out, slices);
     }
 
     /**
@@ -252,17 +298,62 @@ final class Int8Linear {
                     MIN_ROWS_PER_PART,
                     (from, to) -> quantiseRows(x, q, steps, packed.in(), from, to));
             try (NDArray product = product(quantised, packed.weight())) {
-                // float32 over the int32 sums, in place: no new 4-byte-per-element buffer to
-                // fault in, and each row is read and written while in cache
-                MemorySegment sums = memory(product);
-                helpers.byRows(
-                        rows,
-                        MIN_ROWS_PER_PART,
-                        (from, to) ->
-                                rescaleRows(sums, steps, packed.scales(), packed.bias(), from, to));
-                return aten.call(viewDtype, (PtNDManager) manager, List.of(product, FLOAT));
+                return rescaled(product, steps, packed);
             }
         }
+    }
+
+    /**
+     * {@link #apply} for a short input in a pass whose PyTorch runs on one thread: the integer
+     * product is cut by output columns, one slice per core, each an int8 GEMM on its own core at
+     * once (as {@link HalfPrecisionLinear} does); the quantisation and rescaling, a few
+     * microseconds for a short input, stay on the caller.
+     */
+    NDArray applyShort(NDArray input, Packed packed) {
+        NativeAten.requireLinearInput("int8", input, packed.in(), packed.out());
+        int rows = Math.toIntExact(input.getShape().get(0));
+        PtNDManager manager = (PtNDManager) input.getManager();
+        float[] steps = new float[rows];
+        try (NDArray quantised = manager.create(new Shape(rows, packed.in()), DataType.INT8)) {
+            quantiseRows(memory(input), memory(quantised), steps, packed.in(), 0, rows);
+            List<NDArray> slices = packed.columnSlices();
+            // each helper makes one libtorch call on tensors checked here and at packing, and
+            // asks DJL nothing: two helpers fetching shapes through DJL's JNI at once once got
+            // a shape without dimensions
+            try (NDList products =
+                            new NDList(
+                                    helpers.inParts(
+                                            slices.size(),
+                                            part -> {
+                                                if (part > 0) {
+                                                    aten.runOpenMpOnOneThread();
+                                                }
+                                                return aten.call(
+                                                        intMm,
+                                                        manager,
+                                                        List.of(quantised, slices.get(part)));
+                                            }));
+                    NDArray product =
+                            products.size() == 1
+                                    ? products.get(0).duplicate()
+                                    : NDArrays.concat(products, 1)) {
+                return rescaled(product, steps, packed);
+            }
+        }
+    }
+
+    /**
+     * The int32 {@code product} of quantised rows with steps {@code steps} brought back to float32
+     * with the bias added, in place (no new 4-byte-per-element buffer to fault in, and each row is
+     * read and written while in cache); returns the product's memory viewed as float32.
+     */
+    private NDArray rescaled(NDArray product, float[] steps, Packed packed) {
+        MemorySegment sums = memory(product);
+        helpers.byRows(
+                steps.length,
+                MIN_ROWS_PER_PART,
+                (from, to) -> rescaleRows(sums, steps, packed.scales(), packed.bias(), from, to));
+        return aten.call(viewDtype, (PtNDManager) product.getManager(), List.of(product, FLOAT));
     }
 
     /** The tensor's own memory (it must be contiguous), valid while the tensor lives. */

@@ -44,6 +44,8 @@ final class NativeAten {
     /** {@code ::operator new(size_t)}: DJL frees handles with {@code delete}. */
     private static final String OPERATOR_NEW_SYMBOL = "_Znwm";
 
+    private static final String OMP_SET_NUM_THREADS_SYMBOL = "omp_set_num_threads";
+
     /** {@code sizeof(at::Tensor)}: one {@code intrusive_ptr<TensorImpl>}. */
     private static final long TENSOR_BYTES = ValueLayout.ADDRESS.byteSize();
 
@@ -64,10 +66,21 @@ final class NativeAten {
     private final SymbolLookup c10;
     private final MethodHandle operatorNew;
 
+    /** {@code omp_set_num_threads}, or null where libtorch was built without OpenMP. */
+    private final MethodHandle ompSetNumThreads;
+
     private NativeAten(SymbolLookup torch, SymbolLookup c10, MethodHandle operatorNew) {
         this.torch = torch;
         this.c10 = c10;
         this.operatorNew = operatorNew;
+        // libtorch's own OpenMP runtime: a lookup on libtorch_cpu also searches what it links
+        this.ompSetNumThreads =
+                torch.find(OMP_SET_NUM_THREADS_SYMBOL)
+                        .map(
+                                f ->
+                                        linker.downcallHandle(
+                                                f, FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT)))
+                        .orElse(null);
     }
 
     private static NativeAten shared;
@@ -106,6 +119,23 @@ final class NativeAten {
         all[0] = ValueLayout.ADDRESS;
         System.arraycopy(parameters, 0, all, 1, parameters.length);
         return linker.downcallHandle(find(torch, symbol), FunctionDescriptor.ofVoid(all));
+    }
+
+    /**
+     * Sets the calling thread's OpenMP team size to one: a kernel it calls then runs on this thread
+     * alone (OpenMP keeps the setting per thread). For helper threads running a slice of a pass
+     * beside the caller's, which must not fork a team onto cores the others use. Nothing to do
+     * where libtorch has no OpenMP.
+     */
+    void runOpenMpOnOneThread() {
+        if (ompSetNumThreads == null) {
+            return;
+        }
+        try {
+            ompSetNumThreads.invokeExact(1);
+        } catch (Throwable e) {
+            throw new IllegalStateException("omp_set_num_threads failed", e);
+        }
     }
 
     /** A global variable of libc10, {@code bytes} long. */

@@ -121,6 +121,26 @@ class BertEncoderTest {
         assertTenConcurrentQueriesRunAsTheyDoAlone(TestModels.bgeBf16(), false);
     }
 
+    @Test
+    void withInt8ABatchOfConcurrentQueriesRunsOnTheInt8ColumnSlices() {
+        assumeTrue(Int8Linear.supported().isPresent(), "no int8 on this machine");
+        BertEncoder int8 = TestModels.bgeInt8();
+        List<String> queries = tenQueriesOfOneLength(int8);
+
+        List<float[]> batch = int8.embedQueries(queries);
+
+        for (int i = 0; i < queries.size(); i++) {
+            // activations are quantised per row and the integer product is exact
+            float[] alone = int8.embedQuery(queries.get(i));
+            assertThat(batch.get(i)).as("query %d", i).containsExactly(alone, within(1e-6f));
+            float[] fp16 = TestModels.bge().embedQuery(queries.get(i));
+            assertThat(TestModels.cosine(batch.get(i), fp16))
+                    .as("query %d", i)
+                    .isGreaterThan(0.999);
+            assertThat(maxDifference(batch.get(i), fp16)).as("query %d", i).isGreaterThan(1e-4f);
+        }
+    }
+
     /**
      * Ten queries of one length are one pass without padding, above {@link
      * BertEncoder#HALF_WEIGHT_MAX_ROWS} and within {@link
@@ -131,24 +151,8 @@ class BertEncoderTest {
     private static void assertTenConcurrentQueriesRunAsTheyDoAlone(
             BertEncoder encoder, boolean halfPrecision) {
         assumeTrue(HalfPrecisionLinear.load().isPresent(), "no fp16 path on this machine");
-        List<String> queries = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            queries.add("which drug lowers the risk of heart attack number " + i + " in adults?");
-        }
-        long[][] ids =
-                ((HfTokenizer) encoder.tokenCounter())
-                        .encodeForModel(
-                                queries.stream()
-                                        .map(q -> BertSpec.BGE_SMALL_EN_V15.queryPrefix() + q)
-                                        .toList());
-        long rows = (long) ids.length * ids[0].length;
-        assertThat(java.util.Arrays.stream(ids).mapToInt(r -> r.length).distinct().count())
-                .as("one length, no padding")
-                .isEqualTo(1);
-        assertThat(rows)
-                .isGreaterThan(BertEncoder.HALF_WEIGHT_MAX_ROWS)
-                .isLessThanOrEqualTo(BertEncoder.HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX);
-        assertThat(encoder.halfWeightMaxRows() >= rows)
+        List<String> queries = tenQueriesOfOneLength(encoder);
+        assertThat(encoder.shortPassMaxRows() >= rowsOf(encoder, queries))
                 .as("the pass's rows are within the encoder's fp16 bound")
                 .isEqualTo(halfPrecision);
 
@@ -167,6 +171,41 @@ class BertEncoderTest {
                         .isGreaterThan(1e-6f);
             }
         }
+    }
+
+    /**
+     * Ten queries whose tokens make one pass without padding, above {@link
+     * BertEncoder#HALF_WEIGHT_MAX_ROWS} rows and within {@link
+     * BertEncoder#HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX}.
+     */
+    private static List<String> tenQueriesOfOneLength(BertEncoder encoder) {
+        List<String> queries = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            queries.add("which drug lowers the risk of heart attack number " + i + " in adults?");
+        }
+        long[][] ids = idsOf(encoder, queries);
+        long rows = (long) ids.length * ids[0].length;
+        assertThat(java.util.Arrays.stream(ids).mapToInt(r -> r.length).distinct().count())
+                .as("one length, no padding")
+                .isEqualTo(1);
+        assertThat(rows)
+                .isGreaterThan(BertEncoder.HALF_WEIGHT_MAX_ROWS)
+                .isLessThanOrEqualTo(BertEncoder.HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX);
+        return queries;
+    }
+
+    private static long rowsOf(BertEncoder encoder, List<String> queries) {
+        long[][] ids = idsOf(encoder, queries);
+        return (long) ids.length * ids[0].length;
+    }
+
+    /** The token ids of queries as a query pass gets them (with the bge instruction). */
+    private static long[][] idsOf(BertEncoder encoder, List<String> queries) {
+        return ((HfTokenizer) encoder.tokenCounter())
+                .encodeForModel(
+                        queries.stream()
+                                .map(q -> BertSpec.BGE_SMALL_EN_V15.queryPrefix() + q)
+                                .toList());
     }
 
     private static float maxDifference(float[] a, float[] b) {

@@ -80,10 +80,22 @@ class Int8ParityTest {
     }
 
     @Test
-    void queriesKeepTheirFloatPathUnderTheInt8Model() {
+    void queriesGoThroughTheInt8ArithmeticOfDocuments() {
         String query = "does aspirin lower the risk of a heart attack?";
-        assertThat(TestModels.bgeInt8().embedQuery(query))
-                .containsExactly(TestModels.bge().embedQuery(query));
+        float[] int8 = TestModels.bgeInt8().embedQuery(query);
+        float[] asDocument =
+                TestModels.bgeInt8()
+                        .embedDocuments(List.of(BertSpec.BGE_SMALL_EN_V15.queryPrefix() + query))
+                        .getFirst();
+        float[] fp16 = TestModels.bge().embedQuery(query);
+
+        assertThat(int8).containsExactly(asDocument);
+        assertThat(TestModels.cosine(int8, fp16)).isGreaterThan(0.999);
+        float largest = 0;
+        for (int i = 0; i < int8.length; i++) {
+            largest = Math.max(largest, Math.abs(int8[i] - fp16[i]));
+        }
+        assertThat(largest).as("not the fp16 path").isGreaterThan(1e-4f);
     }
 
     @Test
@@ -164,7 +176,7 @@ class Int8ParityTest {
     }
 
     @Test
-    void aLinearLayerMatchesItsFormulaInTensorOps() {
+    void aLinearLayerMatchesItsFormulaInTensorOpsWholeAndInColumnSlices() {
         // the formula as separate DJL ops (how the layer ran before its quantisation and rescaling
         // became Java loops): q = round_half_even(x / s_x), y = (q·W_q) · s_n · s_x + b
         Int8Linear int8 = Int8Linear.supported().orElseThrow();
@@ -172,7 +184,7 @@ class Int8ParityTest {
             java.util.Random random = new java.util.Random(SEED);
             int rows = 37;
             int in = 384;
-            int out = 96;
+            int out = 300; // two column slices of at least MIN_COLUMNS_PER_PART where 2 cores are
             float[] x = new float[rows * in];
             for (int i = 0; i < x.length; i++) {
                 x[i] = (float) random.nextGaussian() * (1 + i % 7);
@@ -196,8 +208,7 @@ class Int8ParityTest {
             Int8Linear.Quantised q = Int8Linear.quantise(weight, in, out);
             var shape = new ai.djl.ndarray.types.Shape(in, out);
             Int8Linear.Packed packed =
-                    new Int8Linear.Packed(
-                            manager.create(q.weight(), shape), q.scales(), bias, in, out);
+                    int8.pack(manager.create(q.weight(), shape), q.scales(), bias);
             var input = manager.create(x, new ai.djl.ndarray.types.Shape(rows, in));
 
             float[] y = int8.apply(input, packed).toFloatArray();
@@ -219,6 +230,10 @@ class Int8ParityTest {
                             .addi(manager.create(packed.bias()))
                             .toFloatArray();
             assertThat(y).containsExactly(expected);
+            // the short-pass route: the same product cut by columns, one slice per core
+            assertThat(packed.columnSlices())
+                    .hasSize(Math.min(2, SpinningHelpers.shared().threads()));
+            assertThat(int8.applyShort(input, packed).toFloatArray()).containsExactly(expected);
         }
     }
 

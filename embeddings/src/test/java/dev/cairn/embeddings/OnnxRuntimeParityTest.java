@@ -63,7 +63,7 @@ class OnnxRuntimeParityTest {
     }
 
     /**
-     * Inputs of at most {@link BertEncoder#halfWeightMaxRows()} tokens, each embedded alone as a
+     * Inputs of at most {@link BertEncoder#shortPassMaxRows()} tokens, each embedded alone as a
      * query is, run their linear layers on the half-precision weights; they must stay at parity
      * with ONNX Runtime's float32 too. On x86-64 with AVX2 the fp16 path must be there.
      */
@@ -81,7 +81,7 @@ class OnnxRuntimeParityTest {
             long[][] ids = ((HfTokenizer) ours.tokenCounter()).encodeForModel(texts);
             int checked = 0;
             for (int i = 0; i < texts.size(); i++) {
-                if (ids[i].length > ours.halfWeightMaxRows()) {
+                if (ids[i].length > ours.shortPassMaxRows()) {
                     continue;
                 }
                 float[] actual = ours.embedTokenIds(new long[][] {ids[i]}).getFirst();
