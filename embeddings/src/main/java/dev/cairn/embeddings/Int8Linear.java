@@ -81,6 +81,13 @@ final class Int8Linear {
     /** Largest quantised magnitude (symmetric, so -128 is never used). */
     static final float LEVELS = 127f;
 
+    /**
+     * 1.5 · 2^23: adding it to a float of magnitude below 2^22 and subtracting it again rounds to
+     * the nearest integer, ties to even, as {@link Math#rint} does, but in float arithmetic C2
+     * vectorises ({@code rint} goes through double). Quantised values are within ±127.
+     */
+    private static final float ROUND_TO_EVEN = 0x1.8p23f;
+
     private static Optional<Int8Linear> supported;
 
     /** Fewest rows handed to another core: a hand-off costs microseconds, a row well under one. */
@@ -378,7 +385,7 @@ final class Int8Linear {
             }
             float step = max / LEVELS;
             for (int k = 0; k < in; k++) {
-                quantised[k] = (byte) Math.rint(row[k] / step);
+                quantised[k] = (byte) (int) ((row[k] / step + ROUND_TO_EVEN) - ROUND_TO_EVEN);
             }
             steps[r] = step;
             MemorySegment.copy(quantised, 0, q, ValueLayout.JAVA_BYTE, (long) r * in, in);
