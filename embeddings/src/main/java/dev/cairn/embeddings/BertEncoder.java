@@ -340,7 +340,7 @@ final class BertEncoder implements EmbeddingModel {
         LOG.log(
                 Level.INFO,
                 "model {0} loaded in {1}: weights {2} {3} beside PyTorch and kernels {4},"
-                        + " tokenizer {5}, tensors and fp16 packs {6}",
+                        + " tokenizer {5}, tensors and kernel packs {6}",
                 encoder.id(),
                 seconds(now - start),
                 weightsFrom,

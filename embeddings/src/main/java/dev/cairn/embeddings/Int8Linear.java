@@ -222,8 +222,8 @@ final class Int8Linear {
     }
 
     /**
-     * Packs an int8 {@code [in, out]} weight (it belongs to {@code manager}) with its scales and
-     * bias, cutting its column slices for {@link #applyShort}.
+     * Packs an int8 {@code [in, out]} weight with its scales and bias, cutting its column slices
+     * for {@link #applyShort} (they belong to the weight's manager).
      */
     Packed pack(NDArray weight, float[] scales, float[] bias) {
         long[] shape = weight.getShape().getShape();
