@@ -135,7 +135,7 @@ final class HalfPrecisionLinear {
                             + bias.getShape());
         }
         int out = (int) shape[0];
-        int parts = Math.max(1, Math.min(helpers.threads(), out / MIN_COLUMNS_PER_PART));
+        int parts = helpers.parts(out, MIN_COLUMNS_PER_PART);
         List<NDArray> weights = new ArrayList<>(parts);
         List<NDArray> biases = new ArrayList<>(parts);
         for (int p = 0; p < parts; p++) {

@@ -93,9 +93,6 @@ final class Int8Linear {
     /** Fewest rows handed to another core: a hand-off costs microseconds, a row well under one. */
     static final int MIN_ROWS_PER_PART = 32;
 
-    /** Columns below which a weight is not worth cutting for another core. */
-    static final int MIN_COLUMNS_PER_PART = 128;
-
     private final NativeAten aten;
     private final MethodHandle intMm;
     private final MethodHandle viewDtype;
@@ -232,7 +229,8 @@ final class Int8Linear {
         }
         int in = (int) shape[0];
         int out = (int) shape[1];
-        int parts = Math.max(1, Math.min(helpers.threads(), out / MIN_COLUMNS_PER_PART));
+        // cut as the fp16 weights are
+        int parts = helpers.parts(out, HalfPrecisionLinear.MIN_COLUMNS_PER_PART);
         List<NDArray> slices = new ArrayList<>(parts);
         for (int p = 0; p < parts; p++) {
             NDIndex columns = new NDIndex(":, {}:{}", out * p / parts, out * (p + 1) / parts);
@@ -294,35 +292,24 @@ final class Int8Linear {
      */
     NDArray apply(NDArray input, Packed packed) {
         NativeAten.requireLinearInput("int8", input, packed.in(), packed.out());
-        int rows = Math.toIntExact(input.getShape().get(0));
-        NDManager manager = input.getManager();
-        float[] steps = new float[rows];
-        try (NDArray quantised = manager.create(new Shape(rows, packed.in()), DataType.INT8)) {
-            MemorySegment x = memory(input);
-            MemorySegment q = memory(quantised);
-            helpers.byRows(
-                    rows,
-                    MIN_ROWS_PER_PART,
-                    (from, to) -> quantiseRows(x, q, steps, packed.in(), from, to));
-            try (NDArray product = product(quantised, packed.weight())) {
-                return rescaled(product, steps, packed);
-            }
+        float[] steps = new float[Math.toIntExact(input.getShape().get(0))];
+        try (NDArray quantised = quantised(input, packed, steps);
+                NDArray product = product(quantised, packed.weight())) {
+            return rescaled(product, steps, packed);
         }
     }
 
     /**
      * {@link #apply} for a short input in a pass whose PyTorch runs on one thread: the integer
      * product is cut by output columns, one slice per core, each an int8 GEMM on its own core at
-     * once (as {@link HalfPrecisionLinear} does); the quantisation and rescaling, a few
-     * microseconds for a short input, stay on the caller.
+     * once (as {@link HalfPrecisionLinear} does); the quantisation and rescaling are those of
+     * {@link #apply}.
      */
     NDArray applyShort(NDArray input, Packed packed) {
         NativeAten.requireLinearInput("int8", input, packed.in(), packed.out());
-        int rows = Math.toIntExact(input.getShape().get(0));
         PtNDManager manager = (PtNDManager) input.getManager();
-        float[] steps = new float[rows];
-        try (NDArray quantised = manager.create(new Shape(rows, packed.in()), DataType.INT8)) {
-            quantiseRows(memory(input), memory(quantised), steps, packed.in(), 0, rows);
+        float[] steps = new float[Math.toIntExact(input.getShape().get(0))];
+        try (NDArray quantised = quantised(input, packed, steps)) {
             List<NDArray> slices = packed.columnSlices();
             // each helper makes one libtorch call on tensors checked here and at packing, and
             // asks DJL nothing: two helpers fetching shapes through DJL's JNI at once once got
@@ -346,6 +333,27 @@ final class Int8Linear {
                                     : NDArrays.concat(products, 1)) {
                 return rescaled(product, steps, packed);
             }
+        }
+    }
+
+    /**
+     * The float32 {@code input} (checked by the caller) quantised per row into a new int8 tensor of
+     * its manager, each row's step written to {@code steps}.
+     */
+    private NDArray quantised(NDArray input, Packed packed, float[] steps) {
+        NDArray quantised =
+                input.getManager().create(new Shape(steps.length, packed.in()), DataType.INT8);
+        try {
+            MemorySegment x = memory(input);
+            MemorySegment q = memory(quantised);
+            helpers.byRows(
+                    steps.length,
+                    MIN_ROWS_PER_PART,
+                    (from, to) -> quantiseRows(x, q, steps, packed.in(), from, to));
+            return quantised;
+        } catch (RuntimeException | Error e) {
+            quantised.close();
+            throw e;
         }
     }
 

@@ -47,6 +47,14 @@ final class SpinningHelpers {
     }
 
     /**
+     * How many parts {@code units} (rows, columns) are cut into: one per thread, but none smaller
+     * than {@code minPerPart} units, and at least one.
+     */
+    int parts(int units, int minPerPart) {
+        return Math.max(1, Math.min(threads(), units / minPerPart));
+    }
+
+    /**
      * The results of {@code part(0)} to {@code part(parts - 1)}, in order, run at once. Returns
      * only after every started part has ended, also when one fails; the first failure (the caller's
      * part first) is then thrown, the others added to it as suppressed.
@@ -98,7 +106,7 @@ final class SpinningHelpers {
      * minRowsPerPart} rows, at once.
      */
     void byRows(int rows, int minRowsPerPart, RowRange work) {
-        int parts = Math.max(1, Math.min(threads(), rows / minRowsPerPart));
+        int parts = parts(rows, minRowsPerPart);
         inParts(
                 parts,
                 p -> {
