@@ -72,7 +72,7 @@ final class BertEncoder implements EmbeddingModel {
     static final double MAX_PADDING_FRACTION = 0.2;
 
     /** Added to attention logits of padding positions; exp of it is 0 in float32. */
-    private static final float MASKED_LOGIT = -1e9f;
+    static final float MASKED_LOGIT = -1e9f;
 
     /**
      * Most input rows (tokens of a batch) a pass runs on the half-precision weights where bfloat16
@@ -113,7 +113,10 @@ final class BertEncoder implements EmbeddingModel {
         BF16,
         /** {@link Int8Linear}: int8 weights and activations, int32 accumulation. */
         INT8,
-        /** {@link Int8Linear#applyShort}: the same, cut by output columns, one slice per core. */
+        /**
+         * {@link Int8ShortPass}: the same products cut by output columns, one slice per core, and
+         * the rest of the pass in Java loops.
+         */
         INT8_SLICES
     }
 
@@ -123,6 +126,9 @@ final class BertEncoder implements EmbeddingModel {
 
     /** Attention in one flash-attention call, or empty for separate matmul and softmax ops. */
     private final Optional<FusedAttention> fusedAttention;
+
+    /** Short passes on the int8 weights, where they and fused attention are; else empty. */
+    private final Optional<Int8ShortPass> int8ShortPass;
 
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -150,6 +156,17 @@ final class BertEncoder implements EmbeddingModel {
         this.batchSize = batchSize;
         this.maxTokens = Math.min(spec.maxTokens(), weights.maxPositions());
         this.fusedAttention = fusedAttention;
+        this.int8ShortPass =
+                weights.int8 == null
+                        ? Optional.empty()
+                        : fusedAttention.map(
+                                attention ->
+                                        new Int8ShortPass(
+                                                weights,
+                                                spec.layerNormEpsilon(),
+                                                spec.pooling(),
+                                                attention,
+                                                SpinningHelpers.shared()));
     }
 
     static BertEncoder load(BertSpec spec) {
@@ -533,6 +550,21 @@ final class BertEncoder implements EmbeddingModel {
         return passes.embedDocuments(ids);
     }
 
+    /**
+     * The vectors of already tokenised inputs as one pass in {@code precision}, on the inference
+     * thread with PyTorch's threads as a pass of that precision has them; package-private for
+     * tests, which compare the routes a pass can take.
+     */
+    float[][] embedTokenIdsAsOnePass(long[][] ids, Precision precision) {
+        Integer[] all = new Integer[ids.length];
+        Arrays.setAll(all, i -> i);
+        return TorchRuntime.onInferenceThread(
+                () -> {
+                    TorchRuntime.noGrad();
+                    return pass(ids, all, precision);
+                });
+    }
+
     /** The scheduler in front of the inference thread; package-private for tests. */
     ForwardPassScheduler passes() {
         return passes;
@@ -561,19 +593,21 @@ final class BertEncoder implements EmbeddingModel {
             Integer[] batch = Arrays.copyOfRange(order, start, end);
             long rows = (long) batch.length * ids[order[end - 1]].length;
             start = end;
-            Precision precision = precision(rows, queries);
-            // a short pass runs its GEMMs on the fp16 or int8 column slices, one per core, and
-            // the rest of PyTorch on this thread alone (see HalfPrecisionLinear)
-            float[][] vectors =
-                    precision == Precision.HALF || precision == Precision.INT8_SLICES
-                            ? TorchRuntime.withIntraOpThreads(
-                                    1, () -> forwardBatch(ids, batch, precision))
-                            : forwardBatch(ids, batch, precision);
+            float[][] vectors = pass(ids, batch, precision(rows, queries));
             for (int j = 0; j < batch.length; j++) {
                 out[batch[j]] = vectors[j];
             }
         }
         return List.of(out);
+    }
+
+    /** One forward pass of {@code batch}'s inputs in {@code precision}, on the inference thread. */
+    private float[][] pass(long[][] ids, Integer[] batch, Precision precision) {
+        // a short pass runs its GEMMs on the fp16 or int8 column slices, one per core, and the
+        // rest of PyTorch on this thread alone (see HalfPrecisionLinear, Int8ShortPass)
+        return precision == Precision.HALF || precision == Precision.INT8_SLICES
+                ? TorchRuntime.withIntraOpThreads(1, () -> forwardBatch(ids, batch, precision))
+                : forwardBatch(ids, batch, precision);
     }
 
     /**
@@ -589,7 +623,7 @@ final class BertEncoder implements EmbeddingModel {
     private Precision precision(long rows, boolean queries) {
         boolean shortPass = rows <= shortPassMaxRows();
         if (weights.int8 != null) {
-            return shortPass ? Precision.INT8_SLICES : Precision.INT8;
+            return shortPass && int8ShortPass.isPresent() ? Precision.INT8_SLICES : Precision.INT8;
         }
         if (!queries && weights.bf16 != null) {
             return Precision.BF16;
@@ -626,6 +660,22 @@ final class BertEncoder implements EmbeddingModel {
             long[] row = ids[batch[j]];
             System.arraycopy(row, 0, flatIds, j * t, row.length);
             Arrays.fill(flatMask, j * t, j * t + row.length, 1f);
+        }
+        if (precision == Precision.INT8_SLICES) {
+            int[] lengths = new int[b];
+            for (int j = 0; j < b; j++) {
+                lengths[j] = ids[batch[j]].length;
+            }
+            try (NDManager m = manager.newSubManager()) {
+                float[][] vectors =
+                        int8ShortPass
+                                .orElseThrow()
+                                .pooled(m, flatIds, lengths, t, passes::yieldToQueries);
+                for (float[] v : vectors) {
+                    RowKernels.normalise(v);
+                }
+                return vectors;
+            }
         }
         try (NDManager m = manager.newSubManager()) {
             NDArray inputIds = m.create(LongBuffer.wrap(flatIds), new Shape(b, t));
@@ -740,7 +790,8 @@ final class BertEncoder implements EmbeddingModel {
             case HALF -> weights.half.apply(x, dense.half());
             case BF16 -> weights.bf16.apply(x, dense.bf16());
             case INT8 -> weights.int8.apply(x, dense.int8());
-            case INT8_SLICES -> weights.int8.applyShort(x, dense.int8());
+            case INT8_SLICES ->
+                    throw new IllegalStateException("short int8 passes run in Int8ShortPass");
             case FLOAT32 -> Linear.linear(x, dense.weight(), dense.bias()).singletonOrThrow();
         };
     }

@@ -1,8 +1,6 @@
 package dev.cairn.embeddings;
 
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDArrays;
-import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
@@ -40,10 +38,10 @@ import java.util.Set;
  * checked first. The per-row quantisation and the rescaling are Java loops over the tensors'
  * memory, one pass each (see {@link #apply}).
  *
- * <p>A short input ({@link #applyShort}, a query or a few) is cut by output columns instead, one
- * int8 GEMM per core on a contiguous slice of the weight, as {@link HalfPrecisionLinear} does for
- * fp16: oneDNN's own threading of so thin a product, and PyTorch's OpenMP team around the pass's
- * small ops, cost more than they share.
+ * <p>A short pass ({@link Int8ShortPass}: a query or a few) cuts the product by output columns
+ * instead ({@link SliceProducts}), one int8 GEMM per core on a contiguous slice of the weight, as
+ * {@link HalfPrecisionLinear} does for fp16: oneDNN's own threading of so thin a product, and
+ * PyTorch's OpenMP team around the pass's small ops, cost more than they share.
  *
  * <p>One caller at a time (the inference thread): the loops and slices share the process's {@link
  * SpinningHelpers}.
@@ -65,6 +63,9 @@ final class Int8Linear {
     static final String MODEL_ID_SUFFIX = "-int8";
 
     private static final String INT_MM_SYMBOL = "_ZN2at4_ops7_int_mm4callERKNS_6TensorES4_";
+
+    private static final String INT_MM_OUT_SYMBOL =
+            "_ZN2at4_ops11_int_mm_out4callERKNS_6TensorES4_RS2_";
 
     private static final String VIEW_DTYPE_SYMBOL =
             "_ZN2at4_ops10view_dtype4callERKNS_6TensorEN3c1010ScalarTypeE";
@@ -95,6 +96,7 @@ final class Int8Linear {
 
     private final NativeAten aten;
     private final MethodHandle intMm;
+    private final MethodHandle intMmOut;
     private final MethodHandle viewDtype;
 
     /** The quantisation and rescaling loops split by rows across them. */
@@ -103,6 +105,12 @@ final class Int8Linear {
     private Int8Linear(NativeAten aten, SpinningHelpers helpers) {
         this.aten = aten;
         this.intMm = aten.tensorFunction(INT_MM_SYMBOL, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+        this.intMmOut =
+                aten.outFunction(
+                        INT_MM_OUT_SYMBOL,
+                        ValueLayout.ADDRESS,
+                        ValueLayout.ADDRESS,
+                        ValueLayout.ADDRESS);
         this.viewDtype =
                 aten.tensorFunction(VIEW_DTYPE_SYMBOL, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE);
         this.helpers = helpers;
@@ -180,7 +188,7 @@ final class Int8Linear {
      * operand of the product, contiguous), {@code scales} the step of each of the {@code out}
      * output channels and {@code bias} their bias, as Java arrays because the rescaling loop reads
      * them on every call; {@code columnSlices} the same weight cut by output columns into one
-     * contiguous slice per core, for {@link #applyShort}.
+     * contiguous slice per core, for {@link SliceProducts}.
      */
     record Packed(
             NDArray weight,
@@ -220,7 +228,7 @@ final class Int8Linear {
 
     /**
      * Packs an int8 {@code [in, out]} weight with its scales and bias, cutting its column slices
-     * for {@link #applyShort} (they belong to the weight's manager).
+     * for {@link SliceProducts} (they belong to the weight's manager).
      */
     Packed pack(NDArray weight, float[] scales, float[] bias) {
         long[] shape = weight.getShape().getShape();
@@ -300,43 +308,6 @@ final class Int8Linear {
     }
 
     /**
-     * {@link #apply} for a short input in a pass whose PyTorch runs on one thread: the integer
-     * product is cut by output columns, one slice per core, each an int8 GEMM on its own core at
-     * once (as {@link HalfPrecisionLinear} does); the quantisation and rescaling are those of
-     * {@link #apply}.
-     */
-    NDArray applyShort(NDArray input, Packed packed) {
-        NativeAten.requireLinearInput("int8", input, packed.in(), packed.out());
-        PtNDManager manager = (PtNDManager) input.getManager();
-        float[] steps = new float[Math.toIntExact(input.getShape().get(0))];
-        try (NDArray quantised = quantised(input, packed, steps)) {
-            List<NDArray> slices = packed.columnSlices();
-            // each helper makes one libtorch call on tensors checked here and at packing, and
-            // asks DJL nothing: two helpers fetching shapes through DJL's JNI at once once got
-            // a shape without dimensions
-            try (NDList products =
-                            new NDList(
-                                    helpers.inParts(
-                                            slices.size(),
-                                            part -> {
-                                                if (part > 0) {
-                                                    aten.runOpenMpOnOneThread();
-                                                }
-                                                return aten.call(
-                                                        intMm,
-                                                        manager,
-                                                        List.of(quantised, slices.get(part)));
-                                            }));
-                    NDArray product =
-                            products.size() == 1
-                                    ? products.get(0).duplicate()
-                                    : NDArrays.concat(products, 1)) {
-                return rescaled(product, steps, packed);
-            }
-        }
-    }
-
-    /**
      * The float32 {@code input} (checked by the caller) quantised per row into a new int8 tensor of
      * its manager, each row's step written to {@code steps}.
      */
@@ -344,8 +315,8 @@ final class Int8Linear {
         NDArray quantised =
                 input.getManager().create(new Shape(steps.length, packed.in()), DataType.INT8);
         try {
-            MemorySegment x = memory(input);
-            MemorySegment q = memory(quantised);
+            MemorySegment x = NativeAten.memory(input);
+            MemorySegment q = NativeAten.memory(quantised);
             helpers.byRows(
                     steps.length,
                     MIN_ROWS_PER_PART,
@@ -363,17 +334,12 @@ final class Int8Linear {
      * read and written while in cache); returns the product's memory viewed as float32.
      */
     private NDArray rescaled(NDArray product, float[] steps, Packed packed) {
-        MemorySegment sums = memory(product);
+        MemorySegment sums = NativeAten.memory(product);
         helpers.byRows(
                 steps.length,
                 MIN_ROWS_PER_PART,
                 (from, to) -> rescaleRows(sums, steps, packed.scales(), packed.bias(), from, to));
         return aten.call(viewDtype, (PtNDManager) product.getManager(), List.of(product, FLOAT));
-    }
-
-    /** The tensor's own memory (it must be contiguous), valid while the tensor lives. */
-    private static MemorySegment memory(NDArray array) {
-        return MemorySegment.ofBuffer(array.toByteBuffer(true));
     }
 
     /**
@@ -387,17 +353,25 @@ final class Int8Linear {
         byte[] quantised = new byte[in];
         for (int r = from; r < to; r++) {
             MemorySegment.copy(x, ValueLayout.JAVA_FLOAT, (long) r * in * Float.BYTES, row, 0, in);
-            float max = Float.MIN_NORMAL;
-            for (int k = 0; k < in; k++) {
-                max = Math.max(max, Math.abs(row[k]));
-            }
-            float step = max / LEVELS;
-            for (int k = 0; k < in; k++) {
-                quantised[k] = (byte) (int) ((row[k] / step + ROUND_TO_EVEN) - ROUND_TO_EVEN);
-            }
-            steps[r] = step;
+            steps[r] = quantiseRow(row, 0, in, quantised);
             MemorySegment.copy(quantised, 0, q, ValueLayout.JAVA_BYTE, (long) r * in, in);
         }
+    }
+
+    /**
+     * {@code x[offset..offset+n)} quantised into {@code q[0..n)}: returns {@code step = max|x| /
+     * 127}, {@code q = round(x / step)}, ties to even.
+     */
+    static float quantiseRow(float[] x, int offset, int n, byte[] q) {
+        float max = Float.MIN_NORMAL;
+        for (int k = 0; k < n; k++) {
+            max = Math.max(max, Math.abs(x[offset + k]));
+        }
+        float step = max / LEVELS;
+        for (int k = 0; k < n; k++) {
+            q[k] = (byte) (int) ((x[offset + k] / step + ROUND_TO_EVEN) - ROUND_TO_EVEN);
+        }
+        return step;
     }
 
     /**
@@ -417,6 +391,143 @@ final class Int8Linear {
                 row[n] = acc[n] * scales[n] * step + bias[n];
             }
             MemorySegment.copy(row, 0, sums, ValueLayout.JAVA_FLOAT, offset, out);
+        }
+    }
+
+    /**
+     * Rows of activations quantised per row into an int8 {@code [rows, width]} tensor made once,
+     * with each row's step: a short pass writes them from its Java loops, one row at a time, and
+     * {@link SliceProducts} multiplies them.
+     */
+    static final class QuantisedRows {
+        final NDArray tensor;
+        final int rows;
+        final int width;
+        final float[] steps;
+        private final MemorySegment memory;
+
+        QuantisedRows(NDManager manager, int rows, int width) {
+            this.tensor = manager.create(new Shape(rows, width), DataType.INT8);
+            this.rows = rows;
+            this.width = width;
+            this.steps = new float[rows];
+            this.memory = NativeAten.memory(tensor);
+        }
+
+        /**
+         * Row {@code r} set to {@code x[offset..offset+width)} quantised (see {@link
+         * #quantiseRow}); {@code scratch} holds at least {@code width} bytes.
+         */
+        void set(int r, float[] x, int offset, byte[] scratch) {
+            steps[r] = quantiseRow(x, offset, width, scratch);
+            MemorySegment.copy(scratch, 0, memory, ValueLayout.JAVA_BYTE, (long) r * width, width);
+        }
+    }
+
+    /**
+     * The int8 products of one {@link QuantisedRows} with the column slices of weights of one
+     * shape, written into int32 tensors made once: a short pass makes one per weight shape and runs
+     * it once per layer, so a layer's product is one libtorch call per core ({@code _int_mm.out})
+     * and no tensor is made or wrapped per call. Every argument's shape was checked when the
+     * tensors were made and the weight's is checked on every {@link #run} (in Java), so the calls
+     * never get what libtorch would reject.
+     */
+    final class SliceProducts {
+        private final QuantisedRows input;
+        private final int out;
+
+        /** Where each slice's columns start in the whole product, then {@code out}. */
+        private final int[] columnStarts;
+
+        private final MemorySegment[] sumHandles;
+        private final MemorySegment[] sums;
+
+        /** Products of {@code input} with weights shaped as {@code shape}, on its manager. */
+        SliceProducts(QuantisedRows input, Packed shape) {
+            if (shape.in() != input.width) {
+                throw new IllegalArgumentException(
+                        "illegal int8 product: input width "
+                                + input.width
+                                + ", weight ["
+                                + shape.in()
+                                + ", "
+                                + shape.out()
+                                + "]");
+            }
+            List<NDArray> slices = shape.columnSlices();
+            this.input = input;
+            this.out = shape.out();
+            this.columnStarts = new int[slices.size() + 1];
+            this.sumHandles = new MemorySegment[slices.size()];
+            this.sums = new MemorySegment[slices.size()];
+            NDManager manager = input.tensor.getManager();
+            for (int p = 0; p < slices.size(); p++) {
+                int columns = Math.toIntExact(slices.get(p).getShape().get(1));
+                columnStarts[p + 1] = columnStarts[p] + columns;
+                NDArray sum = manager.create(new Shape(input.rows, columns), DataType.INT32);
+                sumHandles[p] = NativeAten.handle(sum);
+                sums[p] = NativeAten.memory(sum);
+            }
+        }
+
+        /** Multiplies the input's current rows by {@code weight}'s slices, one per core at once. */
+        void run(Packed weight) {
+            List<NDArray> slices = weight.columnSlices();
+            if (weight.in() != input.width || weight.out() != out || slices.size() != sums.length) {
+                throw new IllegalArgumentException(
+                        "illegal int8 product: weight ["
+                                + weight.in()
+                                + ", "
+                                + weight.out()
+                                + "] in "
+                                + slices.size()
+                                + " slices, made for ["
+                                + input.width
+                                + ", "
+                                + out
+                                + "] in "
+                                + sums.length);
+            }
+            MemorySegment a = NativeAten.handle(input.tensor);
+            // each helper makes one libtorch call and asks DJL nothing: two helpers fetching
+            // shapes through DJL's JNI at once once got a shape without dimensions
+            helpers.inParts(
+                    sums.length,
+                    p -> {
+                        if (p > 0) {
+                            aten.runOpenMpOnOneThread();
+                        }
+                        multiply(a, NativeAten.handle(slices.get(p)), sumHandles[p]);
+                        return null;
+                    });
+        }
+
+        private void multiply(MemorySegment a, MemorySegment b, MemorySegment result) {
+            try {
+                MemorySegment unused = (MemorySegment) intMmOut.invokeExact(a, b, result);
+            } catch (Throwable e) {
+                throw new IllegalStateException("int8 product failed", e);
+            }
+        }
+
+        /**
+         * Row {@code r} of the last product brought back to float32 with {@code weight}'s bias into
+         * {@code y[0..out)}: {@code y_n = acc_rn · scales_n · steps_r + bias_n}; {@code acc} holds
+         * at least one slice's columns.
+         */
+        void rescaleRow(int r, Packed weight, float[] y, int[] acc) {
+            float step = input.steps[r];
+            float[] scales = weight.scales();
+            float[] bias = weight.bias();
+            for (int p = 0; p < sums.length; p++) {
+                int start = columnStarts[p];
+                int columns = columnStarts[p + 1] - start;
+                long offset = (long) r * columns * Integer.BYTES;
+                MemorySegment.copy(sums[p], ValueLayout.JAVA_INT, offset, acc, 0, columns);
+                for (int n = 0; n < columns; n++) {
+                    y[start + n] = acc[n] * scales[start + n] * step + bias[start + n];
+                }
+            }
         }
     }
 

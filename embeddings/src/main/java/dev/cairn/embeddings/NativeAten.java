@@ -122,6 +122,15 @@ final class NativeAten {
     }
 
     /**
+     * A libtorch {@code out=} function: it writes into its last tensor argument and returns a
+     * reference to it (a pointer, which callers may ignore).
+     */
+    MethodHandle outFunction(String symbol, MemoryLayout... parameters) {
+        return linker.downcallHandle(
+                find(torch, symbol), FunctionDescriptor.of(ValueLayout.ADDRESS, parameters));
+    }
+
+    /**
      * Sets the calling thread's OpenMP team size to one: a kernel it calls then runs on this thread
      * alone (OpenMP keeps the setting per thread). For helper threads running a slice of a pass
      * beside the caller's, which must not fork a team onto cores the others use. Nothing to do
@@ -163,6 +172,14 @@ final class NativeAten {
         } catch (Throwable e) {
             throw new IllegalStateException("libtorch call failed", e);
         }
+    }
+
+    /**
+     * A tensor's memory, valid while it lives: its own where it is contiguous (so writes reach the
+     * tensor), else a contiguous copy's, which DJL attaches to the tensor's manager.
+     */
+    static MemorySegment memory(NDArray array) {
+        return MemorySegment.ofBuffer(array.toByteBuffer(true));
     }
 
     /** The {@code at::Tensor*} behind a DJL tensor. */

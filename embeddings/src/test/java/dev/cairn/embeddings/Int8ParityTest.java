@@ -230,10 +230,26 @@ class Int8ParityTest {
                             .addi(manager.create(packed.bias()))
                             .toFloatArray();
             assertThat(y).containsExactly(expected);
-            // the short-pass route: the same product cut by columns, one slice per core
+            // the short-pass route: rows quantised one at a time, the product cut by columns
+            // (one slice per core) into int32 tensors made once, rescaled row by row
             assertThat(packed.columnSlices())
                     .hasSize(Math.min(2, SpinningHelpers.shared().threads()));
-            assertThat(int8.applyShort(input, packed).toFloatArray()).containsExactly(expected);
+            var quantisedRows = new Int8Linear.QuantisedRows(manager, rows, in);
+            byte[] scratch = new byte[in];
+            for (int r = 0; r < rows; r++) {
+                quantisedRows.set(r, x, r * in, scratch);
+            }
+            assertThat(quantisedRows.tensor.toByteArray()).containsExactly(quantised.toByteArray());
+            var products = int8.new SliceProducts(quantisedRows, packed);
+            products.run(packed);
+            float[] sliced = new float[rows * out];
+            float[] row = new float[out];
+            int[] acc = new int[out];
+            for (int r = 0; r < rows; r++) {
+                products.rescaleRow(r, packed, row, acc);
+                System.arraycopy(row, 0, sliced, r * out, out);
+            }
+            assertThat(sliced).containsExactly(expected);
         }
     }
 
