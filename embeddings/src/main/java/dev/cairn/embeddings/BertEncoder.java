@@ -33,7 +33,9 @@ import java.util.function.Supplier;
  * on the PyTorch engine, with weights read from an ONNX export by {@link BertWeights}.
  *
  * <p>Per layer: {@code x = LN(x + Wo·softmax(QKᵀ/√d + mask)·V)}, {@code x = LN(x + W2·gelu(W1·x))},
- * GELU in its exact erf form as BERT. Then {@link Pooling} and L2 normalisation.
+ * GELU in its exact erf form as BERT. Then {@link Pooling} and L2 normalisation. Where int8 is on,
+ * a short pass runs the same arithmetic in {@link Int8ShortPass} instead: int8 products and fused
+ * attention between Java loops.
  *
  * <p>Throughput: texts are tokenised, sorted by token length and cut into batches of {@link
  * #DEFAULT_BATCH_SIZE} (fewer where that would exceed {@link #MAX_BATCH_TOKENS} or {@link
@@ -613,12 +615,13 @@ final class BertEncoder implements EmbeddingModel {
     /**
      * Where int8 is on, every pass goes through it, so queries and documents share one arithmetic
      * and every document vector under the model's id comes from it: a short pass (up to {@link
-     * #shortPassMaxRows} rows: a query, a few concurrent ones, a short memory) on the int8 column
-     * slices, one per core, longer ones on the whole int8 product. Otherwise documents go through
-     * bfloat16 when it is on, whatever their batch; queries take fp16 in a short pass (bound by
-     * reading the weights), and above that bfloat16 when it is on (a big batch of concurrent
-     * queries is bound by arithmetic, like documents), else float32. Documents without either
-     * kernel take the same route as queries.
+     * #shortPassMaxRows} rows: a query, a few concurrent ones, a short memory) in {@link
+     * Int8ShortPass} on the int8 column slices, one per core (as tensor ops on the whole product
+     * where libtorch has no fused attention), longer ones on the whole int8 product. Otherwise
+     * documents go through bfloat16 when it is on, whatever their batch; queries take fp16 in a
+     * short pass (bound by reading the weights), and above that bfloat16 when it is on (a big batch
+     * of concurrent queries is bound by arithmetic, like documents), else float32. Documents
+     * without either kernel take the same route as queries.
      */
     private Precision precision(long rows, boolean queries) {
         boolean shortPass = rows <= shortPassMaxRows();
