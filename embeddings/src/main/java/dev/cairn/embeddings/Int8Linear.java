@@ -386,11 +386,26 @@ final class Int8Linear {
         for (int r = from; r < to; r++) {
             long offset = (long) r * out * Integer.BYTES;
             MemorySegment.copy(sums, ValueLayout.JAVA_INT, offset, acc, 0, out);
-            float step = steps[r];
-            for (int n = 0; n < out; n++) {
-                row[n] = acc[n] * scales[n] * step + bias[n];
-            }
+            rescale(acc, out, steps[r], scales, bias, 0, row);
             MemorySegment.copy(row, 0, sums, ValueLayout.JAVA_FLOAT, offset, out);
+        }
+    }
+
+    /**
+     * One row's int32 sums {@code acc[0..columns)} of output columns {@code [first, first +
+     * columns)} back in float32 into {@code y[first..first+columns)}: {@code y_n = acc_n · scales_n
+     * · step + bias_n}.
+     */
+    static void rescale(
+            int[] acc,
+            int columns,
+            float step,
+            float[] scales,
+            float[] bias,
+            int first,
+            float[] y) {
+        for (int n = 0; n < columns; n++) {
+            y[first + n] = acc[n] * scales[first + n] * step + bias[first + n];
         }
     }
 
@@ -517,16 +532,12 @@ final class Int8Linear {
          */
         void rescaleRow(int r, Packed weight, float[] y, int[] acc) {
             float step = input.steps[r];
-            float[] scales = weight.scales();
-            float[] bias = weight.bias();
             for (int p = 0; p < sums.length; p++) {
                 int start = columnStarts[p];
                 int columns = columnStarts[p + 1] - start;
                 long offset = (long) r * columns * Integer.BYTES;
                 MemorySegment.copy(sums[p], ValueLayout.JAVA_INT, offset, acc, 0, columns);
-                for (int n = 0; n < columns; n++) {
-                    y[start + n] = acc[n] * scales[start + n] * step + bias[start + n];
-                }
+                rescale(acc, columns, step, weight.scales(), weight.bias(), start, y);
             }
         }
     }
