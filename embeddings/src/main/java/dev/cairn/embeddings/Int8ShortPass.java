@@ -14,7 +14,7 @@ import java.util.List;
  * BertEncoder#shortPassMaxRows} rows) on the int8 weights, orchestrated in Java. The arithmetic is
  * {@link BertEncoder}'s, with the products of {@link Int8Linear}.
  *
- * <p>Why: written as DJL operations, such a pass spent about a seventh of its inference thread in
+ * <p>Why: written as DJL operations, such a pass spent about a sixth of its inference thread in
  * oneDNN's int8 GEMMs (2 cores, Intel Xeon with AVX-512 VNNI); the rest went to some forty small
  * PyTorch ops per layer (layer norms, adds, GELU, reshapes, copies), each a JNI call through DJL,
  * PyTorch's dispatcher and an allocation, on inputs of a few kilobytes.
