@@ -658,17 +658,13 @@ final class BertEncoder implements EmbeddingModel {
         }
         boolean padded = shortest < t;
         long[] flatIds = new long[b * t];
-        float[] flatMask = new float[b * t];
+        int[] lengths = new int[b];
         for (int j = 0; j < b; j++) {
             long[] row = ids[batch[j]];
             System.arraycopy(row, 0, flatIds, j * t, row.length);
-            Arrays.fill(flatMask, j * t, j * t + row.length, 1f);
+            lengths[j] = row.length;
         }
         if (precision == Precision.INT8_SLICES) {
-            int[] lengths = new int[b];
-            for (int j = 0; j < b; j++) {
-                lengths[j] = ids[batch[j]].length;
-            }
             try (NDManager m = manager.newSubManager()) {
                 float[][] vectors =
                         int8ShortPass
@@ -679,6 +675,10 @@ final class BertEncoder implements EmbeddingModel {
                 }
                 return vectors;
             }
+        }
+        float[] flatMask = new float[b * t];
+        for (int j = 0; j < b; j++) {
+            Arrays.fill(flatMask, j * t, j * t + lengths[j], 1f);
         }
         try (NDManager m = manager.newSubManager()) {
             NDArray inputIds = m.create(LongBuffer.wrap(flatIds), new Shape(b, t));

@@ -151,11 +151,13 @@ final class Int8ShortPass {
         return pooled;
     }
 
-    /** The int8 inputs and products of the linear layers for a given number of rows. */
+    /**
+     * The int8 inputs and products of the linear layers after attention, for a given number of rows
+     * (Q, K and V are always made for every row: {@link Pass#qkv}).
+     */
     private final class Products {
         final Int8Linear.QuantisedRows hiddenRows;
         final Int8Linear.QuantisedRows innerRows;
-        final Int8Linear.SliceProducts qkv;
         final Int8Linear.SliceProducts attentionOut;
         final Int8Linear.SliceProducts intermediate;
         final Int8Linear.SliceProducts output;
@@ -165,7 +167,6 @@ final class Int8ShortPass {
             Int8Linear int8 = weights.int8;
             hiddenRows = new Int8Linear.QuantisedRows(manager, rows, hidden);
             innerRows = new Int8Linear.QuantisedRows(manager, rows, inner);
-            qkv = int8.new SliceProducts(hiddenRows, shape.qkv().int8());
             attentionOut = int8.new SliceProducts(hiddenRows, shape.attentionOut().int8());
             intermediate = int8.new SliceProducts(hiddenRows, shape.intermediate().int8());
             output = int8.new SliceProducts(innerRows, shape.output().int8());
@@ -179,6 +180,9 @@ final class Int8ShortPass {
         private final int t;
         private final int rows;
         private final Products all;
+
+        /** Q, K and V of every row from {@code all.hiddenRows}: every layer needs all of them. */
+        private final Int8Linear.SliceProducts qkv;
 
         /** After the last layer's attention with {@code [CLS]} pooling: one row per input. */
         private final Products firstRows;
@@ -207,11 +211,14 @@ final class Int8ShortPass {
             this.t = t;
             this.rows = b * t;
             this.all = new Products(manager, rows);
+            this.qkv =
+                    weights.int8
+                    .new SliceProducts(all.hiddenRows, weights.layers.getFirst().qkv().int8());
             this.firstRows = clsPooling ? new Products(manager, b) : null;
-            NDArray qkv = manager.create(new Shape(rows, 3L * hidden), DataType.FLOAT32);
-            this.qkvMemory = NativeAten.memory(qkv);
+            NDArray qkvRows = manager.create(new Shape(rows, 3L * hidden), DataType.FLOAT32);
+            this.qkvMemory = NativeAten.memory(qkvRows);
             int headDim = weights.headDim;
-            NDArray byHead = qkv.reshape(b, t, 3, heads, headDim).transpose(2, 0, 3, 1, 4);
+            NDArray byHead = qkvRows.reshape(b, t, 3, heads, headDim).transpose(2, 0, 3, 1, 4);
             this.q = byHead.get(0);
             this.k = byHead.get(1);
             this.v = byHead.get(2);
@@ -282,7 +289,7 @@ final class Int8ShortPass {
             int residualStride = firstOnly ? t : 1;
 
             Int8Linear.Packed qkvWeight = layer.qkv().int8();
-            all.qkv.run(qkvWeight);
+            qkv.run(qkvWeight);
             helpers.byRows(
                     rows,
                     MIN_ROWS_PER_PART,
@@ -290,7 +297,7 @@ final class Int8ShortPass {
                         float[] y = new float[3 * hidden];
                         int[] acc = new int[3 * hidden];
                         for (int r = from; r < to; r++) {
-                            all.qkv.rescaleRow(r, qkvWeight, y, acc);
+                            qkv.rescaleRow(r, qkvWeight, y, acc);
                             MemorySegment.copy(
                                     y,
                                     0,
