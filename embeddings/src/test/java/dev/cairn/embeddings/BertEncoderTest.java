@@ -137,7 +137,9 @@ class BertEncoderTest {
             assertThat(TestModels.cosine(batch.get(i), fp16))
                     .as("query %d", i)
                     .isGreaterThan(0.999);
-            assertThat(maxDifference(batch.get(i), fp16)).as("query %d", i).isGreaterThan(1e-4f);
+            assertThat(TestModels.maxDifference(batch.get(i), fp16))
+                    .as("query %d", i)
+                    .isGreaterThan(1e-4f);
         }
     }
 
@@ -166,7 +168,7 @@ class BertEncoderTest {
                 assertThat(TestModels.cosine(batch.get(i), alone))
                         .as("query %d", i)
                         .isGreaterThan(0.9995);
-                assertThat(maxDifference(batch.get(i), alone))
+                assertThat(TestModels.maxDifference(batch.get(i), alone))
                         .as("query %d", i)
                         .isGreaterThan(1e-6f);
             }
@@ -206,14 +208,6 @@ class BertEncoderTest {
                         queries.stream()
                                 .map(q -> BertSpec.BGE_SMALL_EN_V15.queryPrefix() + q)
                                 .toList());
-    }
-
-    private static float maxDifference(float[] a, float[] b) {
-        float max = 0;
-        for (int i = 0; i < a.length; i++) {
-            max = Math.max(max, Math.abs(a[i] - b[i]));
-        }
-        return max;
     }
 
     @Test

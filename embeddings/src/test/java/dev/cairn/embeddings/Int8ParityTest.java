@@ -91,11 +91,9 @@ class Int8ParityTest {
 
         assertThat(int8).containsExactly(asDocument);
         assertThat(TestModels.cosine(int8, fp16)).isGreaterThan(0.999);
-        float largest = 0;
-        for (int i = 0; i < int8.length; i++) {
-            largest = Math.max(largest, Math.abs(int8[i] - fp16[i]));
-        }
-        assertThat(largest).as("not the fp16 path").isGreaterThan(1e-4f);
+        assertThat(TestModels.maxDifference(int8, fp16))
+                .as("not the fp16 path")
+                .isGreaterThan(1e-4f);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.cairn.embeddings;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
@@ -84,7 +85,7 @@ class Int8ShortPassTest {
             double cosine = TestModels.cosine(java, ops);
             lowest = Math.min(lowest, cosine);
             assertThat(cosine).as("text %d: %.60s", i, texts.get(i)).isGreaterThan(minCosine);
-            if (maxDifference(java, ops) <= 1e-5f) {
+            if (TestModels.maxDifference(java, ops) <= 1e-5f) {
                 equal++;
             }
             javaToFloat += TestModels.cosine(java, reference);
@@ -96,18 +97,6 @@ class Int8ShortPassTest {
                 int8.id(), count, equal, lowest, javaToFloat / count, opsToFloat / count);
         assertThat(equal).as("texts equal to 1e-5").isGreaterThanOrEqualTo(count / 10);
         assertThat(javaToFloat / count).isCloseTo(opsToFloat / count, within(0.0005));
-    }
-
-    private static org.assertj.core.data.Offset<Double> within(double offset) {
-        return org.assertj.core.data.Offset.offset(offset);
-    }
-
-    private static float maxDifference(float[] a, float[] b) {
-        float largest = 0;
-        for (int i = 0; i < a.length; i++) {
-            largest = Math.max(largest, Math.abs(a[i] - b[i]));
-        }
-        return largest;
     }
 
     private static long[][] ids(BertEncoder encoder, List<String> texts) {

@@ -80,4 +80,13 @@ final class TestModels {
     static double cosine(float[] a, float[] b) {
         return OnnxRuntimeParityTest.cosine(a, b);
     }
+
+    /** The largest difference between two vectors' components. */
+    static float maxDifference(float[] a, float[] b) {
+        float largest = 0;
+        for (int i = 0; i < a.length; i++) {
+            largest = Math.max(largest, Math.abs(a[i] - b[i]));
+        }
+        return largest;
+    }
 }
