@@ -263,6 +263,14 @@ public class EmbeddingBenchmark {
         return m.oursFloat32.embedQuery(QUERY);
     }
 
+    /** A query through the int8 short pass, whether or not int8 is this CPU's default. */
+    @Benchmark
+    @BenchmarkMode(Mode.SampleTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public float[] oursInt8Query(Models m) {
+        return m.oursInt8.embedQuery(QUERY);
+    }
+
     @Benchmark
     @BenchmarkMode(Mode.SampleTime)
     @OutputTimeUnit(TimeUnit.MILLISECONDS)

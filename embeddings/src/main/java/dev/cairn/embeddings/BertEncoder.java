@@ -93,7 +93,8 @@ final class BertEncoder implements EmbeddingModel {
      * cores: AMD EPYC Zen 3 (AVX2), the four linear layers of one encoder layer, fp16 vs float32:
      * 96 rows 2.19 vs 3.09 ms, 160 rows 3.81 vs 4.98 ms, 320 rows 9.73 vs 10.23 ms, 640 rows 20.7
      * vs 18.4 ms; AMD EPYC Zen 4 (AVX-512 BF16, no AMX), 4 concurrent callers: 97-114 queries/s
-     * with this bound against 80-94 with bfloat16 above 48 rows (16 callers: level).
+     * with this bound against 80-94 with bfloat16 above 48 rows (16 callers: level). Int8 short
+     * passes use it everywhere, AMX included (see {@link #shortPassMaxRows}).
      */
     static final int HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX = 320;
 
@@ -132,6 +133,9 @@ final class BertEncoder implements EmbeddingModel {
     /** Short passes on the int8 weights, where they and fused attention are; else empty. */
     private final Optional<Int8ShortPass> int8ShortPass;
 
+    /** Whether int8 runs every pass (documents included) rather than short query passes only. */
+    private final boolean int8Documents;
+
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** The thread writing freshly converted weights to the cache, or null. */
@@ -149,7 +153,8 @@ final class BertEncoder implements EmbeddingModel {
             BertWeights weights,
             HfTokenizer tokenizer,
             int batchSize,
-            Optional<FusedAttention> fusedAttention) {
+            Optional<FusedAttention> fusedAttention,
+            boolean int8Documents) {
         this.spec = spec;
         this.manager = manager;
         this.image = image;
@@ -158,6 +163,7 @@ final class BertEncoder implements EmbeddingModel {
         this.batchSize = batchSize;
         this.maxTokens = Math.min(spec.maxTokens(), weights.maxPositions());
         this.fusedAttention = fusedAttention;
+        this.int8Documents = int8Documents && weights.int8 != null;
         this.int8ShortPass =
                 weights.int8 == null
                         ? Optional.empty()
@@ -198,7 +204,7 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * With int8 document passes or without (empty: float32, not bfloat16), whatever {@value
+     * With int8 passes for everything or without (empty: float32, not bfloat16), whatever {@value
      * Int8Linear#ENABLED_PROPERTY} says (package-private for tests).
      */
     static BertEncoder load(BertSpec spec, Optional<Int8Linear> int8) {
@@ -211,7 +217,30 @@ final class BertEncoder implements EmbeddingModel {
      */
     static BertEncoder load(
             BertSpec spec, Optional<BFloat16Linear> bf16, Optional<Int8Linear> int8) {
-        return load(spec, DEFAULT_BATCH_SIZE, Optional.empty(), FusedAttention.load(), bf16, int8);
+        return load(spec, bf16, int8, Int8Linear.Use.ALL);
+    }
+
+    /**
+     * With the given kernels, {@code int8} running the passes {@code use} gives it, whatever the
+     * properties say (package-private for tests).
+     */
+    static BertEncoder load(
+            BertSpec spec,
+            Optional<BFloat16Linear> bf16,
+            Optional<Int8Linear> int8,
+            Int8Linear.Use use) {
+        return load(
+                spec,
+                DEFAULT_BATCH_SIZE,
+                Optional.empty(),
+                int8.isPresent(),
+                () ->
+                        new Natives(
+                                FusedAttention.load(),
+                                HalfPrecisionLinear.load(),
+                                bf16,
+                                int8,
+                                use.documents()));
     }
 
     /**
@@ -242,18 +271,23 @@ final class BertEncoder implements EmbeddingModel {
                 batchSize,
                 cacheDir,
                 int8.isPresent(),
-                () -> new Natives(attention, HalfPrecisionLinear.load(), bf16, int8));
+                () -> new Natives(attention, HalfPrecisionLinear.load(), bf16, int8, true));
     }
 
-    /** The kernels bound on PyTorch's native library. */
+    /**
+     * The kernels bound on PyTorch's native library; {@code int8Documents} whether int8 runs every
+     * pass rather than short query passes only.
+     */
     private record Natives(
             Optional<FusedAttention> attention,
             Optional<HalfPrecisionLinear> half,
             Optional<BFloat16Linear> bf16,
-            Optional<Int8Linear> int8) {
-        /** Int8 runs every pass where it is on: fp16 and bfloat16 copies would go unused. */
+            Optional<Int8Linear> int8,
+            boolean int8Documents) {
+        /** Where int8 runs every pass, fp16 and bfloat16 copies would go unused. */
         Natives {
-            if (int8.isPresent()) {
+            int8Documents = int8Documents && int8.isPresent();
+            if (int8Documents) {
                 half = Optional.empty();
                 bf16 = Optional.empty();
             }
@@ -284,7 +318,11 @@ final class BertEncoder implements EmbeddingModel {
     private static Natives natives() {
         Optional<FusedAttention> attention = FusedAttention.load();
         return new Natives(
-                attention, HalfPrecisionLinear.load(), BFloat16Linear.load(), Int8Linear.load());
+                attention,
+                HalfPrecisionLinear.load(),
+                BFloat16Linear.load(),
+                Int8Linear.load(),
+                Int8Linear.use().documents());
     }
 
     /**
@@ -344,7 +382,8 @@ final class BertEncoder implements EmbeddingModel {
                             weights,
                             prepared.tokenizer(),
                             batchSize,
-                            natives.attention());
+                            natives.attention(),
+                            natives.int8Documents());
         } catch (RuntimeException e) {
             manager.close();
             prepared.tokenizer().close();
@@ -486,7 +525,7 @@ final class BertEncoder implements EmbeddingModel {
      */
     @Override
     public String id() {
-        if (weights.int8 != null) {
+        if (int8Documents) {
             return spec.id() + Int8Linear.MODEL_ID_SUFFIX;
         }
         return weights.bf16 != null ? spec.id() + BFloat16Linear.MODEL_ID_SUFFIX : spec.id();
@@ -613,23 +652,27 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * Where int8 is on, every pass goes through it, so queries and documents share one arithmetic
-     * and every document vector under the model's id comes from it: a short pass (up to {@link
-     * #shortPassMaxRows} rows: a query, a few concurrent ones, a short memory) in {@link
-     * Int8ShortPass} on the int8 column slices, one per core (as tensor ops on the whole product
-     * where libtorch has no fused attention), longer ones on the whole int8 product. Otherwise
-     * documents go through bfloat16 when it is on, whatever their batch; queries take fp16 in a
-     * short pass (bound by reading the weights), and above that bfloat16 when it is on (a big batch
-     * of concurrent queries is bound by arithmetic, like documents), else float32. Documents
-     * without either kernel take the same route as queries.
+     * Where int8 runs every pass, queries and documents share one arithmetic and every document
+     * vector under the model's id comes from it: a short pass (up to {@link #shortPassMaxRows}
+     * rows: a query, a few concurrent ones, a short memory) in {@link Int8ShortPass} on the int8
+     * column slices, one per core (as tensor ops on the whole product where libtorch has no fused
+     * attention), longer ones on the whole int8 product. Otherwise documents go through bfloat16
+     * when it is on, whatever their batch; queries take a short pass on int8 where it runs query
+     * passes (else on fp16: both are bound by reading the weights, which int8 quarters), and above
+     * that bfloat16 when it is on (a big batch of concurrent queries is bound by arithmetic, like
+     * documents), else float32. Documents without either kernel take the same route as queries
+     * without int8.
      */
     private Precision precision(long rows, boolean queries) {
         boolean shortPass = rows <= shortPassMaxRows();
-        if (weights.int8 != null) {
+        if (int8Documents) {
             return shortPass && int8ShortPass.isPresent() ? Precision.INT8_SLICES : Precision.INT8;
         }
         if (!queries && weights.bf16 != null) {
             return Precision.BF16;
+        }
+        if (queries && shortPass && int8ShortPass.isPresent()) {
+            return Precision.INT8_SLICES;
         }
         if (weights.half != null && shortPass) {
             return Precision.HALF;
@@ -638,12 +681,15 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * The most rows a pass runs as a short pass, its GEMMs cut into one slice per core (fp16, or
-     * int8 where it is on) and the rest of PyTorch on one thread, given which kernels this encoder
-     * has.
+     * The most rows a pass runs as a short pass, its GEMMs cut into one slice per core (int8 where
+     * it runs short passes, else fp16) and the rest of PyTorch on one thread, given which kernels
+     * this encoder has: {@link #HALF_WEIGHT_MAX_ROWS} only where fp16 short passes give way to
+     * bfloat16 on AMX tiles. Int8 short passes keep {@link #HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX} on
+     * AMX too (Intel Xeon, 2 cores, concurrent queries: 150 and 170-177 queries/s at 4 and 8
+     * callers against 88-102 and 123-133 with bfloat16 above 48 rows; level at 16).
      */
     int shortPassMaxRows() {
-        return weights.bf16 != null && weights.bf16.onMatrixTiles()
+        return int8ShortPass.isEmpty() && weights.bf16 != null && weights.bf16.onMatrixTiles()
                 ? HALF_WEIGHT_MAX_ROWS
                 : HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX;
     }

@@ -13,6 +13,7 @@ import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -51,10 +52,27 @@ final class Int8Linear {
     private static final System.Logger LOG = System.getLogger(Int8Linear.class.getName());
 
     /**
-     * Set to {@code true} or {@code false} to run document passes through int8 GEMMs or not; unset,
-     * {@link #onByDefault()} decides.
+     * Which passes run through int8 GEMMs: {@code true} every pass, {@code queries} short query
+     * passes only, {@code false} none; unset, {@link #defaultUse()} decides.
      */
     static final String ENABLED_PROPERTY = "cairn.embeddings.int8";
+
+    /** Which passes run through int8 GEMMs. */
+    enum Use {
+        /** None: bfloat16, fp16 or float32 throughout. */
+        OFF,
+        /**
+         * Short query passes only ({@link Int8ShortPass}): documents keep bfloat16 or float32, so
+         * the stored vectors and the model's id do not change.
+         */
+        QUERIES,
+        /** Every pass, documents included: the model's id gets {@value #MODEL_ID_SUFFIX}. */
+        ALL;
+
+        boolean documents() {
+            return this == ALL;
+        }
+    }
 
     /**
      * Appended to a model's id when its document vectors come from this path: cache keys and the
@@ -117,12 +135,12 @@ final class Int8Linear {
     }
 
     /**
-     * The int8 linear when {@value #ENABLED_PROPERTY} says so (by default: {@link #onByDefault()})
-     * and this machine offers it (see {@link #supported()}); empty otherwise (callers keep bfloat16
-     * or float32).
+     * The int8 linear unless {@value #ENABLED_PROPERTY} turns it off (by default: {@link
+     * #defaultUse()}) and when this machine offers it (see {@link #supported()}); empty otherwise
+     * (callers keep bfloat16, fp16 or float32). {@link #use()} says which passes it runs.
      */
     static Optional<Int8Linear> load() {
-        if (!enabled()) {
+        if (use() == Use.OFF) {
             return Optional.empty();
         }
         return supported();
@@ -135,23 +153,46 @@ final class Int8Linear {
      * unused.
      */
     static boolean wanted() {
-        return enabled() && cpuOffersIt();
-    }
-
-    private static boolean enabled() {
-        String value = System.getProperty(ENABLED_PROPERTY);
-        return value == null ? onByDefault() : Boolean.parseBoolean(value);
+        return use() != Use.OFF && cpuOffersIt();
     }
 
     /**
-     * On by default where VNNI is and AMX is not, where it was measured faster than the other
-     * document paths: AMD Zen 4, 2 cores, SciFact abstracts, 17.8 documents/s against 12.8 in
-     * bfloat16 (docs/embeddings.md). Its vectors are those the quality gate was run on (SciFact and
-     * LoCoMo within 0.005 of float32). Off on AMX CPUs, whose bfloat16 tiles it has not been
-     * measured against yet.
+     * Which passes {@value #ENABLED_PROPERTY} gives int8, else {@link #defaultUse()}.
+     *
+     * @throws IllegalArgumentException when the property is set to anything but {@code true},
+     *     {@code false} or {@code queries}
      */
-    static boolean onByDefault() {
-        return cpuOffersIt() && !BFloat16Linear.cpuHasMatrixTiles();
+    static Use use() {
+        String value = System.getProperty(ENABLED_PROPERTY);
+        if (value == null) {
+            return defaultUse();
+        }
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> Use.ALL;
+            case "queries" -> Use.QUERIES;
+            case "false" -> Use.OFF;
+            default ->
+                    throw new IllegalArgumentException(
+                            ENABLED_PROPERTY
+                                    + " must be true, false or queries, not '"
+                                    + value
+                                    + "'");
+        };
+    }
+
+    /**
+     * Every pass where VNNI is and AMX is not, where int8 was measured faster than the other
+     * document paths (AMD Zen 4, 2 cores, SciFact abstracts: 17.8 documents/s against 12.8 in
+     * bfloat16). Short query passes only on AMX CPUs, where documents run faster on bfloat16 tiles
+     * (Intel Xeon, 2 cores: 12.5 documents/s against 10.8) but a query takes half the time of the
+     * fp16 path (docs/embeddings.md). Its vectors are those the quality gate was run on (SciFact
+     * and LoCoMo within 0.005 of float32).
+     */
+    static Use defaultUse() {
+        if (!cpuOffersIt()) {
+            return Use.OFF;
+        }
+        return BFloat16Linear.cpuHasMatrixTiles() ? Use.QUERIES : Use.ALL;
     }
 
     private static boolean cpuOffersIt() {

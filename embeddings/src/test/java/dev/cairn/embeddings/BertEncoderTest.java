@@ -185,7 +185,7 @@ class BertEncoderTest {
         for (int i = 0; i < 10; i++) {
             queries.add("which drug lowers the risk of heart attack number " + i + " in adults?");
         }
-        long[][] ids = idsOf(encoder, queries);
+        long[][] ids = TestModels.bgeQueryTokenIds(encoder, queries);
         long rows = (long) ids.length * ids[0].length;
         assertThat(java.util.Arrays.stream(ids).mapToInt(r -> r.length).distinct().count())
                 .as("one length, no padding")
@@ -197,17 +197,8 @@ class BertEncoderTest {
     }
 
     private static long rowsOf(BertEncoder encoder, List<String> queries) {
-        long[][] ids = idsOf(encoder, queries);
+        long[][] ids = TestModels.bgeQueryTokenIds(encoder, queries);
         return (long) ids.length * ids[0].length;
-    }
-
-    /** The token ids of queries as a query pass gets them (with the bge instruction). */
-    private static long[][] idsOf(BertEncoder encoder, List<String> queries) {
-        return ((HfTokenizer) encoder.tokenCounter())
-                .encodeForModel(
-                        queries.stream()
-                                .map(q -> BertSpec.BGE_SMALL_EN_V15.queryPrefix() + q)
-                                .toList());
     }
 
     @Test

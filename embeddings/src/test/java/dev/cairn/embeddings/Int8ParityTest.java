@@ -1,6 +1,7 @@
 package dev.cairn.embeddings;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
@@ -96,6 +97,64 @@ class Int8ParityTest {
                 .isGreaterThan(1e-4f);
     }
 
+    /**
+     * Int8 on short query passes only (the default on AMX CPUs): documents, the model's id and a
+     * batch of queries too long for a short pass are those of the encoder without int8, bit for
+     * bit; a short query pass is the one every-pass int8 runs, bit for bit.
+     */
+    @Test
+    void int8OnQueryPassesLeavesDocumentsAndTheModelIdAlone() {
+        assumeTrue(FusedAttention.load().isPresent(), "int8 short passes need fused attention");
+        try (BertEncoder queriesOnly =
+                BertEncoder.load(
+                        BertSpec.BGE_SMALL_EN_V15,
+                        BFloat16Linear.supported(),
+                        Int8Linear.supported(),
+                        Int8Linear.Use.QUERIES)) {
+            BertEncoder withoutInt8 = TestModels.bgeBf16();
+            assertThat(queriesOnly.id()).isEqualTo(withoutInt8.id()).doesNotEndWith("-int8");
+
+            List<String> documents = VariedTexts.generate(40, SEED + 3);
+            List<float[]> ours = queriesOnly.embedDocuments(documents);
+            List<float[]> reference = withoutInt8.embedDocuments(documents);
+            for (int i = 0; i < documents.size(); i++) {
+                assertThat(ours.get(i)).as("document %d", i).containsExactly(reference.get(i));
+            }
+
+            List<String> queries =
+                    List.of(
+                            "which drug lowers the risk of heart attack?",
+                            "how do I rotate the signing keys",
+                            "what did the on-call engineer change last night");
+            for (String query : queries) {
+                float[] shortPass = queriesOnly.embedQuery(query);
+                assertThat(shortPass)
+                        .as("short pass: %s", query)
+                        .containsExactly(TestModels.bgeInt8().embedQuery(query));
+                assertThat(TestModels.cosine(shortPass, TestModels.bge().embedQuery(query)))
+                        .as("close to float32: %s", query)
+                        .isGreaterThan(0.995);
+            }
+
+            List<String> concurrent = new java.util.ArrayList<>();
+            for (int i = 0; i < 24; i++) {
+                concurrent.add("what did the team decide about release train number " + i + "?");
+            }
+            long[][] ids = TestModels.bgeQueryTokenIds(queriesOnly, concurrent);
+            assertThat(java.util.Arrays.stream(ids).mapToInt(row -> row.length).distinct().count())
+                    .as("one length, one pass")
+                    .isEqualTo(1);
+            assertThat((long) ids.length * ids[0].length)
+                    .as("too long for a short pass")
+                    .isGreaterThan(queriesOnly.shortPassMaxRows());
+            List<float[]> batch = queriesOnly.embedQueries(concurrent);
+            List<float[]> batchReference = withoutInt8.embedQueries(concurrent);
+            for (int i = 0; i < concurrent.size(); i++) {
+                assertThat(batch.get(i)).as("query %d", i).containsExactly(batchReference.get(i));
+            }
+        }
+    }
+
     @Test
     void int8VectorsAreCachedUnderTheirOwnModelId() {
         ReducedPrecision.assertCachedUnderOwnId(TestModels.bgeInt8(), "bge-small-en-v1.5-int8");
@@ -124,16 +183,28 @@ class Int8ParityTest {
         }
         if (previous == null) {
             java.util.Set<String> flags = NativeAten.cpuFlags();
-            boolean vnniWithoutAmx =
-                    (flags.contains("avx512_vnni") || flags.contains("avx_vnni"))
-                            && flags.stream().noneMatch(flag -> flag.startsWith("amx_"));
-            assertThat(Int8Linear.onByDefault()).isEqualTo(vnniWithoutAmx);
+            boolean vnni = flags.contains("avx512_vnni") || flags.contains("avx_vnni");
+            boolean amx = flags.contains("amx_bf16");
+            Int8Linear.Use expected =
+                    !vnni ? Int8Linear.Use.OFF : amx ? Int8Linear.Use.QUERIES : Int8Linear.Use.ALL;
+            assertThat(Int8Linear.defaultUse())
+                    .as("every pass with VNNI and without AMX, query passes with AMX")
+                    .isEqualTo(expected);
+            assertThat(Int8Linear.use()).isEqualTo(expected);
             assertThat(Int8Linear.load())
-                    .as("by default on with VNNI and without AMX")
-                    .isEqualTo(vnniWithoutAmx ? Int8Linear.supported() : Optional.empty());
-            System.setProperty(Int8Linear.ENABLED_PROPERTY, "true");
+                    .isEqualTo(vnni ? Int8Linear.supported() : Optional.empty());
             try {
+                System.setProperty(Int8Linear.ENABLED_PROPERTY, "true");
+                assertThat(Int8Linear.use()).isEqualTo(Int8Linear.Use.ALL);
                 assertThat(Int8Linear.load()).as("on when asked").isEqualTo(Int8Linear.supported());
+                System.setProperty(Int8Linear.ENABLED_PROPERTY, " Queries ");
+                assertThat(Int8Linear.use()).isEqualTo(Int8Linear.Use.QUERIES);
+                assertThat(Int8Linear.load()).isEqualTo(Int8Linear.supported());
+                System.setProperty(Int8Linear.ENABLED_PROPERTY, "yes");
+                assertThatThrownBy(Int8Linear::use)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessage(
+                                "cairn.embeddings.int8 must be true, false or queries, not 'yes'");
             } finally {
                 System.clearProperty(Int8Linear.ENABLED_PROPERTY);
             }

@@ -77,6 +77,15 @@ final class TestModels {
         return holder;
     }
 
+    /** The token ids of bge queries as a query pass gets them (with the bge instruction). */
+    static long[][] bgeQueryTokenIds(BertEncoder encoder, java.util.List<String> queries) {
+        return ((HfTokenizer) encoder.tokenCounter())
+                .encodeForModel(
+                        queries.stream()
+                                .map(q -> BertSpec.BGE_SMALL_EN_V15.queryPrefix() + q)
+                                .toList());
+    }
+
     static double cosine(float[] a, float[] b) {
         return OnnxRuntimeParityTest.cosine(a, b);
     }
