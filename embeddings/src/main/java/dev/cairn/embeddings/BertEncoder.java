@@ -398,14 +398,15 @@ final class BertEncoder implements EmbeddingModel {
         LOG.log(
                 Level.INFO,
                 "model {0} loaded in {1}: weights {2} {3} beside PyTorch and kernels {4},"
-                        + " tokenizer {5}, tensors and kernel packs {6}",
+                        + " tokenizer {5}, tensors and kernel packs {6}; linear layers: {7}",
                 encoder.id(),
                 seconds(now - start),
                 weightsFrom,
                 seconds(prepared.weightsNanos()),
                 seconds(nativesNanos),
                 seconds(prepared.tokenizerNanos()),
-                seconds(now - uploadStart));
+                seconds(now - uploadStart),
+                encoder.linearLayers());
         if (prepared.converted() && cache.isPresent()) {
             encoder.saveInBackground(cache.get(), prepared.image());
         }
@@ -678,6 +679,32 @@ final class BertEncoder implements EmbeddingModel {
             return Precision.HALF;
         }
         return weights.bf16 != null ? Precision.BF16 : Precision.FLOAT32;
+    }
+
+    /**
+     * Which arithmetic the linear layers of each kind of pass use, for the load log line: e.g.
+     * {@code documents bfloat16, queries up to 320 rows int8 and above bfloat16}.
+     */
+    String linearLayers() {
+        return "documents " + linearLayers(false) + ", queries " + linearLayers(true);
+    }
+
+    private String linearLayers(boolean queries) {
+        int bound = shortPassMaxRows();
+        String shortPass = arithmetic(precision(1, queries));
+        String longPass = arithmetic(precision(bound + 1L, queries));
+        return shortPass.equals(longPass)
+                ? shortPass
+                : "up to " + bound + " rows " + shortPass + " and above " + longPass;
+    }
+
+    private static String arithmetic(Precision precision) {
+        return switch (precision) {
+            case FLOAT32 -> "float32";
+            case HALF -> "fp16 weights";
+            case BF16 -> "bfloat16";
+            case INT8, INT8_SLICES -> "int8";
+        };
     }
 
     /**

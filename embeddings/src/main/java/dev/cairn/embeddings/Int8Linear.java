@@ -184,9 +184,9 @@ final class Int8Linear {
      * Every pass where VNNI is and AMX is not, where int8 was measured faster than the other
      * document paths (AMD Zen 4, 2 cores, SciFact abstracts: 17.8 documents/s against 12.8 in
      * bfloat16). Short query passes only on AMX CPUs, where documents run faster on bfloat16 tiles
-     * (Intel Xeon, 2 cores: 11.8-12.5 documents/s against 9.8-10.8) but a query takes half the
-     * time of the fp16 path (docs/embeddings.md). Its vectors are those the quality gate was run on (SciFact
-     * and LoCoMo within 0.005 of float32).
+     * (Intel Xeon, 2 cores: 11.8-12.5 documents/s against 9.8-10.8) but a query takes half the time
+     * of the fp16 path (docs/embeddings.md). Its vectors are those the quality gate was run on
+     * (SciFact and LoCoMo within 0.005 of float32).
      */
     static Use defaultUse() {
         if (!cpuOffersIt()) {

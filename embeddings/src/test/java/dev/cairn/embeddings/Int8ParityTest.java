@@ -113,6 +113,13 @@ class Int8ParityTest {
                         Int8Linear.Use.QUERIES)) {
             BertEncoder withoutInt8 = TestModels.bgeBf16();
             assertThat(queriesOnly.id()).isEqualTo(withoutInt8.id()).doesNotEndWith("-int8");
+            String longer = BFloat16Linear.supported().isPresent() ? "bfloat16" : "float32";
+            assertThat(queriesOnly.linearLayers())
+                    .as("the load log's account")
+                    .endsWith(", queries up to 320 rows int8 and above " + longer);
+            if (BFloat16Linear.supported().isPresent()) {
+                assertThat(queriesOnly.linearLayers()).startsWith("documents bfloat16, ");
+            }
 
             List<String> documents = VariedTexts.generate(40, SEED + 3);
             List<float[]> ours = queriesOnly.embedDocuments(documents);
@@ -158,6 +165,7 @@ class Int8ParityTest {
     @Test
     void int8VectorsAreCachedUnderTheirOwnModelId() {
         ReducedPrecision.assertCachedUnderOwnId(TestModels.bgeInt8(), "bge-small-en-v1.5-int8");
+        assertThat(TestModels.bgeInt8().linearLayers()).isEqualTo("documents int8, queries int8");
     }
 
     @Test
