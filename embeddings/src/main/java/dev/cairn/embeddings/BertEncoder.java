@@ -230,17 +230,7 @@ final class BertEncoder implements EmbeddingModel {
             Optional<Int8Linear> int8,
             Int8Linear.Use use) {
         return load(
-                spec,
-                DEFAULT_BATCH_SIZE,
-                Optional.empty(),
-                int8.isPresent(),
-                () ->
-                        new Natives(
-                                FusedAttention.load(),
-                                HalfPrecisionLinear.load(),
-                                bf16,
-                                int8,
-                                use.documents()));
+                spec, DEFAULT_BATCH_SIZE, Optional.empty(), FusedAttention.load(), bf16, int8, use);
     }
 
     /**
@@ -266,12 +256,29 @@ final class BertEncoder implements EmbeddingModel {
             Optional<FusedAttention> attention,
             Optional<BFloat16Linear> bf16,
             Optional<Int8Linear> int8) {
+        return load(spec, batchSize, cacheDir, attention, bf16, int8, Int8Linear.Use.ALL);
+    }
+
+    private static BertEncoder load(
+            BertSpec spec,
+            int batchSize,
+            Optional<Path> cacheDir,
+            Optional<FusedAttention> attention,
+            Optional<BFloat16Linear> bf16,
+            Optional<Int8Linear> int8,
+            Int8Linear.Use use) {
         return load(
                 spec,
                 batchSize,
                 cacheDir,
                 int8.isPresent(),
-                () -> new Natives(attention, HalfPrecisionLinear.load(), bf16, int8, true));
+                () ->
+                        new Natives(
+                                attention,
+                                HalfPrecisionLinear.load(),
+                                bf16,
+                                int8,
+                                use.documents()));
     }
 
     /**

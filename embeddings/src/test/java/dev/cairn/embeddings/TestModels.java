@@ -77,13 +77,23 @@ final class TestModels {
         return holder;
     }
 
-    /** The token ids of bge queries as a query pass gets them (with the bge instruction). */
-    static long[][] bgeQueryTokenIds(BertEncoder encoder, java.util.List<String> queries) {
-        return ((HfTokenizer) encoder.tokenCounter())
-                .encodeForModel(
-                        queries.stream()
-                                .map(q -> BertSpec.BGE_SMALL_EN_V15.queryPrefix() + q)
-                                .toList());
+    /**
+     * The rows (tokens) of the one pass bge queries of one token length make together, with the bge
+     * instruction as a query pass gets them; asserts that they have one length, so the pass has no
+     * padding.
+     */
+    static long bgeQueryPassRows(BertEncoder encoder, java.util.List<String> queries) {
+        long[][] ids =
+                ((HfTokenizer) encoder.tokenCounter())
+                        .encodeForModel(
+                                queries.stream()
+                                        .map(q -> BertSpec.BGE_SMALL_EN_V15.queryPrefix() + q)
+                                        .toList());
+        org.assertj.core.api.Assertions.assertThat(
+                        java.util.Arrays.stream(ids).mapToInt(row -> row.length).distinct().count())
+                .as("one length, no padding")
+                .isEqualTo(1);
+        return (long) ids.length * ids[0].length;
     }
 
     static double cosine(float[] a, float[] b) {
