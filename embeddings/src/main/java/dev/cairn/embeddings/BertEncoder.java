@@ -93,8 +93,8 @@ final class BertEncoder implements EmbeddingModel {
      * cores: AMD EPYC Zen 3 (AVX2), the four linear layers of one encoder layer, fp16 vs float32:
      * 96 rows 2.19 vs 3.09 ms, 160 rows 3.81 vs 4.98 ms, 320 rows 9.73 vs 10.23 ms, 640 rows 20.7
      * vs 18.4 ms; AMD EPYC Zen 4 (AVX-512 BF16, no AMX), 4 concurrent callers: 97-114 queries/s
-     * with this bound against 80-94 with bfloat16 above 48 rows (16 callers: level). Int8 short
-     * passes use it everywhere, AMX included (see {@link #shortPassMaxRows}).
+     * with this bound against 80-94 with bfloat16 above 48 rows (16 callers: level). Short int8
+     * document passes use it too (see {@link #shortPassMaxRows}); int8 query passes have no bound.
      */
     static final int HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX = 320;
 
@@ -660,27 +660,34 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * Where int8 runs every pass, queries and documents share one arithmetic and every document
-     * vector under the model's id comes from it: a short pass (up to {@link #shortPassMaxRows}
-     * rows: a query, a few concurrent ones, a short memory) in {@link Int8ShortPass} on the int8
-     * column slices, one per core (as tensor ops on the whole product where libtorch has no fused
-     * attention), longer ones on the whole int8 product. Otherwise documents go through bfloat16
-     * when it is on, whatever their batch; queries take a short pass on int8 where it runs query
-     * passes (else on fp16: both are bound by reading the weights, which int8 quarters), and above
-     * that bfloat16 when it is on (a big batch of concurrent queries is bound by arithmetic, like
-     * documents), else float32. Documents without either kernel take the same route as queries
-     * without int8.
+     * Where int8 runs query passes and libtorch has fused attention, every query pass, however many
+     * rows, runs in {@link Int8ShortPass} on the int8 column slices, one per core: a batch of
+     * concurrent queries is still bound by the many small steps between the products, which the
+     * Java pass does on this thread and its helper, where tensor ops on the whole product wake
+     * PyTorch's OpenMP team, whose spinning takes the cores the requests need (AMD EPYC Zen 5, 2
+     * cores, 16 concurrent callers: 180-193 queries/s against 125-133 with query passes above 320
+     * rows as tensor ops; 32 callers 201 against 109).
+     *
+     * <p>Where int8 runs every pass, documents share its arithmetic and every document vector under
+     * the model's id comes from it: a short document pass (up to {@link #shortPassMaxRows} rows: a
+     * short memory, a few messages) in {@link Int8ShortPass} too (as tensor ops on the whole
+     * product where libtorch has no fused attention), longer ones on the whole int8 product, whose
+     * attention and small ops PyTorch's threads share. Otherwise documents go through bfloat16 when
+     * it is on, whatever their batch; queries without int8 take a short pass on the fp16 weights
+     * (bound by reading the weights, which fp16 halves), and above that bfloat16 when it is on (a
+     * big batch of concurrent queries is bound by arithmetic, like documents), else float32.
+     * Documents without either kernel take the same route as queries without int8.
      */
     private Precision precision(long rows, boolean queries) {
+        if (queries && int8ShortPass.isPresent()) {
+            return Precision.INT8_SLICES;
+        }
         boolean shortPass = rows <= shortPassMaxRows();
         if (int8Documents) {
             return shortPass && int8ShortPass.isPresent() ? Precision.INT8_SLICES : Precision.INT8;
         }
         if (!queries && weights.bf16 != null) {
             return Precision.BF16;
-        }
-        if (queries && shortPass && int8ShortPass.isPresent()) {
-            return Precision.INT8_SLICES;
         }
         if (weights.half != null && shortPass) {
             return Precision.HALF;
@@ -690,7 +697,8 @@ final class BertEncoder implements EmbeddingModel {
 
     /**
      * Which arithmetic the linear layers of each kind of pass use, for the load log line: e.g.
-     * {@code documents bfloat16, queries up to 320 rows int8 and above bfloat16}.
+     * {@code documents bfloat16, queries int8} or {@code documents bfloat16, queries up to 48 rows
+     * fp16 weights and above bfloat16}.
      */
     String linearLayers() {
         return "documents " + linearLayers(false) + ", queries " + linearLayers(true);
@@ -715,12 +723,11 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * The most rows a pass runs as a short pass, its GEMMs cut into one slice per core (int8 where
-     * it runs short passes, else fp16) and the rest of PyTorch on one thread, given which kernels
-     * this encoder has: {@link #HALF_WEIGHT_MAX_ROWS} only where fp16 short passes give way to
-     * bfloat16 on AMX tiles. Int8 short passes keep {@link #HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX} on
-     * AMX too (Intel Xeon, 2 cores, concurrent queries: 150 and 170-177 queries/s at 4 and 8
-     * callers against 88-102 and 123-133 with bfloat16 above 48 rows; level at 16).
+     * The most rows a pass other than an int8 query pass (which has no bound, see {@link
+     * #precision}) runs as a short pass, its GEMMs cut into one slice per core (int8 where it runs
+     * document passes, else fp16) and the rest of PyTorch on one thread, given which kernels this
+     * encoder has: {@link #HALF_WEIGHT_MAX_ROWS} only where fp16 short passes give way to bfloat16
+     * on AMX tiles.
      */
     int shortPassMaxRows() {
         return int8ShortPass.isEmpty() && weights.bf16 != null && weights.bf16.onMatrixTiles()

@@ -10,9 +10,9 @@ import java.nio.FloatBuffer;
 import java.util.List;
 
 /**
- * A short forward pass (a query, a few concurrent ones, a short memory: up to {@link
- * BertEncoder#shortPassMaxRows} rows) on the int8 weights, orchestrated in Java. The arithmetic is
- * {@link BertEncoder}'s, with the products of {@link Int8Linear}.
+ * A forward pass of short inputs (a query or a batch of concurrent ones, whatever its rows; a short
+ * document pass up to {@link BertEncoder#shortPassMaxRows} rows) on the int8 weights, orchestrated
+ * in Java. The arithmetic is {@link BertEncoder}'s, with the products of {@link Int8Linear}.
  *
  * <p>Why: written as DJL operations, such a pass spent about a sixth of its inference thread in
  * oneDNN's int8 GEMMs (2 cores, Intel Xeon with AVX-512 VNNI); the rest went to some forty small
