@@ -102,6 +102,7 @@ final class TorchRuntime {
                             + " (or set PYTORCH_LIBRARY_PATH). Downloads are disabled"
                             + " (ai.djl.offline=true).");
         }
+        NativeHeap.keepFreedMemory(System.getenv());
         Engine e;
         try {
             e = Engine.getEngine("PyTorch");
