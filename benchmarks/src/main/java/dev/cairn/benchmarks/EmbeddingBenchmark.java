@@ -63,7 +63,12 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @Fork(
         value = 1,
-        jvmArgsAppend = {"-Xmx4g", "-Dai.djl.offline=true", "--enable-native-access=ALL-UNNAMED"})
+        jvmArgsAppend = {
+            "-Xmx4g",
+            "-Dai.djl.offline=true",
+            "--enable-native-access=ALL-UNNAMED",
+            "--add-modules=jdk.incubator.vector"
+        })
 @Warmup(iterations = 1, time = 10)
 @Measurement(iterations = 3, time = 10)
 public class EmbeddingBenchmark {

@@ -6,6 +6,7 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.Activation;
@@ -98,6 +99,9 @@ final class BertEncoder implements EmbeddingModel {
      */
     static final int HALF_WEIGHT_MAX_ROWS_WITHOUT_AMX = 320;
 
+    /** Set to {@code false} to keep ATen's fused attention where the Vector API is loaded. */
+    static final String VECTOR_ATTENTION_PROPERTY = "cairn.embeddings.vector-attention";
+
     /** Attention logits computed at once (1M floats = 4 MB): bounds memory at long inputs. */
     static final long ATTENTION_LOGITS_PER_SLICE = 1L << 20;
 
@@ -129,6 +133,9 @@ final class BertEncoder implements EmbeddingModel {
 
     /** Attention in one flash-attention call, or empty for separate matmul and softmax ops. */
     private final Optional<FusedAttention> fusedAttention;
+
+    /** Attention in Java where the Vector API is loaded (see {@link #vectorAttention}). */
+    private final Optional<VectorAttention> vectorAttention;
 
     /** Short passes on the int8 weights, where they and fused attention are; else empty. */
     private final Optional<Int8ShortPass> int8ShortPass;
@@ -163,6 +170,7 @@ final class BertEncoder implements EmbeddingModel {
         this.batchSize = batchSize;
         this.maxTokens = Math.min(spec.maxTokens(), weights.maxPositions());
         this.fusedAttention = fusedAttention;
+        this.vectorAttention = vectorAttention(weights.hidden / weights.headDim, weights.headDim);
         this.int8Documents = int8Documents && weights.int8 != null;
         this.int8ShortPass =
                 weights.int8 == null
@@ -174,7 +182,22 @@ final class BertEncoder implements EmbeddingModel {
                                                 spec.layerNormEpsilon(),
                                                 spec.pooling(),
                                                 attention,
+                                                vectorAttention,
                                                 SpinningHelpers.shared()));
+    }
+
+    /**
+     * {@link VectorAttention} for {@code heads} heads of {@code headDim} values where {@code
+     * jdk.incubator.vector} is loaded (its classes cannot load without it: {@code cairn serve},
+     * {@code eval} and the tests add it) and {@value #VECTOR_ATTENTION_PROPERTY} is not {@code
+     * false}; empty otherwise, and passes keep ATen's fused attention.
+     */
+    static Optional<VectorAttention> vectorAttention(int heads, int headDim) {
+        if (!Boolean.parseBoolean(System.getProperty(VECTOR_ATTENTION_PROPERTY, "true"))
+                || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+            return Optional.empty();
+        }
+        return VectorAttention.load(heads, headDim, SpinningHelpers.shared());
     }
 
     static BertEncoder load(BertSpec spec) {
@@ -405,7 +428,8 @@ final class BertEncoder implements EmbeddingModel {
         LOG.log(
                 Level.INFO,
                 "model {0} loaded in {1}: weights {2} {3} beside PyTorch and kernels {4},"
-                        + " tokenizer {5}, tensors and kernel packs {6}; linear layers: {7}",
+                        + " tokenizer {5}, tensors and kernel packs {6}; linear layers: {7};"
+                        + " attention: {8}",
                 encoder.id(),
                 seconds(now - start),
                 weightsFrom,
@@ -413,7 +437,8 @@ final class BertEncoder implements EmbeddingModel {
                 seconds(nativesNanos),
                 seconds(prepared.tokenizerNanos()),
                 seconds(now - uploadStart),
-                encoder.linearLayers());
+                encoder.linearLayers(),
+                encoder.attention());
         if (prepared.converted() && cache.isPresent()) {
             encoder.saveInBackground(cache.get(), prepared.image());
         }
@@ -713,6 +738,14 @@ final class BertEncoder implements EmbeddingModel {
                 : "up to " + bound + " rows " + shortPass + " and above " + longPass;
     }
 
+    /** How attention is computed, for the load log line. */
+    String attention() {
+        if (vectorAttention.isPresent()) {
+            return "Java (Vector API)";
+        }
+        return fusedAttention.isPresent() ? "fused (ATen)" : "separate ops";
+    }
+
     private static String arithmetic(Precision precision) {
         return switch (precision) {
             case FLOAT32 -> "float32";
@@ -770,7 +803,7 @@ final class BertEncoder implements EmbeddingModel {
         try (NDManager m = manager.newSubManager()) {
             NDArray inputIds = m.create(LongBuffer.wrap(flatIds), new Shape(b, t));
             NDArray mask = m.create(FloatBuffer.wrap(flatMask), new Shape(b, t));
-            NDArray pooled = encode(m, inputIds, mask, b, t, padded, precision);
+            NDArray pooled = encode(m, inputIds, mask, lengths, t, padded, precision);
             NDArray normalised = pooled.normalize(2, 1, 1e-12);
             float[] flat = normalised.toFloatArray();
             int d = weights.hidden;
@@ -792,10 +825,11 @@ final class BertEncoder implements EmbeddingModel {
             NDManager m,
             NDArray inputIds,
             NDArray mask,
-            int b,
+            int[] lengths,
             int t,
             boolean padded,
             Precision precision) {
+        int b = lengths.length;
         int h = weights.hidden;
         int heads = h / weights.headDim;
         float eps = spec.layerNormEpsilon();
@@ -818,8 +852,12 @@ final class BertEncoder implements EmbeddingModel {
                             .singletonOrThrow();
             NDScope.unregister(x);
         }
-        // A batch without padding (every single query) needs no mask at all.
-        NDArray maskBias = padded ? mask.reshape(b, 1, 1, t).sub(1f).muli(-MASKED_LOGIT) : null;
+        // A batch without padding (every single query) needs no mask at all; Java attention
+        // reads the inputs' lengths instead.
+        NDArray maskBias =
+                padded && vectorAttention.isEmpty()
+                        ? mask.reshape(b, 1, 1, t).sub(1f).muli(-MASKED_LOGIT)
+                        : null;
         boolean clsPooling = spec.pooling() == Pooling.CLS;
         int last = weights.layers.size() - 1;
         for (int l = 0; l <= last; l++) {
@@ -830,18 +868,29 @@ final class BertEncoder implements EmbeddingModel {
             int rows = clsOnly ? 1 : t;
             NDArray next;
             try (NDScope scope = new NDScope()) {
-                NDArray qkv =
-                        linear(x, layer.qkv(), precision)
-                                .reshape(b, t, 3, heads, weights.headDim)
-                                .transpose(2, 0, 3, 1, 4);
-                NDArray q = clsOnly ? qkv.get("0, :, :, 0:1") : qkv.get(0);
-                NDArray k = qkv.get(1);
-                NDArray v = qkv.get(2);
+                NDArray qkvRows = linear(x, layer.qkv(), precision);
                 NDArray residual = clsOnly ? x.reshape(b, t, h).get(":, 0, :") : x;
-                NDArray context =
-                        attention(q, k, v, maskBias, b, heads, t)
-                                .transpose(0, 2, 1, 3)
-                                .reshape(b * (long) rows, h);
+                NDArray context;
+                if (vectorAttention.isPresent()) {
+                    context = m.create(new Shape(b * (long) rows, h), DataType.FLOAT32);
+                    vectorAttention
+                            .get()
+                            .apply(
+                                    NativeAten.memory(qkvRows),
+                                    lengths,
+                                    t,
+                                    clsOnly,
+                                    NativeAten.memory(context));
+                } else {
+                    NDArray qkv =
+                            qkvRows.reshape(b, t, 3, heads, weights.headDim)
+                                    .transpose(2, 0, 3, 1, 4);
+                    NDArray q = clsOnly ? qkv.get("0, :, :, 0:1") : qkv.get(0);
+                    context =
+                            attention(q, qkv.get(1), qkv.get(2), maskBias, b, heads, t)
+                                    .transpose(0, 2, 1, 3)
+                                    .reshape(b * (long) rows, h);
+                }
                 NDArray attended = linear(context, layer.attentionOut(), precision).addi(residual);
                 NDArray y =
                         LayerNorm.layerNorm(

@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.FloatBuffer;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A forward pass of short inputs (a query or a batch of concurrent ones, whatever its rows; a short
@@ -42,6 +43,7 @@ final class Int8ShortPass {
 
     private final BertWeights weights;
     private final FusedAttention attention;
+    private final Optional<VectorAttention> vectorAttention;
     private final SpinningHelpers helpers;
     private final float eps;
     private final boolean clsPooling;
@@ -76,12 +78,14 @@ final class Int8ShortPass {
             float eps,
             Pooling pooling,
             FusedAttention attention,
+            Optional<VectorAttention> vectorAttention,
             SpinningHelpers helpers) {
         if (weights.int8 == null) {
             throw new IllegalArgumentException("illegal weights: no int8 packs");
         }
         this.weights = weights;
         this.attention = attention;
+        this.vectorAttention = vectorAttention;
         this.helpers = helpers;
         this.eps = eps;
         this.clsPooling = pooling == Pooling.CLS;
@@ -205,6 +209,14 @@ final class Int8ShortPass {
         /** The hidden state after each layer's attention block, {@code [rows, hidden]}. */
         private final float[] attended;
 
+        /** Tokens of each input. */
+        private final int[] lengths;
+
+        /**
+         * Attention's output where {@link #vectorAttention} computes it, {@code [rows, hidden]}.
+         */
+        private final float[] context;
+
         Pass(NDManager manager, int[] lengths, int t) {
             this.manager = manager;
             this.b = lengths.length;
@@ -225,6 +237,8 @@ final class Int8ShortPass {
             this.qFirst = clsPooling ? byHead.get("0, :, :, 0:1") : null;
             this.mask = maskOf(lengths);
             this.attended = new float[rows * hidden];
+            this.lengths = lengths;
+            this.context = vectorAttention.isPresent() ? new float[rows * hidden] : null;
         }
 
         private NDArray maskOf(int[] lengths) {
@@ -308,27 +322,18 @@ final class Int8ShortPass {
                         }
                     });
 
-            try (NDArray context = attention.apply(firstOnly ? qFirst : q, k, v, mask, 1.0);
-                    NDArray byRow = context.transpose(0, 2, 1, 3)) {
-                // attention's output is laid out [b, t, heads, headDim]: read as rows in place
-                MemorySegment contextMemory = NativeAten.memory(byRow);
-                helpers.byRows(
-                        outRows,
-                        MIN_ROWS_PER_PART,
-                        (from, to) -> {
-                            float[] row = new float[hidden];
-                            byte[] scratch = new byte[hidden];
-                            for (int r = from; r < to; r++) {
-                                MemorySegment.copy(
-                                        contextMemory,
-                                        ValueLayout.JAVA_FLOAT,
-                                        (long) r * hidden * Float.BYTES,
-                                        row,
-                                        0,
-                                        hidden);
-                                after.hiddenRows.set(r, row, 0, scratch);
-                            }
-                        });
+            if (vectorAttention.isPresent()) {
+                MemorySegment contextMemory =
+                        MemorySegment.ofArray(context)
+                                .asSlice(0, (long) outRows * hidden * Float.BYTES);
+                vectorAttention.get().apply(qkvMemory, lengths, t, firstOnly, contextMemory);
+                quantise(contextMemory, outRows, after.hiddenRows);
+            } else {
+                try (NDArray fused = attention.apply(firstOnly ? qFirst : q, k, v, mask, 1.0);
+                        NDArray byRow = fused.transpose(0, 2, 1, 3)) {
+                    // attention's output is laid out [b, t, heads, headDim]: read as rows in place
+                    quantise(NativeAten.memory(byRow), outRows, after.hiddenRows);
+                }
             }
 
             addAndNormalise(
@@ -368,6 +373,29 @@ final class Int8ShortPass {
                     norm.outputBeta(),
                     x,
                     last ? null : all.hiddenRows);
+        }
+
+        /**
+         * The first {@code rows} rows of {@code context}, {@code [rows, hidden]}, into {@code to}.
+         */
+        private void quantise(MemorySegment context, int rows, Int8Linear.QuantisedRows to) {
+            helpers.byRows(
+                    rows,
+                    MIN_ROWS_PER_PART,
+                    (from, end) -> {
+                        float[] row = new float[hidden];
+                        byte[] scratch = new byte[hidden];
+                        for (int r = from; r < end; r++) {
+                            MemorySegment.copy(
+                                    context,
+                                    ValueLayout.JAVA_FLOAT,
+                                    (long) r * hidden * Float.BYTES,
+                                    row,
+                                    0,
+                                    hidden);
+                            to.set(r, row, 0, scratch);
+                        }
+                    });
         }
 
         /**

@@ -116,6 +116,8 @@ class McpClientHarnessTest {
                 java,
                 "-Dai.djl.offline=true",
                 "--enable-native-access=ALL-UNNAMED",
+                // as the launcher runs `cairn mcp`
+                "--add-modules=jdk.incubator.vector",
                 "-cp",
                 System.getProperty("java.class.path"),
                 "dev.cairn.server.cli.Main");

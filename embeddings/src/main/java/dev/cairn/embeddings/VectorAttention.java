@@ -1,0 +1,283 @@
+package dev.cairn.embeddings;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.Optional;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * {@code softmax(Q·Kᵀ)·V} per input and head over each input's own tokens, in Java with the Vector
+ * API, the {@code (input, head)} pairs split across the cores ({@link SpinningHelpers}).
+ *
+ * <p>Why: ATen's flash attention computes its block products with MKL's single-precision GEMM,
+ * which on AMD CPUs runs a generic AVX2 code path with a copy of both blocks per call; with BERT's
+ * 32-wide heads those products are small. On AMD EPYC Zen 5 (2 cores) attention was 46% of an int8
+ * document pass (MKL's sgemm and its copies 34%, the kernel's own softmax 12%). Here the products
+ * are register-blocked: eight query rows against one vector of keys (Q·Kᵀ, from keys transposed
+ * once per head) and eight rows against one vector of value columns (P·V). Padding is skipped
+ * instead of masked: an input's keys end at its length, and its padding rows get zeros.
+ *
+ * <p>Needs the incubating {@code jdk.incubator.vector} module ({@code --add-modules}): without it
+ * this class cannot load, and {@link BertEncoder#vectorAttention} gives none; nor does {@link
+ * #load} where a head is not a whole number of vectors. Passes then keep {@link FusedAttention}.
+ * Results equal fused attention's within float rounding (the softmax sums in another order).
+ *
+ * <p>One caller at a time (the inference thread): the helpers are shared.
+ */
+final class VectorAttention {
+
+    /** Query rows computed together: eight accumulators hide the FMA latency. */
+    private static final int ROWS = 8;
+
+    private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
+    private static final int LANES = SPECIES.length();
+
+    private final int heads;
+    private final int headDim;
+    private final SpinningHelpers helpers;
+
+    private VectorAttention(int heads, int headDim, SpinningHelpers helpers) {
+        this.heads = heads;
+        this.headDim = headDim;
+        this.helpers = helpers;
+    }
+
+    /**
+     * The attention for {@code heads} heads of {@code headDim} values where a head is a whole
+     * number of vectors, else empty. Callers check first that {@code jdk.incubator.vector} is
+     * loaded: without it this class cannot load.
+     */
+    static Optional<VectorAttention> load(int heads, int headDim, SpinningHelpers helpers) {
+        if (heads < 1 || headDim < 1) {
+            throw new IllegalArgumentException(
+                    "illegal attention: " + heads + " heads of " + headDim);
+        }
+        return LANES > 1 && headDim % LANES == 0
+                ? Optional.of(new VectorAttention(heads, headDim, helpers))
+                : Optional.empty();
+    }
+
+    /**
+     * Attention over {@code qkv}, {@code [b·t, 3·hidden]} float rows (each token's queries, already
+     * scaled, then keys, then values, head after head; input {@code j}'s tokens are rows {@code
+     * j·t} to {@code j·t + lengths[j] - 1}, the rest padding), into {@code out}, {@code [b·t,
+     * hidden]}: each row's heads side by side, zeros for padding rows. With {@code firstOnly}, only
+     * each input's first row: {@code out} is {@code [b, hidden]}.
+     */
+    void apply(MemorySegment qkv, int[] lengths, int t, boolean firstOnly, MemorySegment out) {
+        int b = lengths.length;
+        int hidden = heads * headDim;
+        long rows = (long) b * t;
+        if (t < 1 || qkv.byteSize() != rows * 3 * hidden * Float.BYTES) {
+            throw new IllegalArgumentException(
+                    "illegal qkv: " + qkv.byteSize() + " bytes for " + b + " inputs of " + t);
+        }
+        long outRows = firstOnly ? b : rows;
+        if (out.byteSize() != outRows * hidden * Float.BYTES) {
+            throw new IllegalArgumentException(
+                    "illegal output: " + out.byteSize() + " bytes for " + outRows + " rows");
+        }
+        for (int length : lengths) {
+            if (length < 1 || length > t) {
+                throw new IllegalArgumentException("illegal length: " + length + " of " + t);
+            }
+        }
+        helpers.byRows(
+                b * heads,
+                1,
+                (from, to) -> {
+                    Scratch scratch = new Scratch(t);
+                    for (int unit = from; unit < to; unit++) {
+                        int input = unit / heads;
+                        head(qkv, input, unit % heads, lengths[input], t, firstOnly, out, scratch);
+                    }
+                });
+    }
+
+    /** One thread's buffers, sized for inputs of up to {@code t} tokens. */
+    private final class Scratch {
+        /** Keys transposed, {@code [headDim, keys]}, zero past the input's length. */
+        final float[] keys;
+
+        /** Values, {@code [keys, headDim]}, zero past the input's length. */
+        final float[] values;
+
+        /** Queries of a block, {@code [ROWS, headDim]}. */
+        final float[] queries = new float[ROWS * headDim];
+
+        /** Logits, then probabilities, of a block, {@code [ROWS, keys]}. */
+        final float[] weights;
+
+        /** Attention's output for a block, {@code [ROWS, headDim]}. */
+        final float[] context = new float[ROWS * headDim];
+
+        Scratch(int t) {
+            int keysPadded = roundUp(t);
+            keys = new float[headDim * keysPadded];
+            values = new float[keysPadded * headDim];
+            weights = new float[ROWS * keysPadded];
+        }
+    }
+
+    private static int roundUp(int n) {
+        return (n + LANES - 1) / LANES * LANES;
+    }
+
+    private void head(
+            MemorySegment qkv,
+            int input,
+            int head,
+            int length,
+            int t,
+            boolean firstOnly,
+            MemorySegment out,
+            Scratch s) {
+        int hidden = heads * headDim;
+        long rowFloats = 3L * hidden;
+        long firstRow = (long) input * t;
+        int n = roundUp(length);
+        for (int key = 0; key < n; key++) {
+            if (key < length) {
+                long at = ((firstRow + key) * rowFloats + hidden + (long) head * headDim);
+                for (int d = 0; d < headDim; d++) {
+                    s.keys[d * n + key] = qkv.getAtIndex(ValueLayout.JAVA_FLOAT, at + d);
+                }
+                MemorySegment.copy(
+                        qkv,
+                        ValueLayout.JAVA_FLOAT,
+                        (at + hidden) * Float.BYTES,
+                        s.values,
+                        key * headDim,
+                        headDim);
+            } else {
+                for (int d = 0; d < headDim; d++) {
+                    s.keys[d * n + key] = 0f;
+                }
+                Arrays.fill(s.values, key * headDim, (key + 1) * headDim, 0f);
+            }
+        }
+        int queryRows = firstOnly ? 1 : length;
+        for (int r0 = 0; r0 < queryRows; r0 += ROWS) {
+            int block = Math.min(ROWS, queryRows - r0);
+            for (int i = 0; i < ROWS; i++) {
+                // rows past the block repeat its last row; their results are not written
+                long at = (firstRow + r0 + Math.min(i, block - 1)) * rowFloats + head * headDim;
+                MemorySegment.copy(
+                        qkv,
+                        ValueLayout.JAVA_FLOAT,
+                        at * Float.BYTES,
+                        s.queries,
+                        i * headDim,
+                        headDim);
+            }
+            logits(s, n);
+            softmax(s.weights, n, length);
+            long outFirst = firstOnly ? input : firstRow + r0;
+            weighted(s, n, out, outFirst * hidden + (long) head * headDim, hidden, block);
+        }
+        if (!firstOnly) {
+            for (long r = firstRow + length; r < firstRow + t; r++) {
+                out.asSlice(
+                                (r * hidden + (long) head * headDim) * Float.BYTES,
+                                (long) headDim * Float.BYTES)
+                        .fill((byte) 0);
+            }
+        }
+    }
+
+    /** {@code weights[i][key] = queries[i] · keys[·][key]} for the block's eight rows. */
+    private void logits(Scratch s, int n) {
+        for (int key = 0; key < n; key += LANES) {
+            product(s.queries, headDim, s.keys, n, headDim, key, s.weights, n);
+        }
+    }
+
+    /**
+     * One vector of columns from {@code column} of the product of eight rows of {@code a} ({@code
+     * aStride} apart) and {@code b} ({@code depth} rows {@code bStride} apart) into the eight rows
+     * of {@code c} ({@code cStride} apart): eight accumulators in registers, each element of {@code
+     * a} broadcast.
+     */
+    private static void product(
+            float[] a,
+            int aStride,
+            float[] b,
+            int bStride,
+            int depth,
+            int column,
+            float[] c,
+            int cStride) {
+        FloatVector a0 = FloatVector.zero(SPECIES);
+        FloatVector a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+        for (int x = 0; x < depth; x++) {
+            FloatVector bv = FloatVector.fromArray(SPECIES, b, x * bStride + column);
+            a0 = bv.fma(FloatVector.broadcast(SPECIES, a[x]), a0);
+            a1 = bv.fma(FloatVector.broadcast(SPECIES, a[aStride + x]), a1);
+            a2 = bv.fma(FloatVector.broadcast(SPECIES, a[2 * aStride + x]), a2);
+            a3 = bv.fma(FloatVector.broadcast(SPECIES, a[3 * aStride + x]), a3);
+            a4 = bv.fma(FloatVector.broadcast(SPECIES, a[4 * aStride + x]), a4);
+            a5 = bv.fma(FloatVector.broadcast(SPECIES, a[5 * aStride + x]), a5);
+            a6 = bv.fma(FloatVector.broadcast(SPECIES, a[6 * aStride + x]), a6);
+            a7 = bv.fma(FloatVector.broadcast(SPECIES, a[7 * aStride + x]), a7);
+        }
+        a0.intoArray(c, column);
+        a1.intoArray(c, cStride + column);
+        a2.intoArray(c, 2 * cStride + column);
+        a3.intoArray(c, 3 * cStride + column);
+        a4.intoArray(c, 4 * cStride + column);
+        a5.intoArray(c, 5 * cStride + column);
+        a6.intoArray(c, 6 * cStride + column);
+        a7.intoArray(c, 7 * cStride + column);
+    }
+
+    /**
+     * Each of the eight rows of {@code w} ({@code n} wide, the first {@code length} real) turned
+     * into probabilities in place; zero past {@code length}.
+     */
+    private static void softmax(float[] w, int n, int length) {
+        for (int i = 0; i < ROWS; i++) {
+            int row = i * n;
+            Arrays.fill(w, row + length, row + n, Float.NEGATIVE_INFINITY);
+            FloatVector max = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
+            for (int key = 0; key < n; key += LANES) {
+                max = max.max(FloatVector.fromArray(SPECIES, w, row + key));
+            }
+            float m = max.reduceLanes(VectorOperators.MAX);
+            FloatVector sum = FloatVector.zero(SPECIES);
+            for (int key = 0; key < n; key += LANES) {
+                FloatVector e =
+                        FloatVector.fromArray(SPECIES, w, row + key)
+                                .sub(m)
+                                .lanewise(VectorOperators.EXP);
+                e.intoArray(w, row + key);
+                sum = sum.add(e);
+            }
+            float scale = 1f / sum.reduceLanes(VectorOperators.ADD);
+            for (int key = 0; key < n; key += LANES) {
+                FloatVector.fromArray(SPECIES, w, row + key).mul(scale).intoArray(w, row + key);
+            }
+        }
+    }
+
+    /**
+     * {@code out[i] = weights[i] · values} for the block's first {@code block} rows, written {@code
+     * stride} floats apart from float {@code at} of {@code out}.
+     */
+    private void weighted(Scratch s, int n, MemorySegment out, long at, int stride, int block) {
+        for (int column = 0; column < headDim; column += LANES) {
+            product(s.weights, n, s.values, headDim, n, column, s.context, headDim);
+        }
+        for (int i = 0; i < block; i++) {
+            MemorySegment.copy(
+                    s.context,
+                    i * headDim,
+                    out,
+                    ValueLayout.JAVA_FLOAT,
+                    (at + (long) i * stride) * Float.BYTES,
+                    headDim);
+        }
+    }
+}

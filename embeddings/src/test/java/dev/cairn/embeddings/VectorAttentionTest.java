@@ -1,0 +1,324 @@
+package dev.cairn.embeddings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import java.lang.foreign.MemorySegment;
+import java.nio.FloatBuffer;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Java attention against softmax attention written out in double precision, against ATen's fused
+ * attention it replaces, and inside the encoder on both kinds of pass.
+ */
+class VectorAttentionTest {
+
+    private static final int HEADS = 4;
+
+    private static SpinningHelpers twoThreads;
+    private static SpinningHelpers oneThread;
+
+    @BeforeAll
+    static void start() {
+        twoThreads = new SpinningHelpers("vector-attention-test", 2);
+        oneThread = new SpinningHelpers("vector-attention-test-alone", 1);
+    }
+
+    /** Q, K and V rows of {@code b·t} tokens, {@code [b·t, 3·HEADS·headDim]}, seeded. */
+    private static float[] randomQkv(int b, int t, int headDim, long seed) {
+        Random random = new Random(seed);
+        float[] qkv = new float[b * t * 3 * HEADS * headDim];
+        for (int i = 0; i < qkv.length; i++) {
+            qkv[i] = (float) random.nextGaussian();
+        }
+        return qkv;
+    }
+
+    private static float[] run(
+            SpinningHelpers helpers,
+            int headDim,
+            float[] qkv,
+            int[] lengths,
+            int t,
+            boolean firstOnly) {
+        VectorAttention attention = VectorAttention.load(HEADS, headDim, helpers).orElseThrow();
+        int rows = firstOnly ? lengths.length : lengths.length * t;
+        float[] out = new float[rows * HEADS * headDim];
+        attention.apply(
+                MemorySegment.ofArray(qkv), lengths, t, firstOnly, MemorySegment.ofArray(out));
+        return out;
+    }
+
+    /** Softmax attention of each real row over its input's real tokens, in double. */
+    private static double[] reference(float[] qkv, int[] lengths, int t, int headDim) {
+        int hidden = HEADS * headDim;
+        double[] out = new double[lengths.length * t * hidden];
+        for (int j = 0; j < lengths.length; j++) {
+            for (int h = 0; h < HEADS; h++) {
+                for (int i = 0; i < lengths[j]; i++) {
+                    int query = (j * t + i) * 3 * hidden + h * headDim;
+                    double[] logits = new double[lengths[j]];
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int n = 0; n < lengths[j]; n++) {
+                        int key = (j * t + n) * 3 * hidden + hidden + h * headDim;
+                        for (int d = 0; d < headDim; d++) {
+                            logits[n] += (double) qkv[query + d] * qkv[key + d];
+                        }
+                        max = Math.max(max, logits[n]);
+                    }
+                    double sum = 0;
+                    for (int n = 0; n < lengths[j]; n++) {
+                        logits[n] = Math.exp(logits[n] - max);
+                        sum += logits[n];
+                    }
+                    for (int n = 0; n < lengths[j]; n++) {
+                        int value = (j * t + n) * 3 * hidden + 2 * hidden + h * headDim;
+                        for (int d = 0; d < headDim; d++) {
+                            out[(j * t + i) * hidden + h * headDim + d] +=
+                                    logits[n] / sum * qkv[value + d];
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void matchesSoftmaxAttentionOverEachInputsOwnTokens() {
+        // 37 tokens: neither a whole number of vectors nor of eight-row blocks; the last input
+        // is a lone token
+        int t = 37;
+        int[] lengths = {37, 20, 1};
+        for (int headDim : new int[] {32, 64}) {
+            float[] qkv = randomQkv(lengths.length, t, headDim, 20261127L + headDim);
+
+            float[] actual = run(twoThreads, headDim, qkv, lengths, t, false);
+
+            double[] expected = reference(qkv, lengths, t, headDim);
+            int hidden = HEADS * headDim;
+            for (int j = 0; j < lengths.length; j++) {
+                for (int i = 0; i < t; i++) {
+                    for (int c = 0; c < hidden; c++) {
+                        int o = (j * t + i) * hidden + c;
+                        if (i < lengths[j]) {
+                            assertThat((double) actual[o])
+                                    .as("input %d row %d column %d", j, i, c)
+                                    .isCloseTo(expected[o], offset(2e-5));
+                        } else {
+                            assertThat(actual[o]).as("padding row %d of input %d", i, j).isZero();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void paddingTokensDoNotCount() {
+        int t = 19;
+        int[] lengths = {19, 11};
+        int hidden = HEADS * 32;
+        float[] qkv = randomQkv(2, t, 32, 7);
+        float[] before = run(twoThreads, 32, qkv, lengths, t, false);
+        // scramble every padding token's queries, keys and values
+        for (int i = 11; i < t; i++) {
+            for (int c = 0; c < 3 * hidden; c++) {
+                qkv[(t + i) * 3 * hidden + c] = 1e4f;
+            }
+        }
+
+        assertThat(run(twoThreads, 32, qkv, lengths, t, false)).isEqualTo(before);
+    }
+
+    @Test
+    void firstRowsOnlyAreTheFullResultsFirstRows() {
+        int t = 29;
+        int[] lengths = {29, 3, 17};
+        int hidden = HEADS * 32;
+        float[] qkv = randomQkv(3, t, 32, 11);
+        float[] full = run(twoThreads, 32, qkv, lengths, t, false);
+
+        float[] first = run(twoThreads, 32, qkv, lengths, t, true);
+
+        assertThat(first).hasSize(3 * hidden);
+        for (int j = 0; j < 3; j++) {
+            for (int c = 0; c < hidden; c++) {
+                assertThat(first[j * hidden + c]).isEqualTo(full[j * t * hidden + c]);
+            }
+        }
+    }
+
+    @Test
+    void howTheHeadsAreSplitAcrossThreadsDoesNotChangeABit() {
+        int t = 45;
+        int[] lengths = {45, 30, 44};
+        float[] qkv = randomQkv(3, t, 32, 13);
+
+        assertThat(run(oneThread, 32, qkv, lengths, t, false))
+                .isEqualTo(run(twoThreads, 32, qkv, lengths, t, false));
+    }
+
+    @Test
+    void matchesTheFusedAttentionItReplaces() {
+        int t = 70;
+        int[] lengths = {70, 52};
+        int headDim = 32;
+        int hidden = HEADS * headDim;
+        float[] qkv = randomQkv(2, t, headDim, 17);
+        float[] actual = run(twoThreads, headDim, qkv, lengths, t, false);
+
+        FusedAttention fused = FusedAttention.load().orElseThrow();
+        float[] expected =
+                TorchRuntime.onInferenceThread(
+                        () -> {
+                            try (NDManager m = TorchRuntime.engine().newBaseManager()) {
+                                NDArray rows =
+                                        m.create(
+                                                FloatBuffer.wrap(qkv),
+                                                new Shape(2L * t, 3L * hidden));
+                                NDArray byHead =
+                                        rows.reshape(2, t, 3, HEADS, headDim)
+                                                .transpose(2, 0, 3, 1, 4);
+                                float[] bias = new float[2 * t];
+                                for (int i = 52; i < t; i++) {
+                                    bias[t + i] = BertEncoder.MASKED_LOGIT;
+                                }
+                                NDArray mask =
+                                        m.create(FloatBuffer.wrap(bias), new Shape(2, 1, 1, t));
+                                return fused.apply(
+                                                byHead.get(0),
+                                                byHead.get(1),
+                                                byHead.get(2),
+                                                mask,
+                                                1.0)
+                                        .transpose(0, 2, 1, 3)
+                                        .toFloatArray();
+                            }
+                        });
+
+        for (int j = 0; j < 2; j++) {
+            for (int i = 0; i < lengths[j]; i++) {
+                for (int c = 0; c < hidden; c++) {
+                    int o = (j * t + i) * hidden + c;
+                    assertThat(actual[o]).isCloseTo(expected[o], offset(1e-5f));
+                }
+            }
+        }
+    }
+
+    @Test
+    void headsThatAreNotWholeVectorsAreLeftToFusedAttention() {
+        assertThat(VectorAttention.load(HEADS, 9, twoThreads)).isEmpty();
+        assertThat(VectorAttention.load(HEADS, 32, twoThreads)).isPresent();
+    }
+
+    @Test
+    void rejectsInputsOfTheWrongSize() {
+        VectorAttention attention = VectorAttention.load(HEADS, 32, twoThreads).orElseThrow();
+        int hidden = HEADS * 32;
+        MemorySegment qkv = MemorySegment.ofArray(new float[2 * 5 * 3 * hidden]);
+        MemorySegment out = MemorySegment.ofArray(new float[2 * 5 * hidden]);
+
+        assertThatThrownBy(() -> attention.apply(qkv, new int[] {5, 5}, 4, false, out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("illegal qkv");
+        assertThatThrownBy(() -> attention.apply(qkv, new int[] {5, 5}, 5, true, out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("illegal output");
+        assertThatThrownBy(() -> attention.apply(qkv, new int[] {5, 0}, 5, false, out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("illegal length: 0");
+        assertThatThrownBy(() -> attention.apply(qkv, new int[] {6, 5}, 5, false, out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("illegal length: 6");
+        assertThatThrownBy(() -> VectorAttention.load(0, 32, twoThreads))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theFloat32EncoderGivesTheVectorsOfFusedAttention() {
+        // float32 arithmetic around attention: only the rounding of the softmax sums differs
+        Vectors java = Vectors.of(TestModels.bge());
+        Vectors fused = withFusedAttention(Optional.empty());
+
+        for (int i = 0; i < java.all().size(); i++) {
+            assertThat(TestModels.maxDifference(java.all().get(i), fused.all().get(i)))
+                    .as("text %d", i)
+                    .isLessThan(1e-5f);
+        }
+    }
+
+    @Test
+    void theInt8EncoderIsAsCloseToFloat32AsWithFusedAttention() {
+        // a last-bit difference before an activation is quantised may round it to the next
+        // step, and such steps add up over twelve layers: the vectors differ a little, neither
+        // further from float32 than the other
+        Vectors java = Vectors.of(TestModels.bgeInt8());
+        Vectors fused = withFusedAttention(Int8Linear.supported());
+        Vectors float32 = Vectors.of(TestModels.bge());
+
+        for (int i = 0; i < java.all().size(); i++) {
+            assertThat(TestModels.cosine(java.all().get(i), fused.all().get(i)))
+                    .as("text %d", i)
+                    .isGreaterThan(0.98);
+        }
+        assertThat(meanCosine(java.documents(), float32.documents()))
+                .isCloseTo(meanCosine(fused.documents(), float32.documents()), offset(5e-4));
+        assertThat(meanCosine(java.queries(), float32.queries()))
+                .isCloseTo(meanCosine(fused.queries(), float32.queries()), offset(5e-4));
+    }
+
+    private static double meanCosine(List<float[]> a, List<float[]> b) {
+        double sum = 0;
+        for (int i = 0; i < a.size(); i++) {
+            sum += TestModels.cosine(a.get(i), b.get(i));
+        }
+        return sum / a.size();
+    }
+
+    /**
+     * One encoder's vectors of long documents in padded batches (tensor ops, float32 and int8
+     * alike) and of queries (the Java pass where int8 is loaded).
+     */
+    private record Vectors(List<float[]> documents, List<float[]> queries) {
+        static final List<String> TEXTS = VariedTexts.generate(40, 20261127L);
+
+        static Vectors of(BertEncoder encoder) {
+            List<String> documents = TEXTS.stream().map(d -> (d + " ").repeat(6)).toList();
+            return new Vectors(
+                    encoder.embedDocuments(documents),
+                    TEXTS.stream().map(encoder::embedQuery).toList());
+        }
+
+        List<float[]> all() {
+            return java.util.stream.Stream.concat(documents.stream(), queries.stream()).toList();
+        }
+    }
+
+    /** {@link Vectors#of} the model loaded with {@code int8} and ATen's fused attention. */
+    private static Vectors withFusedAttention(Optional<Int8Linear> int8) {
+        assertThat(TestModels.bge().attention()).isEqualTo("Java (Vector API)");
+        BertEncoder fused;
+        System.setProperty(BertEncoder.VECTOR_ATTENTION_PROPERTY, "false");
+        try {
+            fused = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, int8);
+        } finally {
+            System.clearProperty(BertEncoder.VECTOR_ATTENTION_PROPERTY);
+        }
+        try {
+            assertThat(fused.attention()).isEqualTo("fused (ATen)");
+            return Vectors.of(fused);
+        } finally {
+            fused.close();
+        }
+    }
+}
