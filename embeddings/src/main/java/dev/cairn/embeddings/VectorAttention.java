@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Optional;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -238,6 +239,7 @@ final class VectorAttention {
      * into probabilities in place; zero past {@code length}.
      */
     private static void softmax(float[] w, int n, int length) {
+        float[] lanes = new float[LANES];
         for (int i = 0; i < ROWS; i++) {
             int row = i * n;
             Arrays.fill(w, row + length, row + n, Float.NEGATIVE_INFINITY);
@@ -248,18 +250,60 @@ final class VectorAttention {
             float m = max.reduceLanes(VectorOperators.MAX);
             FloatVector sum = FloatVector.zero(SPECIES);
             for (int key = 0; key < n; key += LANES) {
-                FloatVector e =
-                        FloatVector.fromArray(SPECIES, w, row + key)
-                                .sub(m)
-                                .lanewise(VectorOperators.EXP);
+                FloatVector e = exp(FloatVector.fromArray(SPECIES, w, row + key).sub(m));
                 e.intoArray(w, row + key);
                 sum = sum.add(e);
             }
-            float scale = 1f / sum.reduceLanes(VectorOperators.ADD);
+            // lanes added in a fixed order: reduceLanes(ADD) may take another order compiled
+            // than interpreted, and a vector must not depend on how warm the JIT is
+            sum.intoArray(lanes, 0);
+            float total = 0f;
+            for (float lane : lanes) {
+                total += lane;
+            }
+            float scale = 1f / total;
             for (int key = 0; key < n; key += LANES) {
                 FloatVector.fromArray(SPECIES, w, row + key).mul(scale).intoArray(w, row + key);
             }
         }
+    }
+
+    private static final float LOG2E = 1.44269504088896341f;
+    private static final float LN2_HI = 0.693359375f;
+    private static final float LN2_LO = -2.12194440e-4f;
+
+    /** 1.5·2²³: adding and subtracting it rounds a float below 2²² to the nearest integer. */
+    private static final float ROUNDING = 12582912f;
+
+    /** Below it, exp is under float's smallest normal: taken as 0 (as for padding's -inf). */
+    private static final float EXP_MIN = -87.3f;
+
+    /**
+     * {@code exp(x)} for {@code x <= 0} (Cephes' expf: {@code x = k·ln 2 + r}, a degree-6
+     * polynomial in {@code r}, {@code 2^k} from the exponent bits; within 2 ulp), 0 below {@link
+     * #EXP_MIN}. Written with IEEE operations only, so it gives the same bits compiled and
+     * interpreted (the Vector API's {@code EXP} calls another library once compiled).
+     */
+    private static FloatVector exp(FloatVector x) {
+        var under = x.lt(EXP_MIN);
+        FloatVector clamped = x.max(EXP_MIN);
+        FloatVector k = clamped.mul(LOG2E).add(ROUNDING).sub(ROUNDING);
+        FloatVector r = k.fma(FloatVector.broadcast(SPECIES, -LN2_HI), clamped);
+        r = k.fma(FloatVector.broadcast(SPECIES, -LN2_LO), r);
+        FloatVector p = FloatVector.broadcast(SPECIES, 1.9875691500e-4f);
+        p = p.fma(r, FloatVector.broadcast(SPECIES, 1.3981999507e-3f));
+        p = p.fma(r, FloatVector.broadcast(SPECIES, 8.3334519073e-3f));
+        p = p.fma(r, FloatVector.broadcast(SPECIES, 4.1665795894e-2f));
+        p = p.fma(r, FloatVector.broadcast(SPECIES, 1.6666665459e-1f));
+        p = p.fma(r, FloatVector.broadcast(SPECIES, 5.0000001201e-1f));
+        FloatVector r2 = r.mul(r);
+        FloatVector e = p.fma(r2, r).add(1f);
+        IntVector bits =
+                ((IntVector) k.convert(VectorOperators.F2I, 0))
+                        .add(127)
+                        .lanewise(VectorOperators.LSHL, 23);
+        FloatVector scale = bits.reinterpretAsFloats();
+        return e.mul(scale).blend(0f, under);
     }
 
     /**
