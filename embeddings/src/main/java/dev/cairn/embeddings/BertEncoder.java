@@ -188,9 +188,10 @@ final class BertEncoder implements EmbeddingModel {
 
     /**
      * {@link VectorAttention} for {@code heads} heads of {@code headDim} values where {@code
-     * jdk.incubator.vector} is loaded (its classes cannot load without it: {@code cairn serve},
-     * {@code eval} and the tests add it) and {@value #VECTOR_ATTENTION_PROPERTY} is not {@code
-     * false}; empty otherwise, and passes keep ATen's fused attention.
+     * jdk.incubator.vector} is loaded (its classes cannot load without it: the launcher adds it for
+     * {@code serve}, {@code eval}, {@code ingest} and {@code mcp}, and the tests add it) and
+     * {@value #VECTOR_ATTENTION_PROPERTY} is not {@code false}; empty otherwise, and passes keep
+     * ATen's fused attention.
      */
     static Optional<VectorAttention> vectorAttention(int heads, int headDim) {
         if (!Boolean.parseBoolean(System.getProperty(VECTOR_ATTENTION_PROPERTY, "true"))

@@ -177,6 +177,13 @@ final class Int8ShortPass {
         }
     }
 
+    /**
+     * Views of a pass's Q, K and V for fused attention, {@code [b, heads, t, headDim]}; the queries
+     * of each input's first row (for the last layer with {@code [CLS]} pooling, else null); the
+     * additive mask {@code [b, 1, 1, t]}, null without padding.
+     */
+    private record FusedInputs(NDArray q, NDArray k, NDArray v, NDArray qFirst, NDArray mask) {}
+
     /** The tensors and buffers of one pass, made once and reused by every layer. */
     private final class Pass {
         private final NDManager manager;
@@ -196,15 +203,8 @@ final class Int8ShortPass {
          */
         private final MemorySegment qkvMemory;
 
-        private final NDArray q;
-        private final NDArray k;
-        private final NDArray v;
-
-        /** The queries of each input's first row, for the last layer with {@code [CLS]} pooling. */
-        private final NDArray qFirst;
-
-        /** The additive attention mask {@code [b, 1, 1, t]}, null without padding. */
-        private final NDArray mask;
+        /** What fused attention reads; null where {@link #vectorAttention} computes attention. */
+        private final FusedInputs fused;
 
         /** The hidden state after each layer's attention block, {@code [rows, hidden]}. */
         private final float[] attended;
@@ -213,7 +213,8 @@ final class Int8ShortPass {
         private final int[] lengths;
 
         /**
-         * Attention's output where {@link #vectorAttention} computes it, {@code [rows, hidden]}.
+         * Attention's output where {@link #vectorAttention} computes it, {@code [rows, hidden]};
+         * else null.
          */
         private final float[] context;
 
@@ -229,16 +230,22 @@ final class Int8ShortPass {
             this.firstRows = clsPooling ? new Products(manager, b) : null;
             NDArray qkvRows = manager.create(new Shape(rows, 3L * hidden), DataType.FLOAT32);
             this.qkvMemory = NativeAten.memory(qkvRows);
-            int headDim = weights.headDim;
-            NDArray byHead = qkvRows.reshape(b, t, 3, heads, headDim).transpose(2, 0, 3, 1, 4);
-            this.q = byHead.get(0);
-            this.k = byHead.get(1);
-            this.v = byHead.get(2);
-            this.qFirst = clsPooling ? byHead.get("0, :, :, 0:1") : null;
-            this.mask = maskOf(lengths);
+            // Java attention reads Q, K and V and the lengths as they are: no views, no mask
+            this.fused = vectorAttention.isPresent() ? null : fusedInputs(qkvRows, lengths);
             this.attended = new float[rows * hidden];
             this.lengths = lengths;
             this.context = vectorAttention.isPresent() ? new float[rows * hidden] : null;
+        }
+
+        private FusedInputs fusedInputs(NDArray qkvRows, int[] lengths) {
+            NDArray byHead =
+                    qkvRows.reshape(b, t, 3, heads, weights.headDim).transpose(2, 0, 3, 1, 4);
+            return new FusedInputs(
+                    byHead.get(0),
+                    byHead.get(1),
+                    byHead.get(2),
+                    clsPooling ? byHead.get("0, :, :, 0:1") : null,
+                    maskOf(lengths));
         }
 
         private NDArray maskOf(int[] lengths) {
@@ -322,15 +329,18 @@ final class Int8ShortPass {
                         }
                     });
 
-            if (vectorAttention.isPresent()) {
+            if (fused == null) {
                 MemorySegment contextMemory =
                         MemorySegment.ofArray(context)
                                 .asSlice(0, (long) outRows * hidden * Float.BYTES);
-                vectorAttention.get().apply(qkvMemory, lengths, t, firstOnly, contextMemory);
+                vectorAttention
+                        .orElseThrow()
+                        .apply(qkvMemory, lengths, t, firstOnly, contextMemory);
                 quantise(contextMemory, outRows, after.hiddenRows);
             } else {
-                try (NDArray fused = attention.apply(firstOnly ? qFirst : q, k, v, mask, 1.0);
-                        NDArray byRow = fused.transpose(0, 2, 1, 3)) {
+                NDArray q = firstOnly ? fused.qFirst() : fused.q();
+                try (NDArray output = attention.apply(q, fused.k(), fused.v(), fused.mask(), 1.0);
+                        NDArray byRow = output.transpose(0, 2, 1, 3)) {
                     // attention's output is laid out [b, t, heads, headDim]: read as rows in place
                     quantise(NativeAten.memory(byRow), outRows, after.hiddenRows);
                 }
