@@ -12,6 +12,7 @@ import java.nio.FloatBuffer;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import jdk.incubator.vector.FloatVector;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -216,8 +217,12 @@ class VectorAttentionTest {
     }
 
     @Test
-    void headsThatAreNotWholeVectorsAreLeftToFusedAttention() {
+    void headsThatAreNotWholeVectorPairsAreLeftToFusedAttention() {
+        int lanes = FloatVector.SPECIES_PREFERRED.length();
         assertThat(VectorAttention.load(HEADS, 9, twoThreads)).isEmpty();
+        assertThat(VectorAttention.load(HEADS, lanes, twoThreads)).isEmpty();
+        assertThat(VectorAttention.load(HEADS, 3 * lanes, twoThreads)).isEmpty();
+        assertThat(VectorAttention.load(HEADS, 2 * lanes, twoThreads)).isPresent();
         assertThat(VectorAttention.load(HEADS, 32, twoThreads)).isPresent();
     }
 
