@@ -195,7 +195,7 @@ final class BertEncoder implements EmbeddingModel {
      */
     static Optional<VectorAttention> vectorAttention(int heads, int headDim) {
         if (!Boolean.parseBoolean(System.getProperty(VECTOR_ATTENTION_PROPERTY, "true"))
-                || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+                || !VectorApi.loaded()) {
             return Optional.empty();
         }
         return VectorAttention.load(heads, headDim, SpinningHelpers.shared());

@@ -105,7 +105,7 @@ final class Int8Linear {
      * the nearest integer, ties to even, as {@link Math#rint} does, but in float arithmetic C2
      * vectorises ({@code rint} goes through double). Quantised values are within ±127.
      */
-    private static final float ROUND_TO_EVEN = 0x1.8p23f;
+    static final float ROUND_TO_EVEN = 0x1.8p23f;
 
     private static Optional<Int8Linear> supported;
 
@@ -119,6 +119,9 @@ final class Int8Linear {
 
     /** The quantisation and rescaling loops split by rows across them. */
     private final SpinningHelpers helpers;
+
+    /** Whether those loops run in {@link VectorRows}: where the Vector API is loaded. */
+    private final boolean vectorRows = VectorApi.loaded();
 
     private Int8Linear(NativeAten aten, SpinningHelpers helpers) {
         this.aten = aten;
@@ -361,7 +364,10 @@ final class Int8Linear {
             helpers.byRows(
                     steps.length,
                     MIN_ROWS_PER_PART,
-                    (from, to) -> quantiseRows(x, q, steps, packed.in(), from, to));
+                    vectorRows
+                            ? (from, to) ->
+                                    VectorRows.quantiseRows(x, q, steps, packed.in(), from, to)
+                            : (from, to) -> quantiseRows(x, q, steps, packed.in(), from, to));
             return quantised;
         } catch (RuntimeException | Error e) {
             quantised.close();
@@ -379,7 +385,12 @@ final class Int8Linear {
         helpers.byRows(
                 steps.length,
                 MIN_ROWS_PER_PART,
-                (from, to) -> rescaleRows(sums, steps, packed.scales(), packed.bias(), from, to));
+                vectorRows
+                        ? (from, to) ->
+                                VectorRows.rescaleRows(
+                                        sums, steps, packed.scales(), packed.bias(), from, to)
+                        : (from, to) ->
+                                rescaleRows(sums, steps, packed.scales(), packed.bias(), from, to));
         return aten.call(viewDtype, (PtNDManager) product.getManager(), List.of(product, FLOAT));
     }
 
@@ -410,9 +421,19 @@ final class Int8Linear {
         }
         float step = max / LEVELS;
         for (int k = 0; k < n; k++) {
-            q[k] = (byte) (int) ((x[offset + k] / step + ROUND_TO_EVEN) - ROUND_TO_EVEN);
+            q[k] = quantised(x[offset + k], step);
         }
         return step;
+    }
+
+    /** {@code x} quantised with {@code step}: {@code round(x / step)}, ties to even. */
+    static byte quantised(float x, float step) {
+        return (byte) (int) ((x / step + ROUND_TO_EVEN) - ROUND_TO_EVEN);
+    }
+
+    /** One int32 sum back in float32: {@code acc · scale · step + bias}, in that order. */
+    static float rescaled(int acc, float scale, float step, float bias) {
+        return acc * scale * step + bias;
     }
 
     /**
@@ -446,7 +467,7 @@ final class Int8Linear {
             int first,
             float[] y) {
         for (int n = 0; n < columns; n++) {
-            y[first + n] = acc[n] * scales[first + n] * step + bias[first + n];
+            y[first + n] = rescaled(acc[n], scales[first + n], step, bias[first + n]);
         }
     }
 

@@ -1,0 +1,93 @@
+package dev.cairn.embeddings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The Vector API's row loops give Int8Linear's scalar loops' bits, tails and all. */
+class VectorRowsTest {
+
+    private static final int ROWS = 40;
+
+    /** Whole vectors (384), a tail after them (37), less than one vector (5). */
+    @ParameterizedTest
+    @ValueSource(ints = {384, 37, 5})
+    void quantisesRowsAsTheScalarLoopDoes(int width) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment x = floats(arena, ROWS * width, new Random(width));
+            // a row of zeros (step from the smallest normal) and one with a huge outlier
+            x.asSlice(0, (long) width * Float.BYTES).fill((byte) 0);
+            x.setAtIndex(ValueLayout.JAVA_FLOAT, width + width / 2, 3.0e4f);
+            MemorySegment scalar = arena.allocate((long) ROWS * width);
+            MemorySegment vector = arena.allocate((long) ROWS * width);
+            float[] scalarSteps = new float[ROWS];
+            float[] vectorSteps = new float[ROWS];
+
+            Int8Linear.quantiseRows(x, scalar, scalarSteps, width, 0, ROWS);
+            VectorRows.quantiseRows(x, vector, vectorSteps, width, 0, ROWS);
+
+            assertThat(vector.mismatch(scalar)).isEqualTo(-1);
+            assertThat(vectorSteps).containsExactly(scalarSteps);
+            assertThat(vector.get(ValueLayout.JAVA_BYTE, width + width / 2)).isEqualTo((byte) 127);
+            assertThat(vector.asSlice(0, width).toArray(ValueLayout.JAVA_BYTE))
+                    .containsOnly((byte) 0);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1536, 37, 5})
+    void rescalesRowsInPlaceAsTheScalarLoopDoes(int width) {
+        Random random = new Random(width);
+        float[] scales = new float[width];
+        float[] bias = new float[width];
+        for (int n = 0; n < width; n++) {
+            scales[n] = random.nextFloat() * 1e-3f;
+            bias[n] = (float) random.nextGaussian();
+        }
+        float[] steps = new float[ROWS];
+        for (int r = 0; r < ROWS; r++) {
+            steps[r] = random.nextFloat() * 0.1f;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sums = arena.allocate((long) ROWS * width * Integer.BYTES);
+            for (long i = 0; i < (long) ROWS * width; i++) {
+                sums.setAtIndex(ValueLayout.JAVA_INT, i, random.nextInt(-2_000_000, 2_000_000));
+            }
+            MemorySegment scalar = arena.allocate(sums.byteSize());
+            MemorySegment vector = arena.allocate(sums.byteSize());
+            scalar.copyFrom(sums);
+            vector.copyFrom(sums);
+
+            // rows 3 to 29 only: the others must keep their int32 sums
+            Int8Linear.rescaleRows(scalar, steps, scales, bias, 3, 30);
+            VectorRows.rescaleRows(vector, steps, scales, bias, 3, 30);
+
+            assertThat(vector.mismatch(scalar)).isEqualTo(-1);
+            long rowBytes = (long) width * Integer.BYTES;
+            assertThat(vector.asSlice(0, 3 * rowBytes).mismatch(sums.asSlice(0, 3 * rowBytes)))
+                    .isEqualTo(-1);
+            assertThat(vector.asSlice(30 * rowBytes).mismatch(sums.asSlice(30 * rowBytes)))
+                    .isEqualTo(-1);
+            long last = 29L * width + width - 1;
+            assertThat(vector.getAtIndex(ValueLayout.JAVA_FLOAT, last))
+                    .isEqualTo(
+                            sums.getAtIndex(ValueLayout.JAVA_INT, last)
+                                            * scales[width - 1]
+                                            * steps[29]
+                                    + bias[width - 1]);
+        }
+    }
+
+    private static MemorySegment floats(Arena arena, int n, Random random) {
+        MemorySegment x = arena.allocate((long) n * Float.BYTES);
+        for (int i = 0; i < n; i++) {
+            x.setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) random.nextGaussian() * 3f);
+        }
+        return x;
+    }
+}
