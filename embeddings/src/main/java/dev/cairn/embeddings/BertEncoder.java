@@ -901,8 +901,7 @@ final class BertEncoder implements EmbeddingModel {
                                         layer.attentionNormBeta(),
                                         eps)
                                 .singletonOrThrow();
-                NDArray inner = Activation.gelu(linear(y, layer.intermediate(), precision));
-                NDArray ffn = linear(inner, layer.output(), precision).addi(y);
+                NDArray ffn = feedForward(y, layer, precision).addi(y);
                 next =
                         LayerNorm.layerNorm(
                                         ffn,
@@ -918,6 +917,24 @@ final class BertEncoder implements EmbeddingModel {
             passes.yieldToQueries();
         }
         return clsPooling ? x : pool(x.reshape(b, t, h), mask, b, t);
+    }
+
+    /**
+     * The layer's feed-forward block before its residual, {@code W2·GELU(W1·y)}: with int8 where
+     * the Vector API is loaded, the intermediate activation goes from int32 product to quantised
+     * GELU in one pass ({@link Int8Linear#geluQuantised}; the same GELU as {@link Int8ShortPass}),
+     * else through ATen's GELU.
+     */
+    private NDArray feedForward(NDArray y, BertWeights.Layer layer, Precision precision) {
+        if (precision == Precision.INT8 && VectorApi.loaded()) {
+            Int8Linear.QuantisedRows inner =
+                    weights.int8.geluQuantised(y, layer.intermediate().int8());
+            try (NDArray tensor = inner.tensor) {
+                return weights.int8.apply(inner, layer.output().int8());
+            }
+        }
+        NDArray inner = Activation.gelu(linear(y, layer.intermediate(), precision));
+        return linear(inner, layer.output(), precision);
     }
 
     /**

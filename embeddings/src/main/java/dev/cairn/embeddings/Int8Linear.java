@@ -352,6 +352,50 @@ final class Int8Linear {
     }
 
     /**
+     * {@code GELU(input·Wᵀ + b)} quantised per row, ready for the next int8 linear ({@link
+     * #apply(QuantisedRows, Packed)}), in one pass over the int32 product (see {@link
+     * VectorRows#rescaleGeluQuantiseRows}); only where {@link VectorApi#loaded()}.
+     */
+    QuantisedRows geluQuantised(NDArray input, Packed packed) {
+        NativeAten.requireLinearInput("int8", input, packed.in(), packed.out());
+        int rows = Math.toIntExact(input.getShape().get(0));
+        float[] steps = new float[rows];
+        QuantisedRows result = new QuantisedRows(input.getManager(), rows, packed.out());
+        try (NDArray quantised = quantised(input, packed, steps);
+                NDArray product = product(quantised, packed.weight())) {
+            MemorySegment sums = NativeAten.memory(product);
+            helpers.byRows(
+                    rows,
+                    MIN_ROWS_PER_PART,
+                    (from, to) ->
+                            VectorRows.rescaleGeluQuantiseRows(
+                                    sums,
+                                    steps,
+                                    packed.scales(),
+                                    packed.bias(),
+                                    result.memory,
+                                    result.steps,
+                                    from,
+                                    to));
+            return result;
+        } catch (RuntimeException | Error e) {
+            result.tensor.close();
+            throw e;
+        }
+    }
+
+    /** {@code input·Wᵀ + b} for activations already quantised, as float32 {@code [rows, out]}. */
+    NDArray apply(QuantisedRows input, Packed packed) {
+        if (input.width != packed.in()) {
+            throw new IllegalArgumentException(
+                    "illegal int8 linear: input width " + input.width + ", weight " + packed.in());
+        }
+        try (NDArray product = product(input.tensor, packed.weight())) {
+            return rescaled(product, input.steps, packed);
+        }
+    }
+
+    /**
      * The float32 {@code input} (checked by the caller) quantised per row into a new int8 tensor of
      * its manager, each row's step written to {@code steps}.
      */
@@ -481,7 +525,7 @@ final class Int8Linear {
         final int rows;
         final int width;
         final float[] steps;
-        private final MemorySegment memory;
+        final MemorySegment memory;
 
         QuantisedRows(NDManager manager, int rows, int width) {
             this.tensor = manager.create(new Shape(rows, width), DataType.INT8);

@@ -67,12 +67,32 @@ final class RowKernels {
         return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) + rest;
     }
 
+    static final float FRAC_1_SQRT_2 = 0.70710678118654752f;
+
+    // erf's numerator and denominator coefficients in x², highest power first
+    static final float P0 = -2.72614225801306e-10f;
+    static final float P1 = 2.77068142495902e-08f;
+    static final float P2 = -2.10102402082508e-06f;
+    static final float P3 = -5.69250639462346e-05f;
+    static final float P4 = -7.34990630326855e-04f;
+    static final float P5 = -2.95459980854025e-03f;
+    static final float P6 = -1.60960333262415e-02f;
+    static final float Q0 = -1.45660718464996e-05f;
+    static final float Q1 = -2.13374055278905e-04f;
+    static final float Q2 = -1.68282697438203e-03f;
+    static final float Q3 = -7.37332916720468e-03f;
+    static final float Q4 = -1.42647390514189e-02f;
+
     /** BERT's exact GELU, {@code x · (1 + erf(x / √2)) / 2}, over {@code x[0..n)} in place. */
     static void gelu(float[] x, int n) {
         for (int k = 0; k < n; k++) {
-            float v = x[k];
-            x[k] = 0.5f * v * (1f + erf(v * 0.70710678118654752f));
+            x[k] = gelu(x[k]);
         }
+    }
+
+    /** BERT's exact GELU of one value. */
+    static float gelu(float x) {
+        return 0.5f * x * (1f + erf(x * FRAC_1_SQRT_2));
     }
 
     /**
@@ -86,16 +106,16 @@ final class RowKernels {
     static float erf(float x) {
         float c = Math.max(-4f, Math.min(4f, x));
         float c2 = c * c;
-        float p = c2 * -2.72614225801306e-10f + 2.77068142495902e-08f;
-        p = p * c2 + -2.10102402082508e-06f;
-        p = p * c2 + -5.69250639462346e-05f;
-        p = p * c2 + -7.34990630326855e-04f;
-        p = p * c2 + -2.95459980854025e-03f;
-        p = p * c2 + -1.60960333262415e-02f;
-        float q = c2 * -1.45660718464996e-05f + -2.13374055278905e-04f;
-        q = q * c2 + -1.68282697438203e-03f;
-        q = q * c2 + -7.37332916720468e-03f;
-        q = q * c2 + -1.42647390514189e-02f;
+        float p = c2 * P0 + P1;
+        p = p * c2 + P2;
+        p = p * c2 + P3;
+        p = p * c2 + P4;
+        p = p * c2 + P5;
+        p = p * c2 + P6;
+        float q = c2 * Q0 + Q1;
+        q = q * c2 + Q2;
+        q = q * c2 + Q3;
+        q = q * c2 + Q4;
         return c * p / q;
     }
 

@@ -102,6 +102,91 @@ final class VectorRows {
         }
     }
 
+    /**
+     * Rows {@code [from, to)} of the int32 product {@code sums} of an intermediate layer rescaled
+     * ({@code scales}, {@code bias}, {@code steps}), put through GELU and quantised per row into
+     * {@code q} with steps {@code qSteps}: the same bits as {@link Int8ShortPass}'s row loop
+     * ({@link Int8Linear#rescale}, {@link RowKernels#gelu}, {@link Int8Linear#quantiseRow}), each
+     * row through a float buffer in cache instead of three passes over the tensor's memory.
+     */
+    static void rescaleGeluQuantiseRows(
+            MemorySegment sums,
+            float[] steps,
+            float[] scales,
+            float[] bias,
+            MemorySegment q,
+            float[] qSteps,
+            int from,
+            int to) {
+        int out = scales.length;
+        int whole = out - out % LANES;
+        float[] row = new float[out];
+        for (int r = from; r < to; r++) {
+            long first = (long) r * out;
+            float step = steps[r];
+            FloatVector max = FloatVector.broadcast(FLOATS, Float.MIN_NORMAL);
+            for (int n = 0; n < whole; n += LANES) {
+                FloatVector y =
+                        ((FloatVector)
+                                        IntVector.fromMemorySegment(
+                                                        INTS,
+                                                        sums,
+                                                        (first + n) * Integer.BYTES,
+                                                        ORDER)
+                                                .convert(VectorOperators.I2F, 0))
+                                .mul(FloatVector.fromArray(FLOATS, scales, n))
+                                .mul(step)
+                                .add(FloatVector.fromArray(FLOATS, bias, n));
+                FloatVector g = gelu(y);
+                g.intoArray(row, n);
+                max = max.max(g.abs());
+            }
+            float m = max.reduceLanes(VectorOperators.MAX);
+            for (int n = whole; n < out; n++) {
+                float y =
+                        Int8Linear.rescaled(
+                                sums.getAtIndex(ValueLayout.JAVA_INT, first + n),
+                                scales[n],
+                                step,
+                                bias[n]);
+                row[n] = RowKernels.gelu(y);
+                m = Math.max(m, Math.abs(row[n]));
+            }
+            float qStep = m / Int8Linear.LEVELS;
+            for (int n = 0; n < whole; n += LANES) {
+                FloatVector.fromArray(FLOATS, row, n)
+                        .div(qStep)
+                        .add(Int8Linear.ROUND_TO_EVEN)
+                        .sub(Int8Linear.ROUND_TO_EVEN)
+                        .convertShape(VectorOperators.F2B, BYTES, 0)
+                        .reinterpretAsBytes()
+                        .intoMemorySegment(q, first + n, ORDER);
+            }
+            for (int n = whole; n < out; n++) {
+                q.set(ValueLayout.JAVA_BYTE, first + n, Int8Linear.quantised(row[n], qStep));
+            }
+            qSteps[r] = qStep;
+        }
+    }
+
+    /** {@link RowKernels#gelu(float)} lane by lane, with the same operations in the same order. */
+    static FloatVector gelu(FloatVector x) {
+        FloatVector c = x.mul(RowKernels.FRAC_1_SQRT_2).max(-4f).min(4f);
+        FloatVector c2 = c.mul(c);
+        FloatVector p = c2.mul(RowKernels.P0).add(RowKernels.P1);
+        p = p.mul(c2).add(RowKernels.P2);
+        p = p.mul(c2).add(RowKernels.P3);
+        p = p.mul(c2).add(RowKernels.P4);
+        p = p.mul(c2).add(RowKernels.P5);
+        p = p.mul(c2).add(RowKernels.P6);
+        FloatVector q = c2.mul(RowKernels.Q0).add(RowKernels.Q1);
+        q = q.mul(c2).add(RowKernels.Q2);
+        q = q.mul(c2).add(RowKernels.Q3);
+        q = q.mul(c2).add(RowKernels.Q4);
+        FloatVector erf = c.mul(p).div(q);
+        return x.mul(0.5f).mul(erf.add(1f));
+    }
+
     private static FloatVector load(MemorySegment x, long index) {
         return FloatVector.fromMemorySegment(FLOATS, x, index * Float.BYTES, ORDER);
     }

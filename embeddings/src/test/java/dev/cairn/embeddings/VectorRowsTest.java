@@ -1,11 +1,14 @@
 package dev.cairn.embeddings;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Random;
+import jdk.incubator.vector.FloatVector;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -81,6 +84,68 @@ class VectorRowsTest {
                                             * steps[29]
                                     + bias[width - 1]);
         }
+    }
+
+    /** Against Int8ShortPass's row loop: rescale, GELU, quantise, one row at a time. */
+    @ParameterizedTest
+    @ValueSource(ints = {1536, 37, 5})
+    void rescalesGelusAndQuantisesAsTheShortPassDoes(int width) {
+        Random random = new Random(width + 1);
+        float[] scales = new float[width];
+        float[] bias = new float[width];
+        for (int n = 0; n < width; n++) {
+            scales[n] = random.nextFloat() * 2e-6f;
+            bias[n] = (float) random.nextGaussian();
+        }
+        float[] steps = new float[ROWS];
+        for (int r = 0; r < ROWS; r++) {
+            steps[r] = random.nextFloat();
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sums = arena.allocate((long) ROWS * width * Integer.BYTES);
+            for (long i = 0; i < (long) ROWS * width; i++) {
+                // products of up to a few units, GELU's curved part and both tails
+                sums.setAtIndex(ValueLayout.JAVA_INT, i, random.nextInt(-4_000_000, 4_000_000));
+            }
+            MemorySegment vector = arena.allocate((long) ROWS * width);
+            float[] vectorSteps = new float[ROWS];
+            VectorRows.rescaleGeluQuantiseRows(
+                    sums, steps, scales, bias, vector, vectorSteps, 0, ROWS);
+
+            int[] acc = new int[width];
+            float[] y = new float[width];
+            byte[] expected = new byte[width];
+            for (int r = 0; r < ROWS; r++) {
+                MemorySegment.copy(sums, ValueLayout.JAVA_INT, (long) r * width * 4, acc, 0, width);
+                Int8Linear.rescale(acc, width, steps[r], scales, bias, 0, y);
+                RowKernels.gelu(y, width);
+                float step = Int8Linear.quantiseRow(y, 0, width, expected);
+                assertThat(vectorSteps[r]).isEqualTo(step);
+                assertThat(vector.asSlice((long) r * width, width).toArray(ValueLayout.JAVA_BYTE))
+                        .containsExactly(expected);
+            }
+        }
+    }
+
+    @Test
+    void geluLaneByLaneIsTheScalarGelu() {
+        float[] x = new float[FloatVector.SPECIES_PREFERRED.length()];
+        for (float start = -9f; start < 9f; start += 0.37f) {
+            for (int i = 0; i < x.length; i++) {
+                x[i] = start + i * 0.0113f;
+            }
+            float[] lanes =
+                    VectorRows.gelu(FloatVector.fromArray(FloatVector.SPECIES_PREFERRED, x, 0))
+                            .toArray();
+            for (int i = 0; i < x.length; i++) {
+                assertThat(lanes[i]).isEqualTo(RowKernels.gelu(x[i]));
+            }
+        }
+        // GELU's known values: 0 at 0, x far right, 0 far left, and x·Φ(x) between
+        assertThat(RowKernels.gelu(0f)).isZero();
+        assertThat(RowKernels.gelu(6f)).isEqualTo(6f);
+        assertThat(RowKernels.gelu(-6f)).isCloseTo(0f, offset(1e-6f));
+        assertThat(RowKernels.gelu(1f)).isCloseTo(0.8413447f, offset(1e-6f));
     }
 
     private static MemorySegment floats(Arena arena, int n, Random random) {
