@@ -52,13 +52,7 @@ final class VectorRows {
             }
             float step = m / Int8Linear.LEVELS;
             for (int k = 0; k < whole; k += LANES) {
-                load(x, row + k)
-                        .div(step)
-                        .add(Int8Linear.ROUND_TO_EVEN)
-                        .sub(Int8Linear.ROUND_TO_EVEN)
-                        .convertShape(VectorOperators.F2B, BYTES, 0)
-                        .reinterpretAsBytes()
-                        .intoMemorySegment(q, row + k, ORDER);
+                storeQuantised(load(x, row + k), step, q, row + k);
             }
             for (int k = whole; k < in; k++) {
                 q.set(
@@ -154,19 +148,25 @@ final class VectorRows {
             }
             float qStep = m / Int8Linear.LEVELS;
             for (int n = 0; n < whole; n += LANES) {
-                FloatVector.fromArray(FLOATS, row, n)
-                        .div(qStep)
-                        .add(Int8Linear.ROUND_TO_EVEN)
-                        .sub(Int8Linear.ROUND_TO_EVEN)
-                        .convertShape(VectorOperators.F2B, BYTES, 0)
-                        .reinterpretAsBytes()
-                        .intoMemorySegment(q, first + n, ORDER);
+                storeQuantised(FloatVector.fromArray(FLOATS, row, n), qStep, q, first + n);
             }
             for (int n = whole; n < out; n++) {
                 q.set(ValueLayout.JAVA_BYTE, first + n, Int8Linear.quantised(row[n], qStep));
             }
             qSteps[r] = qStep;
         }
+    }
+
+    /**
+     * {@code x} quantised with {@code step} ({@link Int8Linear#quantised}) into byte {@code at}.
+     */
+    private static void storeQuantised(FloatVector x, float step, MemorySegment q, long at) {
+        x.div(step)
+                .add(Int8Linear.ROUND_TO_EVEN)
+                .sub(Int8Linear.ROUND_TO_EVEN)
+                .convertShape(VectorOperators.F2B, BYTES, 0)
+                .reinterpretAsBytes()
+                .intoMemorySegment(q, at, ORDER);
     }
 
     /** {@link RowKernels#gelu(float)} lane by lane, with the same operations in the same order. */
