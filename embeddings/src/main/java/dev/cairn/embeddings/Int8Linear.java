@@ -117,11 +117,11 @@ final class Int8Linear {
     private final MethodHandle intMmOut;
     private final MethodHandle viewDtype;
 
-    /** The quantisation and rescaling loops split by rows across them. */
+    /**
+     * The quantisation and rescaling loops split by rows across them ({@link VectorRows} where the
+     * Vector API is loaded).
+     */
     private final SpinningHelpers helpers;
-
-    /** Whether those loops run in {@link VectorRows}: where the Vector API is loaded. */
-    private final boolean vectorRows = VectorApi.loaded();
 
     private Int8Linear(NativeAten aten, SpinningHelpers helpers) {
         this.aten = aten;
@@ -408,7 +408,7 @@ final class Int8Linear {
             helpers.byRows(
                     steps.length,
                     MIN_ROWS_PER_PART,
-                    vectorRows
+                    VectorApi.loaded()
                             ? (from, to) ->
                                     VectorRows.quantiseRows(x, q, steps, packed.in(), from, to)
                             : (from, to) -> quantiseRows(x, q, steps, packed.in(), from, to));
@@ -429,7 +429,7 @@ final class Int8Linear {
         helpers.byRows(
                 steps.length,
                 MIN_ROWS_PER_PART,
-                vectorRows
+                VectorApi.loaded()
                         ? (from, to) ->
                                 VectorRows.rescaleRows(
                                         sums, steps, packed.scales(), packed.bias(), from, to)

@@ -76,14 +76,8 @@ final class VectorRows {
             long row = (long) r * out;
             float step = steps[r];
             for (int n = 0; n < whole; n += LANES) {
-                long at = (row + n) * Integer.BYTES;
-                ((FloatVector)
-                                IntVector.fromMemorySegment(INTS, sums, at, ORDER)
-                                        .convert(VectorOperators.I2F, 0))
-                        .mul(FloatVector.fromArray(FLOATS, scales, n))
-                        .mul(step)
-                        .add(FloatVector.fromArray(FLOATS, bias, n))
-                        .intoMemorySegment(sums, at, ORDER);
+                rescaled(sums, row, n, step, scales, bias)
+                        .intoMemorySegment(sums, (row + n) * Float.BYTES, ORDER);
             }
             for (int n = whole; n < out; n++) {
                 long at = row + n;
@@ -123,18 +117,7 @@ final class VectorRows {
             float step = steps[r];
             FloatVector max = FloatVector.broadcast(FLOATS, Float.MIN_NORMAL);
             for (int n = 0; n < whole; n += LANES) {
-                FloatVector y =
-                        ((FloatVector)
-                                        IntVector.fromMemorySegment(
-                                                        INTS,
-                                                        sums,
-                                                        (first + n) * Integer.BYTES,
-                                                        ORDER)
-                                                .convert(VectorOperators.I2F, 0))
-                                .mul(FloatVector.fromArray(FLOATS, scales, n))
-                                .mul(step)
-                                .add(FloatVector.fromArray(FLOATS, bias, n));
-                FloatVector g = gelu(y);
+                FloatVector g = gelu(rescaled(sums, first, n, step, scales, bias));
                 g.intoArray(row, n);
                 max = max.max(g.abs());
             }
@@ -158,6 +141,20 @@ final class VectorRows {
             }
             qSteps[r] = qStep;
         }
+    }
+
+    /**
+     * Columns {@code [n, n + LANES)} of the int32 row starting at element {@code row} of {@code
+     * sums} back in float32 ({@link Int8Linear#rescaled}, lane by lane).
+     */
+    private static FloatVector rescaled(
+            MemorySegment sums, long row, int n, float step, float[] scales, float[] bias) {
+        return ((FloatVector)
+                        IntVector.fromMemorySegment(INTS, sums, (row + n) * Integer.BYTES, ORDER)
+                                .convert(VectorOperators.I2F, 0))
+                .mul(FloatVector.fromArray(FLOATS, scales, n))
+                .mul(step)
+                .add(FloatVector.fromArray(FLOATS, bias, n));
     }
 
     /**
