@@ -2,12 +2,12 @@ package dev.cairn.retrieval.dense;
 
 import dev.cairn.store.vector.NearestVectors;
 import dev.cairn.store.vector.Similarity;
-import org.apache.lucene.util.VectorUtil;
 
 /**
  * Cosine similarity of unit-length vectors (the encoders normalise), which is their dot product,
- * and the one exact scan by it. The dot product is Lucene's: SIMD through the Vector API when the
- * JVM has it (the launcher adds the module), else unrolled; the store module cannot have it, so
+ * and the one exact scan by it. The dot product is {@link OrderedDot}'s: SIMD through the Vector
+ * API when the JVM has it (the launcher adds the module), else scalar, the same bits either way and
+ * on every call, so equal scores stay equal and ties go by id; the store module cannot have it, so
  * every module above the store takes it from here. Stateless and thread-safe.
  */
 public final class UnitVectors {
@@ -21,7 +21,7 @@ public final class UnitVectors {
 
     /** The dot product of two vectors of equal length: their cosine when both are unit length. */
     public static double cosine(float[] a, float[] b) {
-        return VectorUtil.dotProduct(a, b);
+        return OrderedDot.dot(a, b);
     }
 
     /** The exact nearest-vector scan by {@link #COSINE}, sequential. */
