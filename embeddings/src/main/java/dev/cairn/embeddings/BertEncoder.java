@@ -143,6 +143,9 @@ final class BertEncoder implements EmbeddingModel {
     /** Whether int8 runs every pass (documents included) rather than short query passes only. */
     private final boolean int8Documents;
 
+    /** Each layer's LayerNorm parameters for the int8 row loops, or empty without int8 weights. */
+    private final List<LayerNorms> norms;
+
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** The thread writing freshly converted weights to the cache, or null. */
@@ -172,6 +175,7 @@ final class BertEncoder implements EmbeddingModel {
         this.fusedAttention = fusedAttention;
         this.vectorAttention = vectorAttention(weights.hidden / weights.headDim, weights.headDim);
         this.int8Documents = int8Documents && weights.int8 != null;
+        this.norms = weights.int8 == null ? List.of() : LayerNorms.of(weights);
         this.int8ShortPass =
                 weights.int8 == null
                         ? Optional.empty()
@@ -861,6 +865,9 @@ final class BertEncoder implements EmbeddingModel {
                         : null;
         boolean clsPooling = spec.pooling() == Pooling.CLS;
         int last = weights.layers.size() - 1;
+        boolean rowLoops = precision == Precision.INT8 && VectorApi.loaded();
+        // x quantised by the previous layer's last row loop, for this layer's first product
+        Int8Linear.QuantisedRows quantisedX = null;
         for (int l = 0; l <= last; l++) {
             BertWeights.Layer layer = weights.layers.get(l);
             // CLS pooling reads one row per input, and after attention every row is computed on
@@ -868,9 +875,12 @@ final class BertEncoder implements EmbeddingModel {
             boolean clsOnly = clsPooling && l == last;
             int rows = clsOnly ? 1 : t;
             NDArray next;
+            Int8Linear.QuantisedRows quantisedNext = null;
             try (NDScope scope = new NDScope()) {
-                NDArray qkvRows = linear(x, layer.qkv(), precision);
-                NDArray residual = clsOnly ? x.reshape(b, t, h).get(":, 0, :") : x;
+                NDArray qkvRows =
+                        quantisedX == null
+                                ? linear(x, layer.qkv(), precision)
+                                : weights.int8.apply(quantisedX, layer.qkv().int8());
                 NDArray context;
                 if (vectorAttention.isPresent()) {
                     context = m.create(new Shape(b * (long) rows, h), DataType.FLOAT32);
@@ -892,49 +902,94 @@ final class BertEncoder implements EmbeddingModel {
                                     .transpose(0, 2, 1, 3)
                                     .reshape(b * (long) rows, h);
                 }
-                NDArray attended = linear(context, layer.attentionOut(), precision).addi(residual);
-                NDArray y =
-                        LayerNorm.layerNorm(
-                                        attended,
-                                        hiddenShape,
-                                        layer.attentionNormGamma(),
-                                        layer.attentionNormBeta(),
-                                        eps)
-                                .singletonOrThrow();
-                NDArray ffn = feedForward(y, layer, precision).addi(y);
-                next =
-                        LayerNorm.layerNorm(
-                                        ffn,
-                                        hiddenShape,
-                                        layer.outputNormGamma(),
-                                        layer.outputNormBeta(),
-                                        eps)
-                                .singletonOrThrow();
+                if (rowLoops) {
+                    quantisedNext = l == last ? null : new Int8Linear.QuantisedRows(m, b * rows, h);
+                    next = int8RowLoops(m, context, x, clsOnly ? t : 1, l, quantisedNext);
+                    if (quantisedNext != null) {
+                        NDScope.unregister(quantisedNext.tensor);
+                    }
+                } else {
+                    NDArray residual = clsOnly ? x.reshape(b, t, h).get(":, 0, :") : x;
+                    NDArray attended =
+                            linear(context, layer.attentionOut(), precision).addi(residual);
+                    NDArray y =
+                            LayerNorm.layerNorm(
+                                            attended,
+                                            hiddenShape,
+                                            layer.attentionNormGamma(),
+                                            layer.attentionNormBeta(),
+                                            eps)
+                                    .singletonOrThrow();
+                    NDArray inner = Activation.gelu(linear(y, layer.intermediate(), precision));
+                    NDArray ffn = linear(inner, layer.output(), precision).addi(y);
+                    next =
+                            LayerNorm.layerNorm(
+                                            ffn,
+                                            hiddenShape,
+                                            layer.outputNormGamma(),
+                                            layer.outputNormBeta(),
+                                            eps)
+                                    .singletonOrThrow();
+                }
                 NDScope.unregister(next);
             }
             x.close();
+            if (quantisedX != null) {
+                quantisedX.close();
+            }
             x = next;
+            quantisedX = quantisedNext;
             passes.yieldToQueries();
         }
         return clsPooling ? x : pool(x.reshape(b, t, h), mask, b, t);
     }
 
     /**
-     * The layer's feed-forward block before its residual, {@code W2·GELU(W1·y)}: with int8 where
-     * the Vector API is loaded, the intermediate activation goes from int32 product to quantised
-     * GELU in one pass ({@link Int8Linear#geluQuantised}; the same GELU as {@link Int8ShortPass}),
-     * else through ATen's GELU.
+     * Layer {@code l} after attention, with int8 products and the Vector API's row loops: each
+     * product's int32 sums go through one pass to the next product's quantised input, {@code
+     * LayerNorm(context·Wᵀ + b + residual)} quantised for the intermediate product, {@code GELU} of
+     * that quantised for the output product, then {@code LayerNorm(ffn + y)}, quantised into {@code
+     * quantisedNext} for the next layer unless null (see {@link Int8Linear#addNormalised}, {@link
+     * Int8Linear#geluQuantised}). The same row arithmetic as {@link Int8ShortPass}. Row {@code r}
+     * of the context adds row {@code r·residualStride} of {@code x}.
      */
-    private NDArray feedForward(NDArray y, BertWeights.Layer layer, Precision precision) {
-        if (precision == Precision.INT8 && VectorApi.loaded()) {
-            Int8Linear.QuantisedRows inner =
-                    weights.int8.geluQuantised(y, layer.intermediate().int8());
-            try (NDArray tensor = inner.tensor) {
-                return weights.int8.apply(inner, layer.output().int8());
-            }
+    private NDArray int8RowLoops(
+            NDManager m,
+            NDArray context,
+            NDArray x,
+            int residualStride,
+            int l,
+            Int8Linear.QuantisedRows quantisedNext) {
+        Int8Linear int8 = weights.int8;
+        BertWeights.Layer layer = weights.layers.get(l);
+        LayerNorms norm = norms.get(l);
+        float eps = spec.layerNormEpsilon();
+        int rows = Math.toIntExact(context.getShape().get(0));
+        try (Int8Linear.QuantisedRows quantisedContext = int8.quantised(context);
+                Int8Linear.QuantisedRows quantisedY =
+                        new Int8Linear.QuantisedRows(m, rows, weights.hidden);
+                NDArray y =
+                        int8.addNormalised(
+                                quantisedContext,
+                                layer.attentionOut().int8(),
+                                x,
+                                residualStride,
+                                norm.attentionGamma(),
+                                norm.attentionBeta(),
+                                eps,
+                                quantisedY);
+                Int8Linear.QuantisedRows inner =
+                        int8.geluQuantised(quantisedY, layer.intermediate().int8())) {
+            return int8.addNormalised(
+                    inner,
+                    layer.output().int8(),
+                    y,
+                    1,
+                    norm.outputGamma(),
+                    norm.outputBeta(),
+                    eps,
+                    quantisedNext);
         }
-        NDArray inner = Activation.gelu(linear(y, layer.intermediate(), precision));
-        return linear(inner, layer.output(), precision);
     }
 
     /**

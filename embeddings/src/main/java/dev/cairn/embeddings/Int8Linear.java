@@ -344,10 +344,8 @@ final class Int8Linear {
      */
     NDArray apply(NDArray input, Packed packed) {
         NativeAten.requireLinearInput("int8", input, packed.in(), packed.out());
-        float[] steps = new float[Math.toIntExact(input.getShape().get(0))];
-        try (NDArray quantised = quantised(input, packed, steps);
-                NDArray product = product(quantised, packed.weight())) {
-            return rescaled(product, steps, packed);
+        try (QuantisedRows quantised = quantised(input)) {
+            return apply(quantised, packed);
         }
     }
 
@@ -356,21 +354,19 @@ final class Int8Linear {
      * #apply(QuantisedRows, Packed)}), in one pass over the int32 product (see {@link
      * VectorRows#rescaleGeluQuantiseRows}); only where {@link VectorApi#loaded()}.
      */
-    QuantisedRows geluQuantised(NDArray input, Packed packed) {
-        NativeAten.requireLinearInput("int8", input, packed.in(), packed.out());
-        int rows = Math.toIntExact(input.getShape().get(0));
-        float[] steps = new float[rows];
-        QuantisedRows result = new QuantisedRows(input.getManager(), rows, packed.out());
-        try (NDArray quantised = quantised(input, packed, steps);
-                NDArray product = product(quantised, packed.weight())) {
+    QuantisedRows geluQuantised(QuantisedRows input, Packed packed) {
+        requireWidth(input, packed);
+        QuantisedRows result =
+                new QuantisedRows(input.tensor.getManager(), input.rows, packed.out());
+        try (NDArray product = product(input.tensor, packed.weight())) {
             MemorySegment sums = NativeAten.memory(product);
             helpers.byRows(
-                    rows,
+                    input.rows,
                     MIN_ROWS_PER_PART,
                     (from, to) ->
                             VectorRows.rescaleGeluQuantiseRows(
                                     sums,
-                                    steps,
+                                    input.steps,
                                     packed.scales(),
                                     packed.bias(),
                                     result.memory,
@@ -379,42 +375,120 @@ final class Int8Linear {
                                     to));
             return result;
         } catch (RuntimeException | Error e) {
-            result.tensor.close();
+            result.close();
             throw e;
+        }
+    }
+
+    /**
+     * {@code LayerNorm(input·Wᵀ + b + residual)} with {@code gamma}, {@code beta} and {@code eps},
+     * as float32 {@code [rows, out]}, input row {@code r} adding row {@code r·residualStride} of
+     * the float32 {@code residual}; also quantised per row into {@code next} unless that is null.
+     * One pass over the int32 product, whose memory the result is (see {@link
+     * VectorRows#rescaleAddNormaliseRows}); only where {@link VectorApi#loaded()}.
+     */
+    NDArray addNormalised(
+            QuantisedRows input,
+            Packed packed,
+            NDArray residual,
+            int residualStride,
+            float[] gamma,
+            float[] beta,
+            float eps,
+            QuantisedRows next) {
+        requireWidth(input, packed);
+        NativeAten.requireFloat("residual", residual);
+        long[] shape = residual.getShape().getShape();
+        if (shape.length != 2
+                || shape[1] != packed.out()
+                || (input.rows > 0 && shape[0] <= (long) (input.rows - 1) * residualStride)) {
+            throw new IllegalArgumentException(
+                    "illegal residual "
+                            + Arrays.toString(shape)
+                            + " for "
+                            + input.rows
+                            + " rows of "
+                            + packed.out()
+                            + " every "
+                            + residualStride);
+        }
+        if (gamma.length != packed.out() || beta.length != packed.out()) {
+            throw new IllegalArgumentException("illegal LayerNorm width: " + gamma.length);
+        }
+        if (next != null && (next.rows != input.rows || next.width != packed.out())) {
+            throw new IllegalArgumentException(
+                    "illegal quantised rows: [" + next.rows + ", " + next.width + "]");
+        }
+        MemorySegment skip = NativeAten.memory(residual);
+        NDArray product = product(input.tensor, packed.weight());
+        try {
+            MemorySegment sums = NativeAten.memory(product);
+            helpers.byRows(
+                    input.rows,
+                    MIN_ROWS_PER_PART,
+                    (from, to) ->
+                            VectorRows.rescaleAddNormaliseRows(
+                                    sums,
+                                    input.steps,
+                                    packed.scales(),
+                                    packed.bias(),
+                                    skip,
+                                    residualStride,
+                                    gamma,
+                                    beta,
+                                    eps,
+                                    next == null ? null : next.memory,
+                                    next == null ? null : next.steps,
+                                    from,
+                                    to));
+            return asFloat(product);
+        } finally {
+            product.close();
         }
     }
 
     /** {@code input·Wᵀ + b} for activations already quantised, as float32 {@code [rows, out]}. */
     NDArray apply(QuantisedRows input, Packed packed) {
-        if (input.width != packed.in()) {
-            throw new IllegalArgumentException(
-                    "illegal int8 linear: input width " + input.width + ", weight " + packed.in());
-        }
+        requireWidth(input, packed);
         try (NDArray product = product(input.tensor, packed.weight())) {
             return rescaled(product, input.steps, packed);
         }
     }
 
+    private static void requireWidth(QuantisedRows input, Packed packed) {
+        if (input.width != packed.in()) {
+            throw new IllegalArgumentException(
+                    "illegal int8 linear: input width " + input.width + ", weight " + packed.in());
+        }
+    }
+
     /**
-     * The float32 {@code input} (checked by the caller) quantised per row into a new int8 tensor of
-     * its manager, each row's step written to {@code steps}.
+     * The contiguous float32 {@code [rows, width]} {@code input} quantised per row into a new int8
+     * tensor of its manager, with each row's step.
      */
-    private NDArray quantised(NDArray input, Packed packed, float[] steps) {
-        NDArray quantised =
-                input.getManager().create(new Shape(steps.length, packed.in()), DataType.INT8);
+    QuantisedRows quantised(NDArray input) {
+        NativeAten.requireFloat("input", input);
+        long[] shape = input.getShape().getShape();
+        if (shape.length != 2) {
+            throw new IllegalArgumentException(
+                    "illegal rows to quantise: " + Arrays.toString(shape));
+        }
+        int width = Math.toIntExact(shape[1]);
+        QuantisedRows result =
+                new QuantisedRows(input.getManager(), Math.toIntExact(shape[0]), width);
         try {
             MemorySegment x = NativeAten.memory(input);
-            MemorySegment q = NativeAten.memory(quantised);
+            MemorySegment q = result.memory;
+            float[] steps = result.steps;
             helpers.byRows(
-                    steps.length,
+                    result.rows,
                     MIN_ROWS_PER_PART,
                     VectorApi.loaded()
-                            ? (from, to) ->
-                                    VectorRows.quantiseRows(x, q, steps, packed.in(), from, to)
-                            : (from, to) -> quantiseRows(x, q, steps, packed.in(), from, to));
-            return quantised;
+                            ? (from, to) -> VectorRows.quantiseRows(x, q, steps, width, from, to)
+                            : (from, to) -> quantiseRows(x, q, steps, width, from, to));
+            return result;
         } catch (RuntimeException | Error e) {
-            quantised.close();
+            result.close();
             throw e;
         }
     }
@@ -435,6 +509,11 @@ final class Int8Linear {
                                         sums, steps, packed.scales(), packed.bias(), from, to)
                         : (from, to) ->
                                 rescaleRows(sums, steps, packed.scales(), packed.bias(), from, to));
+        return asFloat(product);
+    }
+
+    /** The int32 {@code product}'s memory viewed as float32, once its rows hold floats. */
+    private NDArray asFloat(NDArray product) {
         return aten.call(viewDtype, (PtNDManager) product.getManager(), List.of(product, FLOAT));
     }
 
@@ -520,7 +599,7 @@ final class Int8Linear {
      * with each row's step: a short pass writes them from its Java loops, one row at a time, and
      * {@link SliceProducts} multiplies them.
      */
-    static final class QuantisedRows {
+    static final class QuantisedRows implements AutoCloseable {
         final NDArray tensor;
         final int rows;
         final int width;
@@ -542,6 +621,12 @@ final class Int8Linear {
         void set(int r, float[] x, int offset, byte[] scratch) {
             steps[r] = quantiseRow(x, offset, width, scratch);
             MemorySegment.copy(scratch, 0, memory, ValueLayout.JAVA_BYTE, (long) r * width, width);
+        }
+
+        /** Frees the int8 tensor. */
+        @Override
+        public void close() {
+            tensor.close();
         }
     }
 

@@ -52,7 +52,7 @@ final class Int8ShortPass {
     private final int inner;
     private final float[] embeddingGamma;
     private final float[] embeddingBeta;
-    private final List<Norms> norms;
+    private final List<LayerNorms> norms;
 
     /** The word embedding table {@code [vocabulary, hidden]}. */
     private final MemorySegment words;
@@ -61,13 +61,6 @@ final class Int8ShortPass {
 
     /** Position embeddings with token type 0 folded in, {@code [positions, hidden]}. */
     private final MemorySegment positions;
-
-    /** A layer's LayerNorm parameters as Java arrays, read by every row. */
-    private record Norms(
-            float[] attentionGamma,
-            float[] attentionBeta,
-            float[] outputGamma,
-            float[] outputBeta) {}
 
     /**
      * A pass over {@code weights} (which must carry int8 packs), with LayerNorm epsilon {@code
@@ -94,16 +87,7 @@ final class Int8ShortPass {
         this.inner = weights.layers.getFirst().intermediate().int8().out();
         this.embeddingGamma = weights.embeddingNormGamma.toFloatArray();
         this.embeddingBeta = weights.embeddingNormBeta.toFloatArray();
-        this.norms =
-                weights.layers.stream()
-                        .map(
-                                l ->
-                                        new Norms(
-                                                l.attentionNormGamma().toFloatArray(),
-                                                l.attentionNormBeta().toFloatArray(),
-                                                l.outputNormGamma().toFloatArray(),
-                                                l.outputNormBeta().toFloatArray()))
-                        .toList();
+        this.norms = LayerNorms.of(weights);
         this.words = NativeAten.memory(weights.wordEmbeddings);
         this.vocabulary = weights.wordEmbeddings.getShape().get(0);
         this.positions = NativeAten.memory(weights.positionPlusTypeEmbeddings);
@@ -303,7 +287,7 @@ final class Int8ShortPass {
          */
         void layer(int l, float[] x, boolean last) {
             BertWeights.Layer layer = weights.layers.get(l);
-            Norms norm = norms.get(l);
+            LayerNorms norm = norms.get(l);
             boolean firstOnly = last && clsPooling;
             Products after = firstOnly ? firstRows : all;
             int outRows = firstOnly ? b : rows;

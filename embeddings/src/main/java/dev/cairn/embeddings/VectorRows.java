@@ -11,9 +11,10 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@link Int8Linear}'s row loops over tensor memory with the Vector API: activations quantised per
- * row, int32 products rescaled to float32 in place, and a feed-forward block's intermediate
- * activation taken from int32 product to quantised GELU in one pass. Same bits as {@link
- * Int8Linear#quantiseRows}, {@link Int8Linear#rescaleRows} and {@link Int8ShortPass}'s row loop
+ * row, int32 products rescaled to float32 in place, a feed-forward block's intermediate activation
+ * taken from int32 product to quantised GELU in one pass, and a linear layer's end (residual,
+ * LayerNorm) taken to the next product's quantised input in one pass. Same bits as {@link
+ * Int8Linear#quantiseRows}, {@link Int8Linear#rescaleRows} and {@link Int8ShortPass}'s row loops
  * (the same IEEE operations in the same order; a row's maximum is exact in any order), without
  * copying each row into a Java array and back.
  *
@@ -35,6 +36,10 @@ final class VectorRows {
             VectorSpecies.of(byte.class, VectorShape.forBitSize(FLOATS.length() * Byte.SIZE));
 
     private static final int LANES = FLOATS.length();
+
+    /** Eight float lanes: {@link RowKernels}' eight partial sums, one per lane. */
+    private static final VectorSpecies<Float> EIGHT = FloatVector.SPECIES_256;
+
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
 
     private VectorRows() {}
@@ -132,15 +137,146 @@ final class VectorRows {
                 row[n] = RowKernels.gelu(y);
                 m = Math.max(m, Math.abs(row[n]));
             }
-            float qStep = m / Int8Linear.LEVELS;
+            qSteps[r] = storeQuantisedRow(row, m, q, first);
+        }
+    }
+
+    /**
+     * Rows {@code [from, to)} of the int32 product {@code sums} rescaled ({@code scales}, {@code
+     * bias}, {@code steps}), row {@code r·residualStride} of the float32 {@code residual} added,
+     * layer-normalised ({@link RowKernels#layerNorm} with {@code gamma}, {@code beta}, {@code eps})
+     * and written back over the row as float32; then quantised per row into {@code q} with steps
+     * {@code qSteps} unless {@code q} is null. The same bits as {@link Int8ShortPass}'s row loop
+     * that ends a linear layer, each row through a buffer in cache instead of a rescale, an add, a
+     * LayerNorm and a quantisation each reading and writing the whole tensor.
+     */
+    static void rescaleAddNormaliseRows(
+            MemorySegment sums,
+            float[] steps,
+            float[] scales,
+            float[] bias,
+            MemorySegment residual,
+            int residualStride,
+            float[] gamma,
+            float[] beta,
+            float eps,
+            MemorySegment q,
+            float[] qSteps,
+            int from,
+            int to) {
+        int out = scales.length;
+        int whole = out - out % LANES;
+        float[] row = new float[out];
+        float[] partial = new float[EIGHT.length()];
+        for (int r = from; r < to; r++) {
+            long first = (long) r * out;
+            long skip = (long) r * residualStride * out;
+            float step = steps[r];
             for (int n = 0; n < whole; n += LANES) {
-                storeQuantised(FloatVector.fromArray(FLOATS, row, n), qStep, q, first + n);
+                rescaled(sums, first, n, step, scales, bias)
+                        .add(load(residual, skip + n))
+                        .intoArray(row, n);
             }
             for (int n = whole; n < out; n++) {
-                q.set(ValueLayout.JAVA_BYTE, first + n, Int8Linear.quantised(row[n], qStep));
+                row[n] =
+                        Int8Linear.rescaled(
+                                        sums.getAtIndex(ValueLayout.JAVA_INT, first + n),
+                                        scales[n],
+                                        step,
+                                        bias[n])
+                                + residual.getAtIndex(ValueLayout.JAVA_FLOAT, skip + n);
             }
-            qSteps[r] = qStep;
+            float mean = mean(row, partial);
+            float scale = inverseDeviation(row, mean, eps, partial);
+            FloatVector max = FloatVector.broadcast(FLOATS, Float.MIN_NORMAL);
+            for (int n = 0; n < whole; n += LANES) {
+                FloatVector y =
+                        FloatVector.fromArray(FLOATS, row, n)
+                                .sub(mean)
+                                .mul(scale)
+                                .mul(FloatVector.fromArray(FLOATS, gamma, n))
+                                .add(FloatVector.fromArray(FLOATS, beta, n));
+                y.intoArray(row, n);
+                y.intoMemorySegment(sums, (first + n) * Float.BYTES, ORDER);
+                max = max.max(y.abs());
+            }
+            float m = max.reduceLanes(VectorOperators.MAX);
+            for (int n = whole; n < out; n++) {
+                row[n] = (row[n] - mean) * scale * gamma[n] + beta[n];
+                sums.setAtIndex(ValueLayout.JAVA_FLOAT, first + n, row[n]);
+                m = Math.max(m, Math.abs(row[n]));
+            }
+            if (q != null) {
+                qSteps[r] = storeQuantisedRow(row, m, q, first);
+            }
         }
+    }
+
+    /**
+     * {@link RowKernels#layerNorm}'s mean of {@code row}: its eight partial sums are the lanes of
+     * one 8-lane vector, added in the same order, and combined as it combines them ({@code partial}
+     * holds 8 floats).
+     */
+    private static float mean(float[] row, float[] partial) {
+        int n = row.length;
+        int blocks = n - n % EIGHT.length();
+        FloatVector sums = FloatVector.zero(EIGHT);
+        for (int k = 0; k < blocks; k += EIGHT.length()) {
+            sums = sums.add(FloatVector.fromArray(EIGHT, row, k));
+        }
+        float rest = 0;
+        for (int k = blocks; k < n; k++) {
+            rest += row[k];
+        }
+        return (combined(sums, partial) + rest) / n;
+    }
+
+    /**
+     * {@link RowKernels#layerNorm}'s {@code 1 / sqrt(variance + eps)}, the same way as {@link
+     * #mean}.
+     */
+    private static float inverseDeviation(float[] row, float mean, float eps, float[] partial) {
+        int n = row.length;
+        int blocks = n - n % EIGHT.length();
+        FloatVector squares = FloatVector.zero(EIGHT);
+        for (int k = 0; k < blocks; k += EIGHT.length()) {
+            FloatVector d = FloatVector.fromArray(EIGHT, row, k).sub(mean);
+            squares = squares.add(d.mul(d));
+        }
+        float rest = 0;
+        for (int k = blocks; k < n; k++) {
+            float d = row[k] - mean;
+            rest += d * d;
+        }
+        rest += combined(squares, partial);
+        return (float) (1.0 / Math.sqrt(rest / n + eps));
+    }
+
+    /**
+     * Eight partial sums combined as {@link RowKernels} does: {@code ((0+1)+(2+3))+((4+5)+(6+7))}.
+     */
+    private static float combined(FloatVector eight, float[] partial) {
+        eight.intoArray(partial, 0);
+        return ((partial[0] + partial[1]) + (partial[2] + partial[3]))
+                + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+    }
+
+    /**
+     * {@code row} quantised with step {@code max / 127} into {@code q} from byte {@code first};
+     * returns the step. {@code max} is the row's largest magnitude (at least {@link
+     * Float#MIN_NORMAL}), which the callers find while they write the row.
+     */
+    private static float storeQuantisedRow(float[] row, float max, MemorySegment q, long first) {
+        int out = row.length;
+        int whole = out - out % LANES;
+        float step = max / Int8Linear.LEVELS;
+        for (int n = 0; n < whole; n += LANES) {
+            storeQuantised(FloatVector.fromArray(FLOATS, row, n), step, q, first + n);
+        }
+        for (int n = whole; n < out; n++) {
+            q.set(ValueLayout.JAVA_BYTE, first + n, Int8Linear.quantised(row[n], step));
+        }
+        return step;
     }
 
     /**

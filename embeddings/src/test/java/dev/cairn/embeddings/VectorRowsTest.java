@@ -127,6 +127,113 @@ class VectorRowsTest {
         }
     }
 
+    /**
+     * Against Int8ShortPass's row loop that ends a linear layer: rescale, add the residual,
+     * LayerNorm, quantise, one row at a time; with every row's residual and with every third row's
+     * (CLS pooling's last layer), and without the quantised copy.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {384, 37, 5})
+    void rescalesAddsNormalisesAndQuantisesAsTheShortPassDoes(int width) {
+        Random random = new Random(width + 2);
+        float[] scales = new float[width];
+        float[] bias = new float[width];
+        float[] gamma = new float[width];
+        float[] beta = new float[width];
+        for (int n = 0; n < width; n++) {
+            scales[n] = random.nextFloat() * 2e-6f;
+            bias[n] = (float) random.nextGaussian();
+            gamma[n] = 0.5f + random.nextFloat();
+            beta[n] = (float) random.nextGaussian() * 0.1f;
+        }
+        float eps = 1e-12f;
+        float[] steps = new float[ROWS];
+        for (int r = 0; r < ROWS; r++) {
+            steps[r] = random.nextFloat();
+        }
+        for (int stride : new int[] {1, 3}) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment sums = arena.allocate((long) ROWS * width * Integer.BYTES);
+                for (long i = 0; i < (long) ROWS * width; i++) {
+                    sums.setAtIndex(ValueLayout.JAVA_INT, i, random.nextInt(-4_000_000, 4_000_000));
+                }
+                MemorySegment original = arena.allocate(sums.byteSize()).copyFrom(sums);
+                MemorySegment residual = floats(arena, ROWS * stride * width, random);
+                MemorySegment quantised = arena.allocate((long) ROWS * width);
+                float[] quantisedSteps = new float[ROWS];
+                MemorySegment unquantised = arena.allocate(sums.byteSize()).copyFrom(sums);
+                VectorRows.rescaleAddNormaliseRows(
+                        sums,
+                        steps,
+                        scales,
+                        bias,
+                        residual,
+                        stride,
+                        gamma,
+                        beta,
+                        eps,
+                        quantised,
+                        quantisedSteps,
+                        0,
+                        ROWS);
+                VectorRows.rescaleAddNormaliseRows(
+                        unquantised,
+                        steps,
+                        scales,
+                        bias,
+                        residual,
+                        stride,
+                        gamma,
+                        beta,
+                        eps,
+                        null,
+                        null,
+                        0,
+                        ROWS);
+
+                int[] acc = new int[width];
+                float[] y = new float[width];
+                float[] normalised = new float[width];
+                byte[] expected = new byte[width];
+                for (int r = 0; r < ROWS; r++) {
+                    long bytes = (long) r * width * 4;
+                    MemorySegment.copy(original, ValueLayout.JAVA_INT, bytes, acc, 0, width);
+                    Int8Linear.rescale(acc, width, steps[r], scales, bias, 0, y);
+                    for (int n = 0; n < width; n++) {
+                        y[n] +=
+                                residual.getAtIndex(
+                                        ValueLayout.JAVA_FLOAT, (long) r * stride * width + n);
+                    }
+                    RowKernels.layerNorm(y, 0, gamma, beta, eps, normalised, 0);
+                    float step = Int8Linear.quantiseRow(normalised, 0, width, expected);
+                    float[] written =
+                            sums.asSlice(bytes, width * 4L).toArray(ValueLayout.JAVA_FLOAT);
+                    assertThat(written).containsExactly(normalised);
+                    assertThat(
+                                    unquantised
+                                            .asSlice(bytes, width * 4L)
+                                            .toArray(ValueLayout.JAVA_FLOAT))
+                            .containsExactly(normalised);
+                    assertThat(quantisedSteps[r]).isEqualTo(step);
+                    assertThat(
+                                    quantised
+                                            .asSlice((long) r * width, width)
+                                            .toArray(ValueLayout.JAVA_BYTE))
+                            .containsExactly(expected);
+                }
+                // a normalised row has mean beta's and spread gamma's: spot-check the arithmetic
+                float[] first = sums.asSlice(0, width * 4L).toArray(ValueLayout.JAVA_FLOAT);
+                if (width >= 37) {
+                    double mean = 0;
+                    for (int n = 0; n < width; n++) {
+                        mean += (first[n] - beta[n]) / gamma[n];
+                    }
+                    assertThat(mean / width).isCloseTo(0, offset(1e-4));
+                }
+            }
+        }
+    }
+
     @Test
     void geluLaneByLaneIsTheScalarGelu() {
         float[] x = new float[FloatVector.SPECIES_PREFERRED.length()];
