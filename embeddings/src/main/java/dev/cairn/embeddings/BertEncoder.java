@@ -36,7 +36,9 @@ import java.util.function.Supplier;
  * <p>Per layer: {@code x = LN(x + Wo·softmax(QKᵀ/√d + mask)·V)}, {@code x = LN(x + W2·gelu(W1·x))},
  * GELU in its exact erf form as BERT. Then {@link Pooling} and L2 normalisation. Where int8 is on,
  * a short pass runs the same arithmetic in {@link Int8ShortPass} instead: int8 products and fused
- * attention between Java loops.
+ * attention between Java loops; a long int8 pass, where the Vector API is loaded, runs those row
+ * loops between its products too ({@link #int8RowLoops}); ATen then only embeds, multiplies and
+ * pools.
  *
  * <p>Throughput: texts are tokenised, sorted by token length and cut into batches of {@link
  * #DEFAULT_BATCH_SIZE} (fewer where that would exceed {@link #MAX_BATCH_TOKENS} or {@link

@@ -2,8 +2,12 @@ package dev.cairn.embeddings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.norm.LayerNorm;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
@@ -347,6 +351,107 @@ class Int8ParityTest {
                 System.arraycopy(row, 0, sliced, r * out, out);
             }
             assertThat(sliced).containsExactly(expected);
+        }
+    }
+
+    @Test
+    void aLayersRowLoopsMatchTheirFormulaInTensorOps() {
+        // Int8Linear.addNormalised and geluQuantised against the same layer end as separate ops:
+        // LayerNorm(x·Wᵀ + b + residual) with DJL's LayerNorm, GELU with RowKernels' on the
+        // product, each quantised again by Int8Linear.quantised
+        Int8Linear int8 = Int8Linear.supported().orElseThrow();
+        try (var manager = TorchRuntime.engine().newBaseManager()) {
+            java.util.Random random = new java.util.Random(SEED + 1);
+            int rows = 37;
+            int width = 384;
+            float[] x = new float[rows * width];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = (float) random.nextGaussian() * (1 + i % 5);
+            }
+            float[] weight = new float[width * width];
+            for (int i = 0; i < weight.length; i++) {
+                weight[i] = (float) random.nextGaussian() * 0.05f;
+            }
+            float[] bias = new float[width];
+            float[] gamma = new float[width];
+            float[] beta = new float[width];
+            for (int i = 0; i < width; i++) {
+                bias[i] = (float) random.nextGaussian();
+                gamma[i] = 0.5f + random.nextFloat();
+                beta[i] = (float) random.nextGaussian() * 0.1f;
+            }
+            float eps = 1e-12f;
+            Int8Linear.Quantised q = Int8Linear.quantise(weight, width, width);
+            var shape = new Shape(width, width);
+            Int8Linear.Packed packed =
+                    int8.pack(manager.create(q.weight(), shape), q.scales(), bias);
+            var input = manager.create(x, new Shape(rows, width));
+            var linear = int8.apply(input, packed);
+
+            for (int stride : new int[] {1, 3}) {
+                float[] r = new float[rows * stride * width];
+                for (int i = 0; i < r.length; i++) {
+                    r[i] = (float) random.nextGaussian();
+                }
+                var residual = manager.create(r, new Shape(rows * stride, width));
+                var next = new Int8Linear.QuantisedRows(manager, rows, width);
+                var normalised =
+                        int8.addNormalised(
+                                int8.quantised(input),
+                                packed,
+                                residual,
+                                stride,
+                                gamma,
+                                beta,
+                                eps,
+                                next);
+
+                var added = linear.add(residual.get(new NDIndex("0:{}:{}", rows * stride, stride)));
+                float[] expected =
+                        LayerNorm.layerNorm(
+                                        added,
+                                        new Shape(width),
+                                        manager.create(gamma),
+                                        manager.create(beta),
+                                        eps)
+                                .singletonOrThrow()
+                                .toFloatArray();
+                float[] actual = normalised.toFloatArray();
+                assertThat(normalised.getShape()).isEqualTo(new Shape(rows, width));
+                for (int i = 0; i < expected.length; i++) {
+                    assertThat(actual[i]).isCloseTo(expected[i], within(2e-5f));
+                }
+                try (var again = int8.quantised(normalised)) {
+                    assertThat(next.tensor.toByteArray())
+                            .containsExactly(again.tensor.toByteArray());
+                    assertThat(next.steps).containsExactly(again.steps);
+                }
+            }
+
+            float[] gelu = linear.toFloatArray();
+            for (int i = 0; i < gelu.length; i++) {
+                gelu[i] = RowKernels.gelu(gelu[i]);
+            }
+            try (var inner = int8.geluQuantised(int8.quantised(input), packed);
+                    var expected = int8.quantised(manager.create(gelu, new Shape(rows, width)))) {
+                assertThat(inner.tensor.toByteArray())
+                        .containsExactly(expected.tensor.toByteArray());
+                assertThat(inner.steps).containsExactly(expected.steps);
+            }
+            var wrongResidual = manager.create(new float[width], new Shape(1, width));
+            assertThatThrownBy(
+                            () ->
+                                    int8.addNormalised(
+                                            int8.quantised(input),
+                                            packed,
+                                            wrongResidual,
+                                            1,
+                                            gamma,
+                                            beta,
+                                            eps,
+                                            null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("illegal residual [1, 384] for 37 rows of 384 every 1");
         }
     }
 
