@@ -39,11 +39,29 @@ final class RowKernels {
             float d = x[i + k] - mean;
             squares += d * d;
         }
-        squares += ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
-        float scale = (float) (1.0 / Math.sqrt(squares / n + eps));
+        squares += combined(s0, s1, s2, s3, s4, s5, s6, s7);
+        float scale = inverseDeviation(squares, n, eps);
         for (int j = 0; j < n; j++) {
-            out[o + j] = (x[i + j] - mean) * scale * gamma[j] + beta[j];
+            out[o + j] = normalised(x[i + j], mean, scale, gamma[j], beta[j]);
         }
+    }
+
+    /**
+     * LayerNorm's {@code 1 / sqrt(variance + eps)} from the sum of squared deviations of n values.
+     */
+    static float inverseDeviation(float squares, int n, float eps) {
+        return (float) (1.0 / Math.sqrt(squares / n + eps));
+    }
+
+    /** One LayerNorm output: {@code (x - mean) · scale · gamma + beta}, in that order. */
+    static float normalised(float x, float mean, float scale, float gamma, float beta) {
+        return (x - mean) * scale * gamma + beta;
+    }
+
+    /** Eight partial sums added in the one order every LayerNorm sum here uses. */
+    static float combined(
+            float s0, float s1, float s2, float s3, float s4, float s5, float s6, float s7) {
+        return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
     }
 
     /** {@code x[i..i+n)} summed in eight interleaved partial sums. */
@@ -64,7 +82,7 @@ final class RowKernels {
         for (; k < n; k++) {
             rest += x[i + k];
         }
-        return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) + rest;
+        return combined(s0, s1, s2, s3, s4, s5, s6, s7) + rest;
     }
 
     static final float FRAC_1_SQRT_2 = 0.70710678118654752f;

@@ -202,7 +202,7 @@ final class VectorRows {
             }
             float m = max.reduceLanes(VectorOperators.MAX);
             for (int n = whole; n < out; n++) {
-                row[n] = (row[n] - mean) * scale * gamma[n] + beta[n];
+                row[n] = RowKernels.normalised(row[n], mean, scale, gamma[n], beta[n]);
                 sums.setAtIndex(ValueLayout.JAVA_FLOAT, first + n, row[n]);
                 m = Math.max(m, Math.abs(row[n]));
             }
@@ -249,16 +249,21 @@ final class VectorRows {
             rest += d * d;
         }
         rest += combined(squares, partial);
-        return (float) (1.0 / Math.sqrt(rest / n + eps));
+        return RowKernels.inverseDeviation(rest, n, eps);
     }
 
-    /**
-     * Eight partial sums combined as {@link RowKernels} does: {@code ((0+1)+(2+3))+((4+5)+(6+7))}.
-     */
+    /** The lanes of an 8-lane vector added as {@link RowKernels#combined} adds partial sums. */
     private static float combined(FloatVector eight, float[] partial) {
         eight.intoArray(partial, 0);
-        return ((partial[0] + partial[1]) + (partial[2] + partial[3]))
-                + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+        return RowKernels.combined(
+                partial[0],
+                partial[1],
+                partial[2],
+                partial[3],
+                partial[4],
+                partial[5],
+                partial[6],
+                partial[7]);
     }
 
     /**

@@ -55,23 +55,15 @@ final class OrderedDot {
         for (int j = 0; j < FOLDED; j++) {
             lanes[j] += lanes[j + FOLDED];
         }
-        return tail(a, b, whole, lanes);
-    }
-
-    /**
-     * Adds dimensions {@code from..} into the first {@link #FOLDED} partial sums and folds them to
-     * one. Shared by both paths: it is where their orders meet.
-     */
-    static float tail(float[] a, float[] b, int from, float[] folded) {
-        for (int i = from; i < a.length; i++) {
+        for (int i = whole; i < a.length; i++) {
             int j = i % FOLDED;
-            folded[j] = Math.fma(a[i], b[i], folded[j]);
+            lanes[j] = Math.fma(a[i], b[i], lanes[j]);
         }
         for (int width = FOLDED / 2; width > 0; width /= 2) {
             for (int j = 0; j < width; j++) {
-                folded[j] += folded[j + width];
+                lanes[j] += lanes[j + width];
             }
         }
-        return folded[0];
+        return lanes[0];
     }
 }
