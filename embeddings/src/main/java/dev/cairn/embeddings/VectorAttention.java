@@ -128,6 +128,9 @@ final class VectorAttention {
         /** Attention's output for a block, {@code [ROWS, headDim]}. */
         final float[] context = new float[ROWS * headDim];
 
+        /** Each row's softmax sum as lanes, {@code [ROWS, LANES]}. */
+        final float[] lanes = new float[ROWS * LANES];
+
         Scratch(int t) {
             for (int j = 0; j < LANES; j++) {
                 rowStarts[j] = j * headDim;
@@ -202,7 +205,7 @@ final class VectorAttention {
                         headDim);
             }
             logits(s, n);
-            softmax(s.weights, n, length);
+            softmax(s.weights, n, length, s.lanes);
             long outFirst = firstOnly ? input : firstRow + r0;
             weighted(s, n, out, outFirst * hidden + (long) head * headDim, hidden, block);
         }
@@ -298,36 +301,57 @@ final class VectorAttention {
 
     /**
      * Each of the eight rows of {@code w} ({@code n} wide, the first {@code length} real) turned
-     * into probabilities in place; zero past {@code length}.
+     * into probabilities in place; zero past {@code length}. {@code lanes} ({@code [ROWS, LANES]})
+     * takes each row's sum as lanes.
+     *
+     * <p>Written for the latency of a row's passes: the maximum runs two chains (the Vector API's
+     * {@code MAX} carries Java's NaN and signed-zero rules, several instructions a step), and the
+     * eight rows' lanes are summed together after their exp passes, where one row's sixteen lanes
+     * were a chain of scalar adds. The same bits as a row at a time: the maximum is exact in any
+     * order, and each row's lanes are still added in order 0, 1, ...
      */
-    private static void softmax(float[] w, int n, int length) {
-        float[] lanes = new float[LANES];
+    private static void softmax(float[] w, int n, int length, float[] lanes) {
         for (int i = 0; i < ROWS; i++) {
             int row = i * n;
-            Arrays.fill(w, row + length, row + n, Float.NEGATIVE_INFINITY);
-            FloatVector max = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
-            for (int key = 0; key < n; key += LANES) {
-                max = max.max(FloatVector.fromArray(SPECIES, w, row + key));
+            // at most 31 values: a loop, not Arrays.fill's call into a stub
+            for (int key = row + length; key < row + n; key++) {
+                w[key] = Float.NEGATIVE_INFINITY;
             }
-            float m = max.reduceLanes(VectorOperators.MAX);
+            float max = rowMax(w, row, n);
             FloatVector sum = FloatVector.zero(SPECIES);
             for (int key = 0; key < n; key += LANES) {
-                FloatVector e = exp(FloatVector.fromArray(SPECIES, w, row + key).sub(m));
+                FloatVector e = exp(FloatVector.fromArray(SPECIES, w, row + key).sub(max));
                 e.intoArray(w, row + key);
                 sum = sum.add(e);
             }
-            // lanes added in a fixed order: reduceLanes(ADD) may take another order compiled
-            // than interpreted, and a vector must not depend on how warm the JIT is
-            sum.intoArray(lanes, 0);
-            float total = 0f;
-            for (float lane : lanes) {
-                total += lane;
+            sum.intoArray(lanes, i * LANES);
+        }
+        // lanes added in a fixed order: reduceLanes(ADD) may take another order compiled than
+        // interpreted, and a vector must not depend on how warm the JIT is
+        float[] totals = new float[ROWS];
+        for (int lane = 0; lane < LANES; lane++) {
+            for (int i = 0; i < ROWS; i++) {
+                totals[i] += lanes[i * LANES + lane];
             }
-            float scale = 1f / total;
+        }
+        for (int i = 0; i < ROWS; i++) {
+            int row = i * n;
+            float scale = 1f / totals[i];
             for (int key = 0; key < n; key += LANES) {
                 FloatVector.fromArray(SPECIES, w, row + key).mul(scale).intoArray(w, row + key);
             }
         }
+    }
+
+    /** The largest of a row's {@code n} values (a whole number of vector pairs). */
+    private static float rowMax(float[] w, int row, int n) {
+        FloatVector m0 = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
+        FloatVector m1 = m0;
+        for (int key = 0; key < n; key += 2 * LANES) {
+            m0 = m0.max(FloatVector.fromArray(SPECIES, w, row + key));
+            m1 = m1.max(FloatVector.fromArray(SPECIES, w, row + key + LANES));
+        }
+        return m0.max(m1).reduceLanes(VectorOperators.MAX);
     }
 
     private static final float LOG2E = 1.44269504088896341f;

@@ -95,28 +95,50 @@ class VectorAttentionTest {
 
     @Test
     void matchesSoftmaxAttentionOverEachInputsOwnTokens() {
-        // 37 tokens: neither a whole number of vectors nor of eight-row blocks; the last input
-        // is a lone token
-        int t = 37;
-        int[] lengths = {37, 20, 1};
+        // 101 and 37 tokens: neither a whole number of vectors nor of eight-row blocks (101 also
+        // runs the maximum's four chains); 48 a whole number of vectors but not of pairs; a lone
+        // token
+        int t = 101;
+        int[] lengths = {101, 37, 20, 48, 1};
         for (int headDim : new int[] {32, 64}) {
             float[] qkv = randomQkv(lengths.length, t, headDim, 20261127L + headDim);
+            assertMatchesReference(qkv, lengths, t, headDim);
+        }
+    }
 
-            float[] actual = run(twoThreads, headDim, qkv, lengths, t, false);
+    @Test
+    void logitsFarBelowZeroStillGiveProbabilities() {
+        // every query·key near -128: were padding's zero logits taken for the maximum, exp would
+        // underflow to zero for every real key and the rows would be NaN
+        int t = 37;
+        int[] lengths = {37, 20};
+        int headDim = 32;
+        float[] qkv = randomQkv(lengths.length, t, headDim, 7L);
+        int hidden = HEADS * headDim;
+        for (int row = 0; row < lengths.length * t; row++) {
+            for (int c = 0; c < hidden; c++) {
+                qkv[row * 3 * hidden + c] = 2f + 0.02f * qkv[row * 3 * hidden + c];
+                qkv[row * 3 * hidden + hidden + c] = -2f + 0.02f * qkv[row * 3 * hidden + c];
+            }
+        }
+        assertMatchesReference(qkv, lengths, t, headDim);
+    }
 
-            double[] expected = reference(qkv, lengths, t, headDim);
-            int hidden = HEADS * headDim;
-            for (int j = 0; j < lengths.length; j++) {
-                for (int i = 0; i < t; i++) {
-                    for (int c = 0; c < hidden; c++) {
-                        int o = (j * t + i) * hidden + c;
-                        if (i < lengths[j]) {
-                            assertThat((double) actual[o])
-                                    .as("input %d row %d column %d", j, i, c)
-                                    .isCloseTo(expected[o], offset(2e-5));
-                        } else {
-                            assertThat(actual[o]).as("padding row %d of input %d", i, j).isZero();
-                        }
+    private static void assertMatchesReference(float[] qkv, int[] lengths, int t, int headDim) {
+        float[] actual = run(twoThreads, headDim, qkv, lengths, t, false);
+
+        double[] expected = reference(qkv, lengths, t, headDim);
+        int hidden = HEADS * headDim;
+        for (int j = 0; j < lengths.length; j++) {
+            for (int i = 0; i < t; i++) {
+                for (int c = 0; c < hidden; c++) {
+                    int o = (j * t + i) * hidden + c;
+                    if (i < lengths[j]) {
+                        assertThat((double) actual[o])
+                                .as("input %d row %d column %d", j, i, c)
+                                .isCloseTo(expected[o], offset(2e-5));
+                    } else {
+                        assertThat(actual[o]).as("padding row %d of input %d", i, j).isZero();
                     }
                 }
             }
