@@ -87,13 +87,7 @@ final class VectorRows {
             for (int n = whole; n < out; n++) {
                 long at = row + n;
                 sums.setAtIndex(
-                        ValueLayout.JAVA_FLOAT,
-                        at,
-                        Int8Linear.rescaled(
-                                sums.getAtIndex(ValueLayout.JAVA_INT, at),
-                                scales[n],
-                                step,
-                                bias[n]));
+                        ValueLayout.JAVA_FLOAT, at, rescaledOne(sums, row, n, step, scales, bias));
             }
         }
     }
@@ -128,13 +122,7 @@ final class VectorRows {
             }
             float m = max.reduceLanes(VectorOperators.MAX);
             for (int n = whole; n < out; n++) {
-                float y =
-                        Int8Linear.rescaled(
-                                sums.getAtIndex(ValueLayout.JAVA_INT, first + n),
-                                scales[n],
-                                step,
-                                bias[n]);
-                row[n] = RowKernels.gelu(y);
+                row[n] = RowKernels.gelu(rescaledOne(sums, first, n, step, scales, bias));
                 m = Math.max(m, Math.abs(row[n]));
             }
             qSteps[r] = storeQuantisedRow(row, m, q, first);
@@ -179,11 +167,7 @@ final class VectorRows {
             }
             for (int n = whole; n < out; n++) {
                 row[n] =
-                        Int8Linear.rescaled(
-                                        sums.getAtIndex(ValueLayout.JAVA_INT, first + n),
-                                        scales[n],
-                                        step,
-                                        bias[n])
+                        rescaledOne(sums, first, n, step, scales, bias)
                                 + residual.getAtIndex(ValueLayout.JAVA_FLOAT, skip + n);
             }
             float mean = mean(row, partial);
@@ -296,6 +280,16 @@ final class VectorRows {
                 .mul(FloatVector.fromArray(FLOATS, scales, n))
                 .mul(step)
                 .add(FloatVector.fromArray(FLOATS, bias, n));
+    }
+
+    /**
+     * Column {@code n} of {@link #rescaled}'s row on its own ({@link Int8Linear#rescaled}), for the
+     * columns past the last whole vector.
+     */
+    private static float rescaledOne(
+            MemorySegment sums, long row, int n, float step, float[] scales, float[] bias) {
+        return Int8Linear.rescaled(
+                sums.getAtIndex(ValueLayout.JAVA_INT, row + n), scales[n], step, bias[n]);
     }
 
     /**
