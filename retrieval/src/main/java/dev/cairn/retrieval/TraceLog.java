@@ -3,8 +3,6 @@ package dev.cairn.retrieval;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cairn.retrieval.fusion.Signal;
-import dev.cairn.store.Authority;
 import dev.cairn.store.Change;
 import dev.cairn.store.SqlAccess;
 import dev.cairn.store.StoreException;
@@ -16,8 +14,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,18 +22,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Persists retrieve traces in {@code retrieval_traces} and {@code retrieval_trace_hits}, keeping at
- * most the configured number per namespace (pruned every {@value #PRUNE_EVERY} writes).
+ * Persists retrieve traces in {@code retrieval_traces}, a row each with its candidates in one
+ * column ({@link TraceEntries}), keeping at most the configured number per namespace (pruned every
+ * {@value #PRUNE_EVERY} writes).
  *
- * <p>Writes happen behind the answer: a trace is a transaction of a hundred rows with a durable
- * commit (an fsync in SQLite, a round trip in PostgreSQL), milliseconds that a retrieve caller
- * should not wait for. The writer takes every trace that queued while it was busy and writes them
- * in one transaction per namespace, so under load many traces share one commit. Until its write is
- * done a trace is served from memory, so {@link #find} sees every trace as soon as {@link #save}
- * returns. At most {@value #MAX_PENDING} traces wait; beyond that {@code save} writes in the
- * caller's thread, so a slow database slows retrieves rather than filling the heap. {@link #close}
- * waits for the writes; a process killed before that loses the traces of its last moments, never
- * other data. Thread-safe.
+ * <p>Writes happen behind the answer: a trace is a row of some 12 KB with a durable commit (an
+ * fsync in SQLite, a round trip in PostgreSQL), milliseconds that a retrieve caller should not wait
+ * for. The writer takes every trace that queued while it was busy and writes them in one
+ * transaction per namespace, so under load many traces share one commit. Until its write is done a
+ * trace is served from memory, so {@link #find} sees every trace as soon as {@link #save} returns.
+ * At most {@value #MAX_PENDING} traces wait; beyond that {@code save} writes in the caller's
+ * thread, so a slow database slows retrieves rather than filling the heap. {@link #close} waits for
+ * the writes; a process killed before that loses the traces of its last moments, never other data.
+ * Thread-safe.
  */
 final class TraceLog implements AutoCloseable {
 
@@ -113,7 +110,6 @@ final class TraceLog implements AutoCloseable {
                 c -> {
                     for (StoredTrace trace : traces) {
                         insertTrace(c, namespace, trace);
-                        insertEntries(c, namespace, trace);
                         sql.appendChange(
                                 c, namespace, Change.Kind.TRACE, trace.traceId(), Change.Op.UPSERT);
                     }
@@ -130,8 +126,8 @@ final class TraceLog implements AutoCloseable {
         try (PreparedStatement ps =
                 c.prepareStatement(
                         "INSERT INTO retrieval_traces (namespace, id, query, request, grounding,"
-                                + " plan, timings, signals, created_at)"
-                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                                + " plan, timings, signals, created_at, entries)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, namespace);
             ps.setString(2, trace.traceId());
             ps.setString(3, trace.query());
@@ -141,38 +137,8 @@ final class TraceLog implements AutoCloseable {
             sql.bindJson(ps, 7, json(trace.timings()));
             sql.bindJson(ps, 8, json(trace.signals()));
             sql.bindInstant(ps, 9, trace.createdAt());
+            ps.setBytes(10, TraceEntries.encode(trace.entries()));
             ps.executeUpdate();
-        }
-    }
-
-    private void insertEntries(Connection c, String namespace, StoredTrace trace)
-            throws SQLException {
-        try (PreparedStatement ps =
-                c.prepareStatement(
-                        "INSERT INTO retrieval_trace_hits (namespace, trace_id, position, chunk_id,"
-                                + " document_id, fused, ranks, scores, selected, title, heading,"
-                                + " text, authority, filtered_out, explanation, graph_path)"
-                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            for (StoredTrace.Entry e : trace.entries()) {
-                ps.setString(1, namespace);
-                ps.setString(2, trace.traceId());
-                ps.setInt(3, e.position());
-                ps.setString(4, e.chunkId());
-                ps.setString(5, e.documentId());
-                ps.setDouble(6, e.fused());
-                sql.bindJson(ps, 7, signalJson(e.ranks()));
-                sql.bindJson(ps, 8, signalJson(e.scores()));
-                ps.setBoolean(9, e.selected());
-                ps.setString(10, e.title());
-                ps.setString(11, e.heading());
-                ps.setString(12, e.text());
-                ps.setString(13, e.authority().name());
-                ps.setBoolean(14, e.filteredOut());
-                ps.setString(15, e.explanation());
-                sql.bindJson(ps, 16, e.graphPath().isEmpty() ? "[]" : json(e.graphPath()));
-                ps.addBatch();
-            }
-            ps.executeBatch();
         }
     }
 
@@ -186,7 +152,7 @@ final class TraceLog implements AutoCloseable {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT query, request, grounding, plan, timings, signals,"
-                                            + " created_at FROM retrieval_traces"
+                                            + " created_at, entries FROM retrieval_traces"
                                             + " WHERE namespace = ? AND id = ?")) {
                         ps.setString(1, namespace);
                         ps.setString(2, traceId);
@@ -194,7 +160,6 @@ final class TraceLog implements AutoCloseable {
                             if (!rs.next()) {
                                 return Optional.empty();
                             }
-                            List<StoredTrace.Entry> entries = entries(c, namespace, traceId);
                             return Optional.of(
                                     new StoredTrace(
                                             traceId,
@@ -210,51 +175,10 @@ final class TraceLog implements AutoCloseable {
                                                     rs.getString("signals"),
                                                     new TypeReference<List<SignalOutcome>>() {}),
                                             sql.readInstant(rs, "created_at"),
-                                            entries));
+                                            TraceEntries.decode(rs.getBytes("entries"))));
                         }
                     }
                 });
-    }
-
-    private List<StoredTrace.Entry> entries(Connection c, String namespace, String traceId)
-            throws SQLException {
-        List<StoredTrace.Entry> entries = new ArrayList<>();
-        try (PreparedStatement ps =
-                c.prepareStatement(
-                        "SELECT position, chunk_id, document_id, fused, ranks, scores, selected,"
-                                + " title, heading, text, authority, filtered_out, explanation,"
-                                + " graph_path FROM retrieval_trace_hits"
-                                + " WHERE namespace = ? AND trace_id = ? ORDER BY position")) {
-            ps.setString(1, namespace);
-            ps.setString(2, traceId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    Map<String, Double> ranks = parse(rs.getString("ranks"), NUMBERS);
-                    Map<String, Double> scores = parse(rs.getString("scores"), NUMBERS);
-                    Map<Signal, Integer> rankBySignal = new EnumMap<>(Signal.class);
-                    ranks.forEach((k, v) -> rankBySignal.put(Signal.valueOf(k), v.intValue()));
-                    Map<Signal, Double> scoreBySignal = new EnumMap<>(Signal.class);
-                    scores.forEach((k, v) -> scoreBySignal.put(Signal.valueOf(k), v));
-                    entries.add(
-                            new StoredTrace.Entry(
-                                    rs.getInt("position"),
-                                    rs.getString("chunk_id"),
-                                    rs.getString("document_id"),
-                                    rs.getDouble("fused"),
-                                    rankBySignal,
-                                    scoreBySignal,
-                                    rs.getBoolean("selected"),
-                                    rs.getString("title"),
-                                    rs.getString("heading"),
-                                    rs.getString("text"),
-                                    Authority.valueOf(rs.getString("authority")),
-                                    rs.getBoolean("filtered_out"),
-                                    rs.getString("explanation"),
-                                    parse(rs.getString("graph_path"), PATH)));
-                }
-            }
-        }
-        return entries;
     }
 
     /** Deletes all but the newest {@code retention} traces of the namespace. */
@@ -278,53 +202,16 @@ final class TraceLog implements AutoCloseable {
                     if (cutoff == null) {
                         return null;
                     }
-                    for (String table : List.of("retrieval_trace_hits", "retrieval_traces")) {
-                        String idColumn = table.equals("retrieval_traces") ? "id" : "trace_id";
-                        try (PreparedStatement ps =
-                                c.prepareStatement(
-                                        "DELETE FROM "
-                                                + table
-                                                + " WHERE namespace = ? AND "
-                                                + idColumn
-                                                + " IN (SELECT id FROM retrieval_traces"
-                                                + " WHERE namespace = ? AND created_at < ?)")) {
-                            ps.setString(1, namespace);
-                            ps.setString(2, namespace);
-                            sql.bindInstant(ps, 3, cutoff);
-                            ps.executeUpdate();
-                        }
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "DELETE FROM retrieval_traces WHERE namespace = ? AND"
+                                            + " created_at < ?")) {
+                        ps.setString(1, namespace);
+                        sql.bindInstant(ps, 2, cutoff);
+                        ps.executeUpdate();
                     }
                     return null;
                 });
-    }
-
-    /**
-     * The JSON object of a candidate's ranks or scores by signal name: the text Jackson writes for
-     * {@link #byName}, written here directly. A trace has a hundred candidates and two such objects
-     * each: through the object mapper 60-100 us of CPU per trace, written here 35-45 us. Values
-     * other than ints and finite doubles (never in a trace) go through Jackson.
-     */
-    static String signalJson(Map<Signal, ? extends Number> values) {
-        Map<String, Number> named = byName(values);
-        StringBuilder out = new StringBuilder(16 + 24 * named.size()).append('{');
-        for (Map.Entry<String, Number> e : named.entrySet()) {
-            Number v = e.getValue();
-            if (!(v instanceof Integer || v instanceof Double d && Double.isFinite(d))) {
-                return json(named);
-            }
-            if (out.length() > 1) {
-                out.append(',');
-            }
-            // signal names are enum constants: nothing in them to escape
-            out.append('"').append(e.getKey()).append("\":").append(v);
-        }
-        return out.append('}').toString();
-    }
-
-    private static Map<String, Number> byName(Map<Signal, ? extends Number> values) {
-        Map<String, Number> out = new HashMap<>();
-        values.forEach((k, v) -> out.put(k.name(), v));
-        return out;
     }
 
     private static String json(Object value) {

@@ -2,19 +2,14 @@ package dev.cairn.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.store.Authority;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoreConfig;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,36 +50,6 @@ class TraceLogTest {
             assertThat(stored.entries().get(0).graphPath()).isEmpty();
             assertThat(reopened.find("other", "t-1")).isEmpty();
             reopened.close();
-        }
-    }
-
-    @Test
-    void signalJsonIsTheTextTheObjectMapperWrites() throws Exception {
-        ObjectMapper mapper = new ObjectMapper();
-        Random random = new Random(5);
-        List<Map<Signal, ? extends Number>> cases = new ArrayList<>();
-        cases.add(Map.of());
-        cases.add(Map.of(Signal.GRAPH, Double.NaN, Signal.DENSE, 0.5));
-        cases.add(Map.of(Signal.LEXICAL, Double.POSITIVE_INFINITY));
-        cases.add(Map.of(Signal.DENSE, -0.0, Signal.LEXICAL, 1e-7, Signal.GRAPH, 1.0E22));
-        for (int i = 0; i < 500; i++) {
-            Map<Signal, Integer> ranks = new EnumMap<>(Signal.class);
-            Map<Signal, Double> scores = new EnumMap<>(Signal.class);
-            for (Signal signal : Signal.values()) {
-                if (random.nextBoolean()) {
-                    ranks.put(signal, random.nextInt(1_000) + 1);
-                    scores.put(signal, random.nextDouble() * Math.pow(10, random.nextInt(9) - 4));
-                }
-            }
-            cases.add(ranks);
-            cases.add(scores);
-        }
-        for (Map<Signal, ? extends Number> values : cases) {
-            Map<String, Number> byName = new HashMap<>();
-            values.forEach((k, v) -> byName.put(k.name(), v));
-            assertThat(TraceLog.signalJson(values))
-                    .as("%s", values)
-                    .isEqualTo(mapper.writeValueAsString(byName));
         }
     }
 

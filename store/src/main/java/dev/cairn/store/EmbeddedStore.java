@@ -44,6 +44,9 @@ final class EmbeddedStore extends JdbcStore {
     /** How long a write waits for another process holding the file's write lock. */
     static final int BUSY_TIMEOUT_MILLIS = 10_000;
 
+    /** What a checkpointed WAL file is truncated to. */
+    static final int WAL_SIZE_LIMIT_BYTES = 64 << 20;
+
     static final Comparator<DenseHit> BEST_FIRST =
             Comparator.comparingDouble(DenseHit::similarity)
                     .reversed()
@@ -68,6 +71,9 @@ final class EmbeddedStore extends JdbcStore {
         sqlite.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
         sqlite.setJournalMode(SQLiteConfig.JournalMode.WAL);
         sqlite.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        // without a limit the WAL file keeps the size of the largest transaction (a migration, a
+        // bulk ingest) after every later checkpoint
+        sqlite.setJournalSizeLimit(WAL_SIZE_LIMIT_BYTES);
         sqlite.enforceForeignKeys(true);
         if (readOnly) {
             sqlite.setReadOnly(true);

@@ -36,6 +36,39 @@ class EmbeddedStoreTest extends StoreContractTest {
     }
 
     @Test
+    void aLargeTransactionDoesNotLeaveItsSizeInTheWalFile() throws Exception {
+        store.createNamespace("big", "");
+        SqlAccess sql = store.sql();
+        sql.write(
+                "big",
+                c -> {
+                    try (var s = c.createStatement()) {
+                        s.execute("CREATE TABLE wal_filler (b BLOB)");
+                        for (int i = 0; i < 96; i++) {
+                            s.execute("INSERT INTO wal_filler VALUES (randomblob(1048576))");
+                        }
+                    }
+                    return null;
+                });
+        Path wal = dataDir.resolve(EmbeddedStore.FILE_NAME + "-wal");
+        assertThat(Files.size(wal)).isGreaterThan(96L << 20);
+
+        sql.write(
+                "big",
+                c -> {
+                    try (var s = c.createStatement()) {
+                        s.execute("DROP TABLE wal_filler");
+                    }
+                    return null;
+                });
+        // each commit checkpoints a WAL past 1,000 pages; the write after that one starts the
+        // WAL over, which is when SQLite truncates the file
+        store.createNamespace("after-checkpoint", "");
+
+        assertThat(Files.size(wal)).isLessThanOrEqualTo(EmbeddedStore.WAL_SIZE_LIMIT_BYTES);
+    }
+
+    @Test
     void acknowledgedWritesSurviveSigkill() throws Exception {
         store.close();
         store = null;

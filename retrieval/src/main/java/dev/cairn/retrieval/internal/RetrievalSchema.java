@@ -25,6 +25,7 @@ public final class RetrievalSchema implements Schema {
                 "V002__retrieval_traces.sql",
                 "V005__entity_graph.sql",
                 "V009__trace_candidate_detail.sql",
-                "V011__feedback.sql");
+                "V011__feedback.sql",
+                "V014__trace_entries_in_row.sql");
     }
 }

@@ -1,0 +1,195 @@
+package dev.cairn.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.retrieval.fusion.Signal;
+import dev.cairn.store.Authority;
+import dev.cairn.store.PostgresTestDatabase;
+import dev.cairn.store.SqlAccess;
+import dev.cairn.store.Store;
+import dev.cairn.store.StoreConfig;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Traces stored as a row per candidate (before V014) are read after the migration as they were
+ * written, on both stores: the migration turns the rows into undeflated JSON in SQL.
+ */
+class TraceRowsMigrationTest {
+
+    @TempDir Path dir;
+
+    @Test
+    void embedded() {
+        convertsTracesStoredAsRows(
+                () -> Store.embedded(dir, StoreConfig.defaults().withDimensions(4)));
+    }
+
+    @Test
+    void postgres() {
+        PostgresTestDatabase.assumeAvailable();
+        try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
+            convertsTracesStoredAsRows(
+                    () ->
+                            Store.postgres(
+                                    database.jdbcUrl(), StoreConfig.defaults().withDimensions(4)));
+        }
+    }
+
+    private void convertsTracesStoredAsRows(Supplier<Store> open) {
+        Instant at = Instant.parse("2026-11-20T08:00:00Z");
+        try (Store store = open.get()) {
+            store.createNamespace("ops", "");
+            SqlAccess sql = store.sql();
+            boolean postgres = sql.dialect() == SqlAccess.Dialect.POSTGRES;
+            sql.write(
+                    "ops",
+                    c -> {
+                        try (Statement s = c.createStatement()) {
+                            s.execute("DELETE FROM schema_migrations WHERE version = 14");
+                            s.execute("ALTER TABLE retrieval_traces DROP COLUMN entries");
+                            s.execute(postgres ? HITS_POSTGRES : HITS_SQLITE);
+                        }
+                        for (String id : List.of("t-old", "t-none")) {
+                            try (PreparedStatement ps =
+                                    c.prepareStatement(
+                                            "INSERT INTO retrieval_traces (namespace, id, query,"
+                                                    + " request, grounding, plan, timings,"
+                                                    + " signals, created_at)"
+                                                    + " VALUES ('ops', ?, ?, ?, 0.5, 'DIRECT', ?,"
+                                                    + " ?, ?)")) {
+                                ps.setString(1, id);
+                                ps.setString(2, "q " + id);
+                                sql.bindJson(ps, 3, "{\"query\":\"q\"}");
+                                sql.bindJson(
+                                        ps,
+                                        4,
+                                        "{\"lexicalMs\":1.0,\"denseMs\":2.0,\"graphMs\":0.0,"
+                                                + "\"fusionMs\":0.5,\"totalMs\":3.5}");
+                                sql.bindJson(ps, 5, "[]");
+                                sql.bindInstant(ps, 6, at);
+                                ps.executeUpdate();
+                            }
+                        }
+                        try (PreparedStatement ps =
+                                c.prepareStatement(
+                                        "INSERT INTO retrieval_trace_hits (namespace, trace_id,"
+                                                + " position, chunk_id, document_id, fused, ranks,"
+                                                + " scores, selected, title, heading, text,"
+                                                + " authority, filtered_out, explanation,"
+                                                + " graph_path) VALUES ('ops', 't-old', ?, ?,"
+                                                + " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                            // inserted out of order: the conversion orders by position
+                            for (int position : new int[] {1, 0}) {
+                                boolean first = position == 0;
+                                ps.setInt(1, position);
+                                ps.setString(2, first ? "c1" : "c2");
+                                ps.setString(3, first ? "d1" : "d2");
+                                ps.setDouble(4, first ? 0.033377855444203644 : 0.0161);
+                                sql.bindJson(
+                                        ps,
+                                        5,
+                                        first ? "{\"LEXICAL\":1,\"DENSE\":3}" : "{\"DENSE\":2}");
+                                sql.bindJson(
+                                        ps,
+                                        6,
+                                        first
+                                                ? "{\"LEXICAL\":4.25,\"DENSE\":0.71685594}"
+                                                : "{\"DENSE\":0.5}");
+                                ps.setBoolean(7, first);
+                                ps.setString(8, first ? "Runbook" : "");
+                                ps.setString(9, first ? "Failover" : "");
+                                ps.setString(10, first ? "Run \"pg_ctl promote\" — then DNS" : "");
+                                ps.setString(11, first ? "AUTHORITATIVE" : "UNVERIFIED");
+                                ps.setBoolean(12, !first);
+                                ps.setString(13, first ? "" : "weight(text:runbook) = 1.2");
+                                sql.bindJson(
+                                        ps,
+                                        14,
+                                        first
+                                                ? "[]"
+                                                : "[{\"from\":\"ledger-db\",\"to\":\"d2\","
+                                                        + "\"type\":\"governs\",\"weight\":0.8}]");
+                                ps.executeUpdate();
+                            }
+                        }
+                        return null;
+                    });
+        }
+
+        try (Store store = open.get()) {
+            TraceLog log = new TraceLog(store.sql(), 100);
+            StoredTrace old = log.find("ops", "t-old").orElseThrow();
+            assertThat(old.query()).isEqualTo("q t-old");
+            assertThat(old.createdAt()).isEqualTo(at);
+            assertThat(old.entries())
+                    .containsExactly(
+                            new StoredTrace.Entry(
+                                    0,
+                                    "c1",
+                                    "d1",
+                                    0.033377855444203644,
+                                    Map.of(Signal.LEXICAL, 1, Signal.DENSE, 3),
+                                    Map.of(Signal.LEXICAL, 4.25, Signal.DENSE, 0.71685594),
+                                    true,
+                                    "Runbook",
+                                    "Failover",
+                                    "Run \"pg_ctl promote\" — then DNS",
+                                    Authority.AUTHORITATIVE),
+                            new StoredTrace.Entry(
+                                    1,
+                                    "c2",
+                                    "d2",
+                                    0.0161,
+                                    Map.of(Signal.DENSE, 2),
+                                    Map.of(Signal.DENSE, 0.5),
+                                    false,
+                                    "",
+                                    "",
+                                    "",
+                                    Authority.DEFAULT,
+                                    true,
+                                    "weight(text:runbook) = 1.2",
+                                    List.of(
+                                            new GraphContext.TraversedRelation(
+                                                    "ledger-db", "d2", "governs", 0.8))));
+            assertThat(log.find("ops", "t-none").orElseThrow().entries()).isEmpty();
+            log.close();
+        }
+    }
+
+    /** retrieval_trace_hits as V002 and V009 left it, per dialect. */
+    private static final String HITS_SQLITE =
+            """
+            CREATE TABLE retrieval_trace_hits (
+                namespace TEXT NOT NULL, trace_id TEXT NOT NULL, position INTEGER NOT NULL,
+                chunk_id TEXT NOT NULL, document_id TEXT NOT NULL, fused REAL NOT NULL,
+                ranks TEXT NOT NULL, scores TEXT NOT NULL, selected INTEGER NOT NULL,
+                title TEXT NOT NULL, heading TEXT NOT NULL, text TEXT NOT NULL,
+                authority TEXT NOT NULL, filtered_out INTEGER NOT NULL DEFAULT 0,
+                explanation TEXT NOT NULL DEFAULT '', graph_path TEXT NOT NULL DEFAULT '[]',
+                PRIMARY KEY (namespace, trace_id, position),
+                FOREIGN KEY (namespace, trace_id) REFERENCES retrieval_traces (namespace, id)
+                    ON DELETE CASCADE)""";
+
+    private static final String HITS_POSTGRES =
+            """
+            CREATE TABLE retrieval_trace_hits (
+                namespace text COLLATE "C" NOT NULL, trace_id text COLLATE "C" NOT NULL,
+                position integer NOT NULL, chunk_id text COLLATE "C" NOT NULL,
+                document_id text COLLATE "C" NOT NULL, fused double precision NOT NULL,
+                ranks jsonb NOT NULL, scores jsonb NOT NULL, selected boolean NOT NULL,
+                title text NOT NULL, heading text NOT NULL, text text NOT NULL,
+                authority text NOT NULL, filtered_out boolean NOT NULL DEFAULT false,
+                explanation text NOT NULL DEFAULT '', graph_path jsonb NOT NULL DEFAULT '[]',
+                PRIMARY KEY (namespace, trace_id, position),
+                FOREIGN KEY (namespace, trace_id) REFERENCES retrieval_traces (namespace, id)
+                    ON DELETE CASCADE)""";
+}
