@@ -47,9 +47,6 @@ final class TraceLog implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
-    private static final TypeReference<Map<String, Double>> NUMBERS = new TypeReference<>() {};
-    private static final TypeReference<List<GraphContext.TraversedRelation>> PATH =
-            new TypeReference<>() {};
 
     private final SqlAccess sql;
     private final int retention;
