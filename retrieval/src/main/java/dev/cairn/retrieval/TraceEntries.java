@@ -29,7 +29,7 @@ import java.util.zip.InflaterInputStream;
  * <p>A retrieve has 100-200 candidates. As a row each (sixteen bound columns, an index entry) a
  * trace cost its writer about 1.5 ms of CPU, most of it SQLite and the kernel writing some 52 KB of
  * pages, and took a tenth of the server's CPU at 16 connections. Deflated JSON of the same
- * candidates is a fifth of that size and two bound values.
+ * candidates is a fifth of that size, bound as one value.
  *
  * <p>{@link #decode} also reads an undeflated array (it starts with {@code [}, a deflate stream
  * never does): traces stored as rows before were converted to it in SQL, which cannot deflate.
