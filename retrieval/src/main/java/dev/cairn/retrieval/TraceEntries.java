@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
-import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 
 /**
@@ -133,26 +132,26 @@ final class TraceEntries {
 
     private static InputStream inflatedUnlessJson(byte[] stored) {
         InputStream raw = new ByteArrayInputStream(stored);
-        return stored.length > 0 && stored[0] == '['
-                ? raw
-                : new InflaterInputStream(raw, new Inflater(), 8192) {
-                    @Override
-                    public void close() throws IOException {
-                        super.close();
-                        inf.end();
-                    }
-                };
+        return stored.length > 0 && stored[0] == '[' ? raw : new InflaterInputStream(raw);
     }
 
     private static StoredTrace.Entry entry(JsonNode e) {
         Map<Signal, Integer> ranks = new EnumMap<>(Signal.class);
         e.path("ranks")
                 .properties()
-                .forEach(r -> ranks.put(signal(r.getKey()), r.getValue().asInt()));
+                .forEach(
+                        r ->
+                                ranks.put(
+                                        constant(Signal.class, "signal", r.getKey()),
+                                        r.getValue().asInt()));
         Map<Signal, Double> scores = new EnumMap<>(Signal.class);
         e.path("scores")
                 .properties()
-                .forEach(s -> scores.put(signal(s.getKey()), s.getValue().asDouble()));
+                .forEach(
+                        s ->
+                                scores.put(
+                                        constant(Signal.class, "signal", s.getKey()),
+                                        s.getValue().asDouble()));
         List<GraphContext.TraversedRelation> path = new ArrayList<>();
         for (JsonNode r : e.path("graphPath")) {
             path.add(
@@ -173,25 +172,19 @@ final class TraceEntries {
                 e.path("title").asText(),
                 e.path("heading").asText(),
                 e.path("text").asText(),
-                e.has("authority") ? authority(e.path("authority").asText()) : Authority.DEFAULT,
+                e.has("authority")
+                        ? constant(Authority.class, "authority", e.path("authority").asText())
+                        : Authority.DEFAULT,
                 e.path("filteredOut").asBoolean(),
                 e.path("explanation").asText(),
                 path);
     }
 
-    private static Authority authority(String name) {
+    private static <E extends Enum<E>> E constant(Class<E> type, String what, String name) {
         try {
-            return Authority.valueOf(name);
+            return Enum.valueOf(type, name);
         } catch (IllegalArgumentException e) {
-            throw new StoreException("a stored trace names an unknown authority: " + name, e);
-        }
-    }
-
-    private static Signal signal(String name) {
-        try {
-            return Signal.valueOf(name);
-        } catch (IllegalArgumentException e) {
-            throw new StoreException("a stored trace names an unknown signal: " + name, e);
+            throw new StoreException("a stored trace names an unknown " + what + ": " + name, e);
         }
     }
 }

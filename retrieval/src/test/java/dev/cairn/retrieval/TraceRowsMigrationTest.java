@@ -2,6 +2,8 @@ package dev.cairn.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.store.Authority;
 import dev.cairn.store.PostgresTestDatabase;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -87,36 +90,21 @@ class TraceRowsMigrationTest {
                                                 + " graph_path) VALUES ('ops', 't-old', ?, ?,"
                                                 + " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                             // inserted out of order: the conversion orders by position
-                            for (int position : new int[] {1, 0}) {
-                                boolean first = position == 0;
-                                ps.setInt(1, position);
-                                ps.setString(2, first ? "c1" : "c2");
-                                ps.setString(3, first ? "d1" : "d2");
-                                ps.setDouble(4, first ? 0.033377855444203644 : 0.0161);
-                                sql.bindJson(
-                                        ps,
-                                        5,
-                                        first ? "{\"LEXICAL\":1,\"DENSE\":3}" : "{\"DENSE\":2}");
-                                sql.bindJson(
-                                        ps,
-                                        6,
-                                        first
-                                                ? "{\"LEXICAL\":4.25,\"DENSE\":0.71685594}"
-                                                : "{\"DENSE\":0.5}");
-                                ps.setBoolean(7, first);
-                                ps.setString(8, first ? "Runbook" : "");
-                                ps.setString(9, first ? "Failover" : "");
-                                ps.setString(10, first ? "Run \"pg_ctl promote\" — then DNS" : "");
-                                ps.setString(11, first ? "AUTHORITATIVE" : "UNVERIFIED");
-                                ps.setBoolean(12, !first);
-                                ps.setString(13, first ? "" : "weight(text:runbook) = 1.2");
-                                sql.bindJson(
-                                        ps,
-                                        14,
-                                        first
-                                                ? "[]"
-                                                : "[{\"from\":\"ledger-db\",\"to\":\"d2\","
-                                                        + "\"type\":\"governs\",\"weight\":0.8}]");
+                            for (StoredTrace.Entry e : OLD_ENTRIES.reversed()) {
+                                ps.setInt(1, e.position());
+                                ps.setString(2, e.chunkId());
+                                ps.setString(3, e.documentId());
+                                ps.setDouble(4, e.fused());
+                                sql.bindJson(ps, 5, asWrittenBefore(e.ranks()));
+                                sql.bindJson(ps, 6, asWrittenBefore(e.scores()));
+                                ps.setBoolean(7, e.selected());
+                                ps.setString(8, e.title());
+                                ps.setString(9, e.heading());
+                                ps.setString(10, e.text());
+                                ps.setString(11, e.authority().name());
+                                ps.setBoolean(12, e.filteredOut());
+                                ps.setString(13, e.explanation());
+                                sql.bindJson(ps, 14, asWrittenBefore(e.graphPath()));
                                 ps.executeUpdate();
                             }
                         }
@@ -129,41 +117,63 @@ class TraceRowsMigrationTest {
             StoredTrace old = log.find("ops", "t-old").orElseThrow();
             assertThat(old.query()).isEqualTo("q t-old");
             assertThat(old.createdAt()).isEqualTo(at);
-            assertThat(old.entries())
-                    .containsExactly(
-                            new StoredTrace.Entry(
-                                    0,
-                                    "c1",
-                                    "d1",
-                                    0.033377855444203644,
-                                    Map.of(Signal.LEXICAL, 1, Signal.DENSE, 3),
-                                    Map.of(Signal.LEXICAL, 4.25, Signal.DENSE, 0.71685594),
-                                    true,
-                                    "Runbook",
-                                    "Failover",
-                                    "Run \"pg_ctl promote\" — then DNS",
-                                    Authority.AUTHORITATIVE),
-                            new StoredTrace.Entry(
-                                    1,
-                                    "c2",
-                                    "d2",
-                                    0.0161,
-                                    Map.of(Signal.DENSE, 2),
-                                    Map.of(Signal.DENSE, 0.5),
-                                    false,
-                                    "",
-                                    "",
-                                    "",
-                                    Authority.DEFAULT,
-                                    true,
-                                    "weight(text:runbook) = 1.2",
-                                    List.of(
-                                            new GraphContext.TraversedRelation(
-                                                    "ledger-db", "d2", "governs", 0.8))));
+            assertThat(old.entries()).containsExactlyElementsOf(OLD_ENTRIES);
             assertThat(log.find("ops", "t-none").orElseThrow().entries()).isEmpty();
             log.close();
         }
     }
+
+    /**
+     * A 17-digit fused score, quotes and a dash in text, a filtered candidate with a graph path.
+     */
+    private static final List<StoredTrace.Entry> OLD_ENTRIES =
+            List.of(
+                    new StoredTrace.Entry(
+                            0,
+                            "c1",
+                            "d1",
+                            0.033377855444203644,
+                            Map.of(Signal.LEXICAL, 1, Signal.DENSE, 3),
+                            Map.of(Signal.LEXICAL, 4.25, Signal.DENSE, 0.71685594),
+                            true,
+                            "Runbook",
+                            "Failover",
+                            "Run \"pg_ctl promote\" — then DNS",
+                            Authority.AUTHORITATIVE),
+                    new StoredTrace.Entry(
+                            1,
+                            "c2",
+                            "d2",
+                            0.0161,
+                            Map.of(Signal.DENSE, 2),
+                            Map.of(Signal.DENSE, 0.5),
+                            false,
+                            "",
+                            "",
+                            "",
+                            Authority.UNVERIFIED,
+                            true,
+                            "weight(text:runbook) = 1.2",
+                            List.of(
+                                    new GraphContext.TraversedRelation(
+                                            "ledger-db", "d2", "governs", 0.8))));
+
+    /** The JSON the row-per-candidate writer bound: Jackson's, signals by name. */
+    private static String asWrittenBefore(Object value) {
+        Object named = value;
+        if (value instanceof Map<?, ?> bySignal) {
+            Map<String, Object> byName = new HashMap<>();
+            bySignal.forEach((k, v) -> byName.put(((Signal) k).name(), v));
+            named = byName;
+        }
+        try {
+            return MAPPER.writeValueAsString(named);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     /** retrieval_trace_hits as V002 and V009 left it, per dialect. */
     private static final String HITS_SQLITE =
