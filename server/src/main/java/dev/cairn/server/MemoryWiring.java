@@ -54,7 +54,8 @@ public final class MemoryWiring {
                 m.get("recall.session-share").asDouble().orElse(d.sessionShare()),
                 m.get("recall.drop-question-words").asBoolean().orElse(d.dropQuestionWords()),
                 m.get("recall.speaker-bonus").asDouble().orElse(d.speakerBonus()),
-                m.get("recall.list-speaker-bonus").asDouble().orElse(d.listSpeakerBonus()));
+                m.get("recall.list-speaker-bonus").asDouble().orElse(d.listSpeakerBonus()),
+                m.get("recall.facet-bonus").asDouble().orElse(d.facetBonus()));
     }
 
     /** The service with the {@code cairn.memory} settings of the default configuration. */

@@ -291,7 +291,8 @@ class AnswerShapesTest {
         JsonNode recalled =
                 cairn.call("POST", NS + "/recall", A, "{\"query\":\"signing keys\"}").json();
         assertThat(fields(recalled))
-                .containsExactly("memories", "context", "tokens", "layers", "partial", "tookMs");
+                .containsExactly(
+                        "memories", "context", "tokens", "layers", "partial", "tookMs", "people");
         assertThat(fields(recalled.at("/memories/0")))
                 .containsExactly("memory", "score", "components");
         assertThat(fields(recalled.at("/memories/0/components")))

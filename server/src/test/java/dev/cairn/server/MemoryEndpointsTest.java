@@ -330,6 +330,59 @@ class MemoryEndpointsTest {
     }
 
     @Test
+    void recallSaysWhichPersonTheQueryNamedAndByWhichOfTheirNames() {
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"people\"}");
+        String segun =
+                create(
+                        "people",
+                        "{\"type\":\"fact\",\"content\":\"plays the bass in a church band on"
+                                + " sundays\",\"userId\":\"u-7\",\"tags\":[\"alias:Segun\"]}");
+        String faheem =
+                create(
+                        "people",
+                        "{\"type\":\"fact\",\"content\":\"went to Istanbul and Kyoto this"
+                                + " year\",\"userId\":\"Faheem R.\"}");
+
+        JsonNode declared =
+                cairn.call(
+                                "POST",
+                                "/v1/namespaces/people/recall",
+                                A,
+                                "{\"query\":\"What does Segun play on sundays?\"}")
+                        .json();
+        assertThat(declared.path("people").size()).isEqualTo(1);
+        JsonNode person = declared.path("people").get(0);
+        assertThat(person.path("userId").asText()).isEqualTo("u-7");
+        assertThat(person.path("asked").asText()).isEqualTo("Segun");
+        assertThat(person.path("via").asText()).isEqualTo("declared");
+        assertThat(person.path("match").asText()).isEqualTo("exact");
+        assertThat(declared.at("/memories/0/memory/id").asText()).isEqualTo(segun);
+
+        JsonNode spelled =
+                cairn.call(
+                                "POST",
+                                "/v1/namespaces/people/recall",
+                                A,
+                                "{\"query\":\"Where has Fahim travelled?\"}")
+                        .json();
+        assertThat(spelled.at("/people/0/userId").asText()).isEqualTo("Faheem R.");
+        assertThat(spelled.at("/people/0/name").asText()).isEqualTo("faheem");
+        assertThat(spelled.at("/people/0/via").asText()).isEqualTo("label");
+        assertThat(spelled.at("/people/0/match").asText()).isEqualTo("spelling");
+        assertThat(spelled.at("/memories/0/memory/id").asText()).isEqualTo(faheem);
+
+        JsonNode nobody =
+                cairn.call(
+                                "POST",
+                                "/v1/namespaces/people/recall",
+                                A,
+                                "{\"query\":\"who plays the bass?\"}")
+                        .json();
+        assertThat(nobody.path("people").isArray()).isTrue();
+        assertThat(nobody.path("people")).isEmpty();
+    }
+
+    @Test
     void readerTokenCanRecallButNotWrite() {
         var token =
                 cairn.call(

@@ -1,6 +1,9 @@
 package dev.cairn.memory.service;
 
+import dev.cairn.memory.Facet;
 import dev.cairn.memory.Memory;
+import dev.cairn.memory.NameMentions;
+import dev.cairn.memory.PersonNames;
 import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.TimeMentions;
 import dev.cairn.memory.store.MemoryRepository;
@@ -12,7 +15,9 @@ import dev.cairn.store.DerivedIndex;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Derived indexes of memories, one {@link DerivedIndex} of the store's change log: BM25 (one Lucene
@@ -32,15 +37,26 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
      * happened ({@link TimeMentions#statesTime}), both read once here instead of once per candidate
      * per recall.
      */
-    record Entry(Memory memory, float[] vector, String normalizedContent, boolean statesTime) {
+    record Entry(
+            Memory memory,
+            float[] vector,
+            String normalizedContent,
+            boolean statesTime,
+            List<NameMentions.Mention> names,
+            Set<Facet> facets) {
         Entry(Memory memory, float[] vector) {
             this(
                     memory,
                     vector,
                     TextNormalizer.normalize(memory.content()),
-                    TimeMentions.statesTime(memory.content()));
+                    TimeMentions.statesTime(memory.content()),
+                    NameMentions.of(memory.content()),
+                    Facet.told(memory.content()));
         }
     }
+
+    /** A namespace's people's names as learned from the table at one version of it. */
+    private record People(long version, PersonNames names) {}
 
     private final MemoryRepository repository;
     private final LexicalIndex lexical;
@@ -48,6 +64,11 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
 
     /** Per loaded namespace, its conversation turns in order; guarded like {@link #tables}. */
     private final Map<String, ConversationTurns> turns = new ConcurrentHashMap<>();
+
+    /** Per namespace, changes applied to its table; {@link #people} is valid for one version. */
+    private final Map<String, AtomicLong> versions = new ConcurrentHashMap<>();
+
+    private final Map<String, People> people = new ConcurrentHashMap<>();
 
     MemoryIndexes(MemoryRepository repository, LexicalIndex lexical) {
         this.repository = repository;
@@ -92,6 +113,32 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         return said != null ? said : new ConversationTurns(); // deleted since
     }
 
+    /**
+     * The names of the namespace's people ({@link PersonNames}), learned again from its table after
+     * it changed: a pass over the table, on the first recall after a write.
+     */
+    PersonNames people(String namespace) {
+        Map<String, Entry> table = table(namespace);
+        long version = version(namespace).get();
+        People known = people.get(namespace);
+        if (known != null && known.version() == version) {
+            return known.names();
+        }
+        PersonNames.Builder builder = new PersonNames.Builder();
+        for (Entry e : table.values()) {
+            Memory m = e.memory();
+            builder.add(m, ConversationTurns.isTurn(m) ? m.scope().sessionName() : "", e.names());
+        }
+        PersonNames names = builder.build();
+        // a change applied while this was built made a newer version: the next recall learns again
+        people.put(namespace, new People(version, names));
+        return names;
+    }
+
+    private AtomicLong version(String namespace) {
+        return versions.computeIfAbsent(namespace, ns -> new AtomicLong());
+    }
+
     Optional<Entry> entry(String namespace, String id) {
         return Optional.ofNullable(table(namespace).get(id));
     }
@@ -111,7 +158,9 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                                                 e.memory().recalled(tally.times(), tally.last()),
                                                 e.vector(),
                                                 e.normalizedContent(),
-                                                e.statesTime())));
+                                                e.statesTime(),
+                                                e.names(),
+                                                e.facets())));
     }
 
     // ---- derived index ------------------------------------------------------------------
@@ -134,6 +183,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             synchronized (tables) {
                 tables.remove(ns);
                 turns.remove(ns);
+                version(ns).incrementAndGet();
             }
             return;
         }
@@ -142,6 +192,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         }
         Optional<Memory> found = repository.find(ns, change.entityId());
         synchronized (tables) {
+            version(ns).incrementAndGet();
             Map<String, Entry> table = tables.get(ns);
             if (found.isEmpty() || found.get().deleted()) {
                 lexical.deleteDocument(ns, change.entityId());
@@ -184,6 +235,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         synchronized (tables) {
             tables.clear();
             turns.clear();
+            versions.values().forEach(AtomicLong::incrementAndGet);
         }
     }
 

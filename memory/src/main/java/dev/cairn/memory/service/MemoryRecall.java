@@ -3,7 +3,9 @@ package dev.cairn.memory.service;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.memory.AssembledContext;
 import dev.cairn.memory.ContextAssembler;
+import dev.cairn.memory.Facet;
 import dev.cairn.memory.Memory;
+import dev.cairn.memory.PersonNames;
 import dev.cairn.memory.QueryPeriod;
 import dev.cairn.memory.QuestionWords;
 import dev.cairn.memory.RecallScorer;
@@ -31,9 +33,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -155,9 +159,18 @@ final class MemoryRecall implements AutoCloseable {
         stats.recalls.incrementAndGet();
         Map<String, MemoryIndexes.Entry> table = indexes.table(ns);
         Predicate<Memory> eligible = eligibility(request);
+        SpeakerQuery speakers = SpeakerQuery.of(request.query());
+        Set<Facet> facets =
+                config.facetBonus() > 0 && speakers.asksForSeveral()
+                        ? Facet.asked(request.query())
+                        : Set.of();
+        double speakerBonus =
+                speakers.asksForSeveral() ? config.listSpeakerBonus() : config.speakerBonus();
+        List<PersonNames.NamedPerson> named =
+                speakerBonus > 0 ? indexes.people(ns).named(request.query()) : List.of();
         Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
         if (request.mode() != RecallMode.DENSE) {
-            tasks.put(Signal.LEXICAL, () -> lexical(request, table, eligible));
+            tasks.put(Signal.LEXICAL, () -> lexical(request, table, eligible, named));
         }
         if (request.mode() != RecallMode.LEXICAL) {
             tasks.put(Signal.DENSE, () -> dense(request, table, eligible));
@@ -232,13 +245,13 @@ final class MemoryRecall implements AutoCloseable {
             found = withSessions(found);
         }
         if (config.exchangeShare() > 0) {
-            found = withExchanges(ns, found, table, eligible);
+            found = withExchanges(ns, found);
         }
-        SpeakerQuery speakers = SpeakerQuery.of(request.query());
-        double speakerBonus =
-                speakers.asksForSeveral() ? config.listSpeakerBonus() : config.speakerBonus();
-        if (speakerBonus > 0) {
-            found = withNamedSpeakers(found, speakers, speakerBonus);
+        if (!named.isEmpty()) {
+            found = withNamedSpeakers(found, named, speakerBonus);
+        }
+        if (!facets.isEmpty()) {
+            found = withFacets(found, table, facets);
         }
         // the bonuses and lifts take strong memories past 1: scaling all keeps their order where
         // the scorer's cap at 1 would tie them and leave the order to recency
@@ -259,7 +272,7 @@ final class MemoryRecall implements AutoCloseable {
             recorder.record(ns, recalled, now);
         }
         return new RecallResult(
-                ranked, context, partial, (System.nanoTime() - started) / 1_000_000);
+                ranked, context, partial, (System.nanoTime() - started) / 1_000_000, named);
     }
 
     /**
@@ -294,13 +307,12 @@ final class MemoryRecall implements AutoCloseable {
     /**
      * {@code found} with each conversation turn's neighbours in its session (the turns right before
      * and after it) at {@link MemoryServiceConfig#exchangeShare()} of its relevance, where that is
-     * more than their own: the answer to a question found by its words comes with it.
+     * more than their own: the answer to a question found by its words comes with it. Only a
+     * neighbour of the other speaker shares (a speaker going on in several messages is no
+     * exchange), and only one that was found itself: in a real chat the turns around an answer are
+     * as often "WHAT", "[image]" or "did what", which an exchange would carry to the top.
      */
-    private List<Candidate> withExchanges(
-            String ns,
-            List<Candidate> found,
-            Map<String, MemoryIndexes.Entry> table,
-            Predicate<Memory> eligible) {
+    private List<Candidate> withExchanges(String ns, List<Candidate> found) {
         ConversationTurns turns = indexes.turns(ns);
         Map<String, Candidate> best = new HashMap<>();
         found.forEach(c -> best.put(c.memory().id(), c));
@@ -311,13 +323,11 @@ final class MemoryRecall implements AutoCloseable {
             double shared = config.exchangeShare() * c.relevance();
             String id = c.memory().id();
             for (var neighbour : List.of(turns.before(id), turns.after(id))) {
-                MemoryIndexes.Entry e = neighbour.map(table::get).orElse(null);
-                if (e == null || !eligible.test(e.memory())) {
-                    continue;
-                }
-                Candidate own = best.get(e.memory().id());
-                if (own == null || own.relevance() < shared) {
-                    best.put(e.memory().id(), new Candidate(e.memory(), shared));
+                Candidate own = neighbour.map(best::get).orElse(null);
+                if (own != null
+                        && own.relevance() < shared
+                        && !own.memory().scope().userId().equals(c.memory().scope().userId())) {
+                    best.put(own.memory().id(), new Candidate(own.memory(), shared));
                 }
             }
         }
@@ -330,11 +340,12 @@ final class MemoryRecall implements AutoCloseable {
      * turns rise above the other speaker's replies that the exchange lifted beside them.
      */
     private List<Candidate> withNamedSpeakers(
-            List<Candidate> found, SpeakerQuery speakers, double bonus) {
-        Map<String, Boolean> named = new HashMap<>();
+            List<Candidate> found, List<PersonNames.NamedPerson> named, double bonus) {
+        Set<String> users = new HashSet<>();
+        named.forEach(p -> users.add(p.userId()));
         List<Candidate> out = new ArrayList<>(found.size());
         for (Candidate c : found) {
-            if (named.computeIfAbsent(c.memory().scope().userId(), speakers::names)) {
+            if (users.contains(c.memory().scope().userId())) {
                 out.add(new Candidate(c.memory(), c.relevance() * (1 + bonus)));
             } else {
                 out.add(c);
@@ -343,11 +354,30 @@ final class MemoryRecall implements AutoCloseable {
         return out;
     }
 
+    /**
+     * {@code found} with the memories that tell of a facet the query asks for {@link
+     * MemoryServiceConfig#facetBonus()} more relevant (not capped).
+     */
+    private List<Candidate> withFacets(
+            List<Candidate> found, Map<String, MemoryIndexes.Entry> table, Set<Facet> facets) {
+        List<Candidate> out = new ArrayList<>(found.size());
+        for (Candidate c : found) {
+            MemoryIndexes.Entry e = table.get(c.memory().id());
+            boolean tells = e != null && e.facets().stream().anyMatch(facets::contains);
+            out.add(
+                    tells
+                            ? new Candidate(c.memory(), c.relevance() * (1 + config.facetBonus()))
+                            : c);
+        }
+        return out;
+    }
+
     /** BM25 candidates within scope, at most {@code candidates}. */
     private Ranking lexical(
             RecallRequest request,
             Map<String, MemoryIndexes.Entry> table,
-            Predicate<Memory> eligible) {
+            Predicate<Memory> eligible,
+            List<PersonNames.NamedPerson> named) {
         boolean scoped =
                 !request.userId().isEmpty()
                         || !request.agentId().isEmpty()
@@ -358,6 +388,9 @@ final class MemoryRecall implements AutoCloseable {
         List<ScoredId> entries = new ArrayList<>();
         String query =
                 config.dropQuestionWords() ? QuestionWords.drop(request.query()) : request.query();
+        // the people the query names are the speaker bonus's: in BM25 their names match the
+        // turns that only call them ("RAFA I PASSED", "hey fahim")
+        query = PersonNames.without(query, named);
         for (LexicalHit hit : indexes.lexical().search(request.namespace(), query, fetch, false)) {
             MemoryIndexes.Entry e = table.get(hit.documentId());
             if (e != null && eligible.test(e.memory()) && entries.size() < config.candidates()) {

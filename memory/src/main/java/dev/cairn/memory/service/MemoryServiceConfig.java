@@ -70,7 +70,8 @@ public record MemoryServiceConfig(
         double sessionShare,
         boolean dropQuestionWords,
         double speakerBonus,
-        double listSpeakerBonus) {
+        double listSpeakerBonus,
+        double facetBonus) {
 
     public static final int DEFAULT_CANDIDATES = 100;
     public static final double DEFAULT_LEXICAL_WEIGHT = 0.1;
@@ -83,6 +84,7 @@ public record MemoryServiceConfig(
     public static final double DEFAULT_SESSION_SHARE = 0.3;
     public static final double DEFAULT_SPEAKER_BONUS = 0.03;
     public static final double DEFAULT_LIST_SPEAKER_BONUS = 0.15;
+    public static final double DEFAULT_FACET_BONUS = 0.1;
 
     public MemoryServiceConfig {
         Objects.requireNonNull(lifecycle, "lifecycle");
@@ -127,6 +129,10 @@ public record MemoryServiceConfig(
             throw new IllegalArgumentException(
                     "illegal speakerBonus: " + speakerBonus + ", must be in [0, 1]");
         }
+        if (!(facetBonus >= 0 && facetBonus <= 1)) {
+            throw new IllegalArgumentException(
+                    "illegal facetBonus: " + facetBonus + ", must be in [0, 1]");
+        }
         if (!(listSpeakerBonus >= 0 && listSpeakerBonus <= 1)) {
             throw new IllegalArgumentException(
                     "illegal listSpeakerBonus: " + listSpeakerBonus + ", must be in [0, 1]");
@@ -149,7 +155,8 @@ public record MemoryServiceConfig(
                 DEFAULT_SESSION_SHARE,
                 true,
                 DEFAULT_SPEAKER_BONUS,
-                DEFAULT_LIST_SPEAKER_BONUS);
+                DEFAULT_LIST_SPEAKER_BONUS,
+                DEFAULT_FACET_BONUS);
     }
 
     public MemoryServiceConfig withCandidates(int candidates) {
@@ -208,6 +215,10 @@ public record MemoryServiceConfig(
                 });
     }
 
+    public MemoryServiceConfig withFacetBonus(double facetBonus) {
+        return copy(c -> c.facetBonus = facetBonus);
+    }
+
     /** The settings a wither changes; every other one is kept. */
     private static final class Draft {
         MemoryLifecycle.Config lifecycle;
@@ -225,6 +236,7 @@ public record MemoryServiceConfig(
         boolean dropQuestionWords;
         double speakerBonus;
         double listSpeakerBonus;
+        double facetBonus;
     }
 
     private MemoryServiceConfig copy(java.util.function.Consumer<Draft> change) {
@@ -244,6 +256,7 @@ public record MemoryServiceConfig(
         c.dropQuestionWords = dropQuestionWords;
         c.speakerBonus = speakerBonus;
         c.listSpeakerBonus = listSpeakerBonus;
+        c.facetBonus = facetBonus;
         change.accept(c);
         return new MemoryServiceConfig(
                 c.lifecycle,
@@ -260,6 +273,7 @@ public record MemoryServiceConfig(
                 c.sessionShare,
                 c.dropQuestionWords,
                 c.speakerBonus,
-                c.listSpeakerBonus);
+                c.listSpeakerBonus,
+                c.facetBonus);
     }
 }

@@ -1,6 +1,7 @@
 package dev.cairn.memory.service;
 
 import dev.cairn.memory.AssembledContext;
+import dev.cairn.memory.PersonNames;
 import dev.cairn.memory.ScoredMemory;
 import java.util.List;
 import java.util.Objects;
@@ -13,11 +14,18 @@ import java.util.Objects;
  * @param context the token-budgeted block (its {@code layers} are the included ids per layer)
  * @param partial true when a candidate search missed the deadline
  * @param tookMillis wall time of the recall
+ * @param people the people the query names and by which of their names ({@link PersonNames}): their
+ *     memories were {@code speakerBonus} more relevant
  */
 public record RecallResult(
-        List<ScoredMemory> memories, AssembledContext context, boolean partial, long tookMillis) {
+        List<ScoredMemory> memories,
+        AssembledContext context,
+        boolean partial,
+        long tookMillis,
+        List<PersonNames.NamedPerson> people) {
     public RecallResult {
         memories = List.copyOf(memories);
         Objects.requireNonNull(context, "context");
+        people = List.copyOf(people);
     }
 }

@@ -323,40 +323,34 @@ class MemoryServiceTest {
     }
 
     @Test
-    void aTurnFoundByItsWordsBringsTheTurnsAroundItInItsSession() {
-        List<String> said =
-                converse(
-                        "s1",
-                        "Mel: how was the weekend",
-                        "Mel: do you keep any pets at home?",
-                        "Caro: yup, Oscar, my guinea pig",
-                        "Mel: lunch was great today");
-        converse("s2", "Caro: the printer jammed again");
+    void aFoundTurnLiftsTheOtherSpeakersFoundReplyButNotAFillerNorTheSameSpeakerGoingOn() {
+        String before = say("s1", "Mel", 0, "home at last, long day");
+        String question = say("s1", "Mel", 1, "do you keep any pets at home?");
+        String reply = say("s1", "Caro", 2, "yup, Oscar the guinea pig lives at home");
+        String filler = say("s1", "Caro", 3, "WHAT");
+        say("s2", "Caro", 4, "the printer jammed again");
         RecallRequest pets = RecallRequest.of("team", "pets at home").withMode(RecallMode.LEXICAL);
+        MemoryServiceConfig base =
+                MemoryServiceConfig.defaults().withMaintenanceInterval(Duration.ZERO);
 
-        List<ScoredMemory> found = service.recall(pets).memories();
-
-        assertThat(found)
-                .extracting(ScoredMemory::id)
-                .containsExactlyInAnyOrder(said.get(1), said.get(0), said.get(2));
-        Map<String, Double> relevance = new java.util.HashMap<>();
-        found.forEach(m -> relevance.put(m.id(), m.components().relevance()));
-        assertThat(relevance.get(said.get(1))).isEqualTo(1.0);
-        // the session lift takes the found turn to 1 + share, and every relevance is divided by it
-        assertThat(relevance.get(said.get(2)))
-                .isCloseTo(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE, within(1e-12));
-        assertThat(relevance.get(said.get(0)))
-                .isCloseTo(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE, within(1e-12));
-
+        Map<String, Double> with = relevance(pets);
         service.close();
-        service =
-                open(
-                        MemoryServiceConfig.defaults()
-                                .withMaintenanceInterval(Duration.ZERO)
-                                .withExchangeShare(0));
+        service = open(base.withExchangeShare(0));
+        Map<String, Double> without = relevance(pets);
+
+        assertThat(with.get(question)).isEqualTo(1.0);
+        // the reply matches on "home" alone; the question's share takes it up: the session lift
+        // takes the question to 1 + share, and every relevance is divided by it
+        assertThat(without.get(reply)).isLessThan(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE);
+        assertThat(with.get(reply))
+                .isCloseTo(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE, within(1e-12));
+        // Mel going on before her question is no exchange: it keeps its own relevance
+        assertThat(with.get(before)).isEqualTo(without.get(before)).isLessThan(with.get(reply));
+        // "WHAT" matches nothing of the query, and the exchange does not carry it in
+        assertThat(with).doesNotContainKey(filler);
         assertThat(service.recall(pets).memories())
                 .extracting(ScoredMemory::id)
-                .containsExactly(said.get(1));
+                .containsExactlyInAnyOrder(question, reply, before);
     }
 
     @Test
@@ -477,12 +471,9 @@ class MemoryServiceTest {
                         within(1e-12));
         assertThat(with.get(caro)).isEqualTo(without.get(caro));
         assertThat(with.get(best)).isEqualTo(1.0);
-        // the bonus comes after the exchange share: Mel's neighbour gets the share of her own
-        assertThat(with.get(reply))
-                .isEqualTo(without.get(reply))
-                .isCloseTo(
-                        MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE * without.get(mel),
-                        within(1e-12));
+        // "so nice" shares no word with the question: no exchange carries it in
+        assertThat(with).doesNotContainKey(reply);
+        assertThat(without).doesNotContainKey(reply);
         assertThat(service.recall(one).memories())
                 .extracting(ScoredMemory::id)
                 .startsWith(best, mel);
@@ -492,6 +483,63 @@ class MemoryServiceTest {
                         severalWithout.get(mel)
                                 * (1 + MemoryServiceConfig.DEFAULT_LIST_SPEAKER_BONUS),
                         within(1e-12));
+    }
+
+    @Test
+    void aQuestionNamingAPersonByTheNameTheOthersCallThemFindsTheirTurns() {
+        say("s1", "tomasz_k", 0, "ok my news, i got the job");
+        say("s1", "Bee", 1, "omg congrats Tommy!!");
+        say("s1", "tomasz_k", 2, "cheers, started climbing too");
+        say("s1", "Bee", 3, "thanks Tommy, climbing with nadia is fun");
+        String his = say("s2", "tomasz_k", 4, "went climbing at the crux again");
+        String hers = say("s2", "Bee", 5, "went climbing at the crux with jonas");
+        RecallRequest climbs =
+                RecallRequest.of("team", "Where does Tommy go climbing?")
+                        .withMode(RecallMode.LEXICAL);
+
+        RecallResult r = service.recall(climbs);
+
+        assertThat(r.people())
+                .containsExactly(
+                        new dev.cairn.memory.PersonNames.NamedPerson(
+                                "tomasz_k",
+                                "Tommy",
+                                "tommy",
+                                dev.cairn.memory.PersonNames.Via.ADDRESSED,
+                                dev.cairn.memory.PersonNames.Match.EXACT));
+        Map<String, Double> relevance = relevance(climbs);
+        assertThat(relevance.get(his)).isGreaterThan(relevance.get(hers));
+        // BM25 is asked without the name: "thanks Tommy, ..." does not outrank his own turns
+        assertThat(r.memories().get(0).memory().scope().userId()).isEqualTo("tomasz_k");
+    }
+
+    @Test
+    void aListQuestionLiftsTheMemoriesThatTellOfTheFacetItAsksFor() {
+        String lisbon = say("s1", "Bea", 0, "bom dia from lisbon, Bea here");
+        String chat = say("s2", "Bea", 1, "Bea had a long week at the gym, ugh");
+        RecallRequest countries =
+                RecallRequest.of("team", "Which countries has Bea visited?").withThreshold(-1.0);
+        RecallRequest one = RecallRequest.of("team", "Has Bea visited Lisbon?").withThreshold(-1.0);
+        MemoryServiceConfig base =
+                MemoryServiceConfig.defaults()
+                        .withMaintenanceInterval(Duration.ZERO)
+                        .withSessionShare(0);
+        service.close();
+        service = open(base.withFacetBonus(0));
+        Map<String, Double> without = relevance(countries);
+        Map<String, Double> oneWithout = relevance(one);
+        service.close();
+        service = open(base);
+        Map<String, Double> with = relevance(countries);
+
+        assertThat(with.get(lisbon) / with.get(chat))
+                .isCloseTo(
+                        without.get(lisbon)
+                                / without.get(chat)
+                                * (1 + MemoryServiceConfig.DEFAULT_FACET_BONUS),
+                        within(1e-9));
+        // a question asking for one thing gets no facet bonus
+        assertThat(relevance(one)).isEqualTo(oneWithout);
     }
 
     @Test

@@ -75,10 +75,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
 
     @Option(
             names = "--threshold",
-            defaultValue = "0.25",
             paramLabel = "COS",
-            description = "minimum cosine (dense and hybrid)")
-    double threshold;
+            description = "minimum cosine (dense and hybrid; default the API's, 0.25)")
+    Double threshold;
 
     @Option(
             names = "--only",
@@ -159,6 +158,16 @@ final class EvalLocomoCommand implements Callable<Integer> {
                             + "; 0,0 turns it off)")
     List<Double> speakerBonus;
 
+    @Option(
+            names = "--facet-bonus",
+            paramLabel = "X",
+            description =
+                    "relevance bonus of memories telling of a facet a list question asks for"
+                            + " (default "
+                            + MemoryServiceConfig.DEFAULT_FACET_BONUS
+                            + "; 0 turns it off)")
+    Double facetBonus;
+
     @Option(names = "--json", paramLabel = "FILE")
     Path json;
 
@@ -179,6 +188,8 @@ final class EvalLocomoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        double threshold =
+                this.threshold == null ? RecallRequest.DEFAULT_THRESHOLD : this.threshold;
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("no such file: " + file);
         }
@@ -205,6 +216,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
         }
         if (sessionShare != null) {
             config = config.withSessionShare(sessionShare);
+        }
+        if (facetBonus != null) {
+            config = config.withFacetBonus(facetBonus);
         }
         if (dropQuestionWords != null) {
             config = config.withDropQuestionWords(dropQuestionWords);
@@ -290,6 +304,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("sessionShare", config.sessionShare());
             out.put("dropQuestionWords", config.dropQuestionWords());
             out.put("speakerBonus", List.of(config.speakerBonus(), config.listSpeakerBonus()));
+            out.put("facetBonus", config.facetBonus());
             out.put(
                     "weights",
                     Map.of("lexical", config.lexicalWeight(), "dense", config.denseWeight()));

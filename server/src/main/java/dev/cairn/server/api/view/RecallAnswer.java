@@ -1,15 +1,18 @@
 package dev.cairn.server.api.view;
 
 import dev.cairn.memory.AssembledContext;
+import dev.cairn.memory.PersonNames;
 import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.service.RecallResult;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * The answer of {@code POST recall} (also the {@code recall_memory} tool's and the command line's):
- * the scored memories, the assembled context with its token count and the memory ids per layer.
+ * the scored memories, the assembled context with its token count and the memory ids per layer, and
+ * the people the query named (whose memories were more relevant) with the name that matched.
  */
 public record RecallAnswer(
         List<Scored> memories,
@@ -17,7 +20,24 @@ public record RecallAnswer(
         int tokens,
         Map<String, List<String>> layers,
         boolean partial,
-        long tookMs) {
+        long tookMs,
+        List<Person> people) {
+
+    /**
+     * A person the query named: {@code asked} is the query's word, {@code name} the name of theirs
+     * it matched, {@code via} where that name comes from (label, declared, addressed, introduced)
+     * and {@code match} how (exact, prefix, spelling).
+     */
+    public record Person(String userId, String asked, String name, String via, String match) {
+        static Person of(PersonNames.NamedPerson p) {
+            return new Person(
+                    p.userId(),
+                    p.asked(),
+                    p.name(),
+                    p.via().name().toLowerCase(Locale.ROOT),
+                    p.match().name().toLowerCase(Locale.ROOT));
+        }
+    }
 
     /** A recalled memory with its score and what the score is made of. */
     public record Scored(MemoryView memory, double score, Components components) {}
@@ -49,6 +69,12 @@ public record RecallAnswer(
         Map<String, List<String>> layers = new LinkedHashMap<>();
         context.layers().forEach((layer, ids) -> layers.put(layer.name(), ids));
         return new RecallAnswer(
-                memories, context.text(), context.tokens(), layers, r.partial(), r.tookMillis());
+                memories,
+                context.text(),
+                context.tokens(),
+                layers,
+                r.partial(),
+                r.tookMillis(),
+                r.people().stream().map(Person::of).toList());
     }
 }
