@@ -18,7 +18,10 @@ public final class SpeakerQuery {
      * A plural right after "what" or "which", one word may stand between ("What European
      * countries"; not "What does", nor "What was James" where an auxiliary stands between), read as
      * a word ending in s ("What class ..." reads as one too); a word that asks for a list
-     * ("activities", "kinds", "ways"); or "how many".
+     * ("activities", "kinds", "ways"); "how many"; the perfect, which asks what has gathered over
+     * time ("What has Luci baked?", "Where has Mari lived?", "Who has come to stay?"); "which of"
+     * ("Which of Tom's relatives ..."); and a plural after a possessive ("What are Melanie's pets'
+     * names?").
      */
     private static final Pattern ASKS_FOR_SEVERAL =
             Pattern.compile(
@@ -28,7 +31,10 @@ public final class SpeakerQuery {
                             + AUXILIARIES
                             + ")\\w+s\\b"
                             + "|\\b(?:activities|kinds|types|ways|things|hobbies)\\b"
-                            + "|^how many\\b");
+                            + "|^how many\\b"
+                            + "|^(?:what|where|who|which)\\s+(?:has|have)\\b"
+                            + "|^which\\s+of\\b"
+                            + "|^(?:what|which)\\s+(?:are|were)\\s+\\w+'s\\s+(?:\\w+\\s+)?\\w+s\\b");
 
     private final boolean asksForSeveral;
 

@@ -20,12 +20,24 @@ class SpeakerQueryTest {
     }
 
     @Test
+    void thePerfectWhichOfAndAPluralAfterAPossessiveAskForSeveral() {
+        // what gathered over time: "has" is no name ending in s here
+        assertThat(SpeakerQuery.of("What has James cooked?").asksForSeveral()).isTrue();
+        assertThat(SpeakerQuery.of("Where has Mari lived?").asksForSeveral()).isTrue();
+        assertThat(SpeakerQuery.of("Who has come to stay with Mari?").asksForSeveral()).isTrue();
+        assertThat(SpeakerQuery.of("Which of Tom's family members are mentioned?").asksForSeveral())
+                .isTrue();
+        assertThat(SpeakerQuery.of("What are Melanie's pets' names?").asksForSeveral()).isTrue();
+        assertThat(SpeakerQuery.of("What is Melanie's pet's name?").asksForSeveral()).isFalse();
+        assertThat(SpeakerQuery.of("Where did Mari live?").asksForSeveral()).isFalse();
+    }
+
+    @Test
     void aQueryForOneThingDoesNotAskForSeveral() {
         assertThat(SpeakerQuery.of("What does Melanie do to destress?").asksForSeveral()).isFalse();
         assertThat(SpeakerQuery.of("What is Caroline's favourite book?").asksForSeveral())
                 .isFalse();
         assertThat(SpeakerQuery.of("What was James doing?").asksForSeveral()).isFalse();
-        assertThat(SpeakerQuery.of("What has James cooked?").asksForSeveral()).isFalse();
         assertThat(SpeakerQuery.of("When did Caroline go to the support group?").asksForSeveral())
                 .isFalse();
         assertThat(SpeakerQuery.of("").asksForSeveral()).isFalse();

@@ -1,6 +1,7 @@
 package dev.cairn.memory.service;
 
 import dev.cairn.memory.Facet;
+import dev.cairn.memory.InformalText;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.NameMentions;
 import dev.cairn.memory.PersonNames;
@@ -45,14 +46,25 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             List<NameMentions.Mention> names,
             Set<Facet> facets) {
         Entry(Memory memory, float[] vector) {
+            this(memory, vector, matching(memory.content()));
+        }
+
+        private Entry(Memory memory, float[] vector, String matching) {
             this(
                     memory,
                     vector,
                     TextNormalizer.normalize(memory.content()),
-                    TimeMentions.statesTime(memory.content()),
+                    TimeMentions.statesTime(matching),
                     NameMentions.of(memory.content()),
-                    Facet.told(memory.content()));
+                    Facet.told(matching));
         }
+    }
+
+    static final boolean INFORMAL = !Boolean.getBoolean("cairn.x.no-informal");
+
+    /** The copy of a memory's text that BM25, times and facets read ({@link InformalText}). */
+    static String matching(String content) {
+        return INFORMAL ? InformalText.normalize(content) : content;
     }
 
     /** A namespace's people's names as learned from the table at one version of it. */
@@ -214,7 +226,9 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                 lexical.upsertDocument(
                         ns,
                         memory.id(),
-                        List.of(new IndexedChunk(memory.id(), "", List.of(), memory.content())));
+                        List.of(
+                                new IndexedChunk(
+                                        memory.id(), "", List.of(), matching(memory.content()))));
             }
         }
     }

@@ -173,7 +173,7 @@ final class MemoryRecall implements AutoCloseable {
             tasks.put(Signal.LEXICAL, () -> lexical(request, table, eligible, named));
         }
         if (request.mode() != RecallMode.LEXICAL) {
-            tasks.put(Signal.DENSE, () -> dense(request, table, eligible));
+            tasks.put(Signal.DENSE, () -> dense(request.query(), table, eligible));
         }
         SignalWeights weights =
                 switch (request.mode()) {
@@ -390,7 +390,7 @@ final class MemoryRecall implements AutoCloseable {
                 config.dropQuestionWords() ? QuestionWords.drop(request.query()) : request.query();
         // the people the query names are the speaker bonus's: in BM25 their names match the
         // turns that only call them ("RAFA I PASSED", "hey fahim")
-        query = PersonNames.without(query, named);
+        query = MemoryIndexes.matching(PersonNames.without(query, named));
         for (LexicalHit hit : indexes.lexical().search(request.namespace(), query, fetch, false)) {
             MemoryIndexes.Entry e = table.get(hit.documentId());
             if (e != null && eligible.test(e.memory()) && entries.size() < config.candidates()) {
@@ -402,10 +402,8 @@ final class MemoryRecall implements AutoCloseable {
 
     /** The query's nearest memories within scope, by the exact scan; scores any other too. */
     private Ranking dense(
-            RecallRequest request,
-            Map<String, MemoryIndexes.Entry> table,
-            Predicate<Memory> eligible) {
-        float[] query = model.embedQuery(request.query());
+            String text, Map<String, MemoryIndexes.Entry> table, Predicate<Memory> eligible) {
+        float[] query = model.embedQuery(text);
         return Ranking.dense(
                 scanFor(inFlight.get())
                         .nearest(
