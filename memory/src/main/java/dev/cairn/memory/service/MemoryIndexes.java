@@ -60,11 +60,9 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         }
     }
 
-    static final boolean INFORMAL = !Boolean.getBoolean("cairn.x.no-informal");
-
     /** The copy of a memory's text that BM25, times and facets read ({@link InformalText}). */
     static String matching(String content) {
-        return INFORMAL ? InformalText.normalize(content) : content;
+        return InformalText.normalize(content);
     }
 
     /** A namespace's people's names as learned from the table at one version of it. */

@@ -55,15 +55,19 @@ import java.util.function.Predicate;
  * MemoryServiceConfig#periodBonus()} more relevant, and when the query asks when, a memory that
  * says when ({@link TimeMentions}) {@link MemoryServiceConfig#timeBonus()} more; each found
  * conversation turn gets {@link MemoryServiceConfig#sessionShare()} of the best relevance among its
- * session's found turns on top of its own, then a turn's neighbours in its session get {@link
- * MemoryServiceConfig#exchangeShare()} of its relevance (an exchange spreads over several turns);
- * last, a memory of a user the query names ({@link SpeakerQuery}) is {@link
- * MemoryServiceConfig#speakerBonus()} more relevant ({@link MemoryServiceConfig#listSpeakerBonus()}
- * when the query asks for several things). None of these caps at 1: when the largest relevance is
- * above 1, every relevance is divided by it, which keeps their order. BM25 searches the query
- * without its question words ({@link QuestionWords}) unless {@link
- * MemoryServiceConfig#dropQuestionWords()} is off. {@link RecallScorer} adds recency, type and
- * confidence on top.
+ * session's found turns on top of its own, then a turn's found neighbours in its session that the
+ * other speaker said get {@link MemoryServiceConfig#exchangeShare()} of its relevance (an exchange
+ * spreads over several turns); then a memory of a person the query names by any of their names
+ * ({@link PersonNames}) is {@link MemoryServiceConfig#speakerBonus()} more relevant ({@link
+ * MemoryServiceConfig#listSpeakerBonus()} when the query asks for several things, {@link
+ * SpeakerQuery}); last, for such a query, a memory that tells of a facet it asks for ({@link
+ * Facet}) is {@link MemoryServiceConfig#facetBonus()} more. None of these caps at 1: when the
+ * largest relevance is above 1, every relevance is divided by it, which keeps their order. BM25
+ * searches the memories' informal-spelling copies ({@link dev.cairn.memory.InformalText}) for the
+ * query without its question words ({@link QuestionWords}, unless {@link
+ * MemoryServiceConfig#dropQuestionWords()} is off) and without the words that named a person
+ * (their memories get the bonus; in BM25 the name matches the turns that call them). {@link
+ * RecallScorer} adds recency, type and confidence on top.
  *
  * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
  */

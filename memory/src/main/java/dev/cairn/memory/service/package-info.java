@@ -6,8 +6,10 @@
  * <h2>Recall</h2>
  *
  * <pre>
- * candidates = BM25 top-N over the namespace's memories (the query without its question words,
- *              QuestionWords, unless dropQuestionWords is off)  ∪  dense top-N by cosine (exact scan)
+ * candidates = BM25 top-N over the namespace's memories' informal-spelling copies (InformalText;
+ *              the query without its question words, QuestionWords, unless dropQuestionWords is
+ *              off, and without the words that named a person, PersonNames)
+ *              ∪  dense top-N by cosine (exact scan, the query as asked)
  * keep       = ACTIVE, enabled, not deleted, of the asked user/agent (or of no user/agent),
  *              of the asked types/layers, and cos(query, memory) >= threshold
  *              (a memory whose normalised text contains the normalised query passes anyway)
@@ -17,9 +19,13 @@
  *              x (1 + periodBonus) when written in the calendar period the query names,
  *              x (1 + timeBonus) when the query asks when and the memory says when (TimeMentions);
  *              + sessionShare x the best of its session's found turns for a conversation turn;
- *              then a conversation turn's neighbours in its session get exchangeShare of it;
- *              last x (1 + speakerBonus) for a memory of a user the query names (SpeakerQuery),
- *              listSpeakerBonus instead when the query asks for several things;
+ *              then a found conversation turn's neighbours in its session that the other
+ *              speaker said and that were found themselves get exchangeShare of it;
+ *              then x (1 + speakerBonus) for a memory of a user the query names by any of their
+ *              names (PersonNames), listSpeakerBonus instead when the query asks for several
+ *              things (SpeakerQuery);
+ *              last, when it asks for several things, x (1 + facetBonus) for a memory that tells
+ *              of a facet the query asks for (Facet: places, pastimes, pets, ...);
  *              none of these caps at 1: when the largest relevance is above 1, every relevance
  *              is divided by it (their order is kept; capped, strong turns tied at 1)
  * score      = RecallScorer (relevance, importance, recency, confidence, type bonus)
