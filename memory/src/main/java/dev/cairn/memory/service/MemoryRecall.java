@@ -65,9 +65,9 @@ import java.util.function.Predicate;
  * largest relevance is above 1, every relevance is divided by it, which keeps their order. BM25
  * searches the memories' informal-spelling copies ({@link dev.cairn.memory.InformalText}) for the
  * query without its question words ({@link QuestionWords}, unless {@link
- * MemoryServiceConfig#dropQuestionWords()} is off) and without the words that named a person
- * (their memories get the bonus; in BM25 the name matches the turns that call them). {@link
- * RecallScorer} adds recency, type and confidence on top.
+ * MemoryServiceConfig#dropQuestionWords()} is off) and without the words that named a person (their
+ * memories get the bonus; in BM25 the name matches the turns that call them). {@link RecallScorer}
+ * adds recency, type and confidence on top.
  *
  * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
  */

@@ -27,8 +27,7 @@ import java.util.Objects;
  *     ({@code recall.exchange-share}, 0.95; 0 turns it off): an exchange spreads over several
  *     turns, and the one that answers often shares few words with the question. Chosen on LoCoMo's
  *     first five conversations; the two conditions come from the project's own chats, where the
- *     turns around an answer are as often the same speaker going on or "WHAT" (see
- *     docs/memory.md).
+ *     turns around an answer are as often the same speaker going on or "WHAT" (see docs/memory.md).
  * @param periodBonus relevance bonus, as a share of its relevance, of a memory written in the
  *     calendar period a query names ({@code recall.period-bonus}, 0.2; 0 turns it off)
  * @param timeBonus relevance bonus, as a share of its relevance, of a memory that says when
@@ -49,16 +48,16 @@ import java.util.Objects;
  *     "how" are no stopwords to the English analyzer, and in a conversation they match the turns
  *     that ask something rather than those that answer.
  * @param speakerBonus relevance bonus, as a share of its relevance, of a memory of a user the query
- *     names by any of their names ({@link dev.cairn.memory.PersonNames}; {@code recall.speaker-bonus}, 0.03; 0 turns it
- *     off), given after the session lift and the exchange share so that the neighbours of a named
- *     person's turn do not share it: "What does Melanie do to destress?" is answered by Melanie's
- *     turns rather than by the other speaker's replies to her. Chosen on LoCoMo's first five
- *     conversations (see docs/memory.md).
+ *     names by any of their names ({@link dev.cairn.memory.PersonNames}; {@code
+ *     recall.speaker-bonus}, 0.03; 0 turns it off), given after the session lift and the exchange
+ *     share so that the neighbours of a named person's turn do not share it: "What does Melanie do
+ *     to destress?" is answered by Melanie's turns rather than by the other speaker's replies to
+ *     her. Chosen on LoCoMo's first five conversations (see docs/memory.md).
  * @param listSpeakerBonus the same bonus, instead of {@code speakerBonus}, when the query asks for
  *     several things ({@code recall.list-speaker-bonus}, 0.15; 0 turns it off): "What activities
  *     does Melanie partake in?" gathers Melanie's own turns from many sessions.
- * @param facetBonus relevance bonus, as a share of its relevance, of a memory that tells of a
- *     facet ({@link dev.cairn.memory.Facet}) that a query asking for several things names ({@code
+ * @param facetBonus relevance bonus, as a share of its relevance, of a memory that tells of a facet
+ *     ({@link dev.cairn.memory.Facet}) that a query asking for several things names ({@code
  *     recall.facet-bonus}, 0.1; 0 turns it off): "Which countries has Bea visited?" is answered by
  *     turns that name Kraków and Utrecht. Chosen before measuring; checked on LoCoMo's first five
  *     conversations and the first half of the project's own chats (see docs/memory.md).
