@@ -113,6 +113,17 @@ final class RecallCommand implements Callable<Integer> {
                 answer.path("tokens").asInt(),
                 answer.path("tookMs").asLong(),
                 answer.path("partial").asBoolean() ? " (partial)" : "");
+        for (JsonNode person : answer.path("people")) {
+            // which person the query named, and by which of their names: their memories rose
+            System.out.printf(
+                    Locale.ROOT,
+                    "named: %s as %s (%s, %s, %s)%n",
+                    person.path("userId").asText(),
+                    person.path("asked").asText(),
+                    person.path("name").asText(),
+                    person.path("via").asText(),
+                    person.path("match").asText());
+        }
         if (answer.path("memories").isEmpty()) {
             System.out.printf(
                     Locale.ROOT,

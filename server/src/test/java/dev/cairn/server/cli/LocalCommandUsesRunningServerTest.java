@@ -2,6 +2,8 @@ package dev.cairn.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.memory.MemoryType;
+import dev.cairn.memory.NewMemory;
 import dev.cairn.retrieval.feedback.Judgment;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.server.CairnServer;
@@ -102,6 +104,35 @@ class LocalCommandUsesRunningServerTest {
         assertThat(data.resolve(ServerMarker.FILE))
                 .as("removed when the server stops")
                 .doesNotExist();
+    }
+
+    @Test
+    void recallSaysWhichPersonTheQueryNamedAndByWhichName() throws Exception {
+        Path data = dir.resolve("people");
+        try (CairnServer server = startOn(data)) {
+            server.store().createNamespace("team", "");
+            server.memory()
+                    .write(
+                            NewMemory.of(
+                                    dev.cairn.memory.Scope.of("team", "Faheem R.", ""),
+                                    MemoryType.FACT,
+                                    "flew to Istanbul in May and to Kyoto in October"),
+                            "test");
+
+            Outcome o =
+                    run(
+                            "recall",
+                            "Where has Fahim travelled?",
+                            "--namespace",
+                            "team",
+                            "--data",
+                            data.toString());
+
+            assertThat(o.exit()).as(o.err()).isZero();
+            assertThat(o.out())
+                    .contains("named: Faheem R. as Fahim (faheem, label, spelling)")
+                    .contains("Istanbul");
+        }
     }
 
     @Test
