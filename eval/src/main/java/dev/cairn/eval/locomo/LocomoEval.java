@@ -97,6 +97,7 @@ public final class LocomoEval {
     private final int contextTurns;
     private final Consumer<String> progress;
     private Consumer<QuestionResult> questions = q -> {};
+    private boolean oneNamespace;
 
     public LocomoEval(Store store, MemoryService service, Consumer<String> progress) {
         this(store, service, DEFAULT_CONTEXT_TURNS, progress);
@@ -133,13 +134,35 @@ public final class LocomoEval {
         return this;
     }
 
+    /**
+     * Imports every conversation into one namespace ({@link #SHARED_NAMESPACE}) instead of one
+     * each: each question is recalled over all of them, a test of recall at scale and among many
+     * people. A turn's reference is then its sample id and dia_id ({@code conv-26/D1:3}).
+     */
+    public LocomoEval inOneNamespace() {
+        this.oneNamespace = true;
+        return this;
+    }
+
+    /** The namespace every conversation goes into with {@link #inOneNamespace()}. */
+    public static final String SHARED_NAMESPACE = "locomo-all";
+
     public static String namespace(Locomo.Conversation c) {
         return ("locomo-" + c.sampleId()).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
     }
 
+    private String namespaceOf(Locomo.Conversation c) {
+        return oneNamespace ? SHARED_NAMESPACE : namespace(c);
+    }
+
+    /** A dia_id as this run refers to it: with the sample id when namespaces are shared. */
+    private String reference(Locomo.Conversation c, String diaId) {
+        return oneNamespace ? c.sampleId() + "/" + diaId : diaId;
+    }
+
     /** Imports every turn (unless the namespace already exists) and answers memoryId -> dia_ids. */
     public Map<String, Set<String>> load(Locomo.Conversation c) {
-        String ns = namespace(c);
+        String ns = namespaceOf(c);
         Map<String, Set<String>> diaIds = new HashMap<>();
         if (store.namespace(ns).isPresent()) {
             // reuse an earlier import: the dia_id is the source reference
@@ -160,12 +183,22 @@ public final class LocomoEval {
                                                                         .reference()
                                                                         .split(","))));
                 if (!page.hasMore()) {
-                    return diaIds;
+                    break;
                 }
                 cursor = page.nextCursor();
             }
+            String mine = reference(c, "");
+            boolean imported =
+                    diaIds.values().stream()
+                            .flatMap(Set::stream)
+                            .anyMatch(r -> !oneNamespace || r.startsWith(mine));
+            if (imported) {
+                return diaIds;
+            }
+        } else {
+            store.createNamespace(
+                    ns, oneNamespace ? "LoCoMo, every conversation" : "LoCoMo " + c.sampleId());
         }
-        store.createNamespace(ns, "LoCoMo " + c.sampleId());
         Map<Integer, List<Locomo.Turn>> bySession = new TreeMap<>();
         c.turns()
                 .forEach(
@@ -181,7 +214,9 @@ public final class LocomoEval {
                                                                 ns,
                                                                 t.speaker(),
                                                                 "",
-                                                                "session_" + t.session(),
+                                                                reference(
+                                                                        c,
+                                                                        "session_" + t.session()),
                                                                 "",
                                                                 ""),
                                                         MemoryType.EVENT,
@@ -189,7 +224,7 @@ public final class LocomoEval {
                                                 .withSource(
                                                         MemorySource.of(
                                                                 MemorySource.Kind.CONVERSATION,
-                                                                t.diaId()))
+                                                                reference(c, t.diaId())))
                                                 .withTtlDays(IMPORT_TTL_DAYS);
                                     })
                             .toList();
@@ -205,7 +240,7 @@ public final class LocomoEval {
             }
             for (int i = 0; i < written.size(); i++) {
                 diaIds.computeIfAbsent(written.get(i).memory().id(), k -> new HashSet<>())
-                        .add(session.get(i).diaId());
+                        .add(reference(c, session.get(i).diaId()));
             }
         }
         return diaIds;
@@ -234,22 +269,39 @@ public final class LocomoEval {
             latencies.put(mode, new ArrayList<>());
             counts.put(mode, 0);
         }
+        Map<String, Set<String>> everyTurn = null;
+        if (oneNamespace && !conversations.isEmpty()) {
+            // every conversation is in before the first question: each is recalled over all
+            long t0 = System.nanoTime();
+            conversations.forEach(this::load);
+            everyTurn = load(conversations.getFirst()); // now only reads them back
+            ingestSeconds += (System.nanoTime() - t0) / 1e9;
+        }
         for (Locomo.Conversation c : conversations) {
             long t0 = System.nanoTime();
-            Map<String, Set<String>> diaIds = load(c);
+            Map<String, Set<String>> diaIds = everyTurn != null ? everyTurn : load(c);
             ingestSeconds += (System.nanoTime() - t0) / 1e9;
             turns += c.turns().size();
-            memories += diaIds.size();
+            String mine = reference(c, "");
+            memories +=
+                    (int)
+                            diaIds.values().stream()
+                                    .filter(r -> r.stream().anyMatch(x -> x.startsWith(mine)))
+                                    .count();
             Set<String> known = new HashSet<>();
             diaIds.values().forEach(known::addAll);
             for (RecallMode mode : modes) {
                 for (Locomo.Question q : c.questions()) {
-                    List<String> evidence = q.evidence().stream().filter(known::contains).toList();
+                    List<String> evidence =
+                            q.evidence().stream()
+                                    .map(e -> reference(c, e))
+                                    .filter(known::contains)
+                                    .toList();
                     if (evidence.isEmpty()) {
                         continue;
                     }
                     RecallRequest request =
-                            RecallRequest.of(namespace(c), q.question())
+                            RecallRequest.of(namespaceOf(c), q.question())
                                     .withLimit(maxK)
                                     .withMode(mode)
                                     .withThreshold(threshold)

@@ -129,4 +129,72 @@ class LocomoEvalTest {
                     .isEqualTo(Instant.parse("2023-05-08T13:56:00Z"));
         }
     }
+
+    @Test
+    void inOneNamespaceEveryConversationIsRecalledOverAllOfThem() throws IOException {
+        // the mini conversation twice, under two sample ids: the same dia_ids, other people
+        String twice =
+                "["
+                        + MINI.strip().substring(1, MINI.strip().length() - 1)
+                        + ","
+                        + MINI.strip()
+                                .substring(1, MINI.strip().length() - 1)
+                                .replace("conv-1", "conv-2")
+                                .replace("Ana", "Cleo")
+                                .replace("Ben", "Dev")
+                                .replace("Biscuit", "Pickle")
+                        + "]";
+        Path file = Files.writeString(temp.resolve("twice.json"), twice);
+        try (Store store =
+                        Store.embedded(
+                                temp.resolve("data"), StoreConfig.defaults().withDimensions(128));
+                MemoryService service =
+                        MemoryService.create(
+                                store,
+                                new TrigramEmbeddingModel(128),
+                                LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
+                                WriteGuard.standard(),
+                                MemoryServiceConfig.defaults()
+                                        .withMaintenanceInterval(Duration.ZERO)
+                                        .withRecordRecalls(false),
+                                Clock.systemUTC())) {
+            List<LocomoEval.QuestionResult> asked = new ArrayList<>();
+            LocomoEval eval = new LocomoEval(store, service, x -> {}).inOneNamespace();
+            LocomoEval.Result r =
+                    eval.onQuestion(asked::add)
+                            .run(
+                                    Locomo.read(file),
+                                    List.of(1, 8),
+                                    List.of(RecallMode.LEXICAL),
+                                    0.0);
+
+            assertThat(store.namespace(LocomoEval.SHARED_NAMESPACE)).isPresent();
+            assertThat(store.namespace("locomo-conv-1")).isEmpty();
+            assertThat(r.turns()).isEqualTo(8);
+            assertThat(r.memories()).isEqualTo(8);
+            assertThat(r.questions()).isEqualTo(4);
+            // evidence is told apart by its conversation, though the dia_ids are the same
+            assertThat(asked.getFirst().evidence()).containsExactly("conv-1/D1:1");
+            // conv-1's first question is asked over conv-2's turns too: its puppy matches as well
+            assertThat(asked.getFirst().recalled().stream().flatMap(List::stream))
+                    .contains("conv-1/D1:1", "conv-2/D1:1");
+            assertThat(asked.get(2).evidence()).containsExactly("conv-2/D1:1");
+            assertThat(asked.get(2).recalled().getFirst()).containsExactly("conv-2/D1:1");
+            assertThat(r.modes().getFirst().recallAtK().get(8)).isEqualTo(1.0);
+
+            // a second run over the same store reuses both imports
+            LocomoEval.Result again =
+                    new LocomoEval(store, service, x -> {})
+                            .inOneNamespace()
+                            .run(Locomo.read(file), List.of(8), List.of(RecallMode.LEXICAL), 0.0);
+            assertThat(again.memories()).isEqualTo(8);
+            assertThat(
+                            service.list(
+                                            LocomoEval.SHARED_NAMESPACE,
+                                            dev.cairn.memory.store.MemoryFilter.all(),
+                                            dev.cairn.store.PageRequest.first(100))
+                                    .items())
+                    .hasSize(8);
+        }
+    }
 }

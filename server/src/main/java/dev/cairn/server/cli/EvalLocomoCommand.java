@@ -168,6 +168,13 @@ final class EvalLocomoCommand implements Callable<Integer> {
                             + "; 0 turns it off)")
     Double facetBonus;
 
+    @Option(
+            names = "--one-namespace",
+            description =
+                    "import every conversation into one namespace (locomo-all) and recall each"
+                            + " question over all of them: recall at scale, among many people")
+    boolean oneNamespace;
+
     @Option(names = "--json", paramLabel = "FILE")
     Path json;
 
@@ -265,6 +272,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
                             service,
                             contextTurns,
                             msg -> System.err.println("[locomo] " + msg));
+            if (oneNamespace) {
+                eval.inOneNamespace();
+            }
             if (questionsFile == null) {
                 result = eval.run(conversations, ks, parsed, threshold);
             } else {
@@ -298,6 +308,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("candidates", candidates);
             out.put("threshold", threshold);
             out.put("contextTurns", contextTurns);
+            out.put("oneNamespace", oneNamespace);
             out.put("exchangeShare", config.exchangeShare());
             out.put("periodBonus", config.periodBonus());
             out.put("timeBonus", config.timeBonus());
