@@ -3,6 +3,7 @@ package dev.cairn.memory;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -267,14 +268,18 @@ public final class PersonNames {
             if (user.isEmpty()) {
                 return this;
             }
-            Map<String, Via> names = own.computeIfAbsent(user, u -> new LinkedHashMap<>());
-            if (names.isEmpty()) {
+            Map<String, Via> names = own.get(user);
+            if (names == null) {
+                names = new LinkedHashMap<>();
+                own.put(user, names);
                 // "user-1" is not named by every "user": a common word names only the user whose
                 // whole id it is ("Will")
                 String whole = user.strip().toLowerCase(Locale.ROOT);
+                Map<String, Via> labels = new LinkedHashMap<>();
                 labelWords(user).stream()
                         .filter(w -> w.equals(whole) || !CommonWords.contains(w))
-                        .forEach(w -> names.put(w, Via.LABEL));
+                        .forEach(w -> labels.put(w, Via.LABEL));
+                names.putAll(labels);
             }
             for (String tag : memory.tags()) {
                 if (tag.startsWith(ALIAS_TAG)) {
@@ -284,7 +289,7 @@ public final class PersonNames {
                 }
             }
             if (!session.isEmpty()) {
-                sessionSpeakers.computeIfAbsent(session, s -> new TreeSet<>()).add(user);
+                sessionSpeakers.computeIfAbsent(session, s -> new HashSet<>(4)).add(user);
             }
             for (NameMentions.Mention m : mentions) {
                 said.add(new Said(m.speaker(), user, session, m));

@@ -80,6 +80,14 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
 
     private final Map<String, People> people = new ConcurrentHashMap<>();
 
+    /**
+     * Per loaded namespace, the users and (user, session) pairs its table holds: a new memory of a
+     * known user in a session they already spoke in, with no names in its text and no alias tag,
+     * leaves the people's names as they were, so the next recall does not learn them again. Guarded
+     * like {@link #tables}.
+     */
+    private final Map<String, Set<String>> speakers = new ConcurrentHashMap<>();
+
     MemoryIndexes(MemoryRepository repository, LexicalIndex lexical) {
         this.repository = repository;
         this.lexical = lexical;
@@ -102,13 +110,17 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             if (table == null) {
                 Map<String, Entry> loaded = new ConcurrentHashMap<>();
                 ConversationTurns said = new ConversationTurns();
+                Set<String> speaking = ConcurrentHashMap.newKeySet();
                 repository.forEachLive(
                         namespace,
                         (m, v) -> {
                             loaded.put(m.id(), new Entry(m, v));
                             said.put(m);
+                            newSpeaker(speaking, m);
                         });
                 turns.put(namespace, said);
+                speakers.put(namespace, speaking);
+                version(namespace).incrementAndGet();
                 tables.put(namespace, loaded);
                 table = loaded;
             }
@@ -143,6 +155,22 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         // a change applied while this was built made a newer version: the next recall learns again
         people.put(namespace, new People(version, names));
         return names;
+    }
+
+    /** Records {@code m}'s user and (user, session): whether either is new. */
+    private static boolean newSpeaker(Set<String> speaking, Memory m) {
+        String user = m.scope().userId();
+        boolean newUser = speaking.add(user);
+        boolean newInSession =
+                ConversationTurns.isTurn(m)
+                        && speaking.add(user + "\u0000" + m.scope().sessionName());
+        return newUser || newInSession;
+    }
+
+    /** Whether a memory's text or tags give a name ({@link PersonNames} would learn from it). */
+    private static boolean namesSomeone(Entry e) {
+        return !e.names().isEmpty()
+                || e.memory().tags().stream().anyMatch(t -> t.startsWith(PersonNames.ALIAS_TAG));
     }
 
     private AtomicLong version(String namespace) {
@@ -193,6 +221,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             synchronized (tables) {
                 tables.remove(ns);
                 turns.remove(ns);
+                speakers.remove(ns);
                 version(ns).incrementAndGet();
             }
             return;
@@ -202,22 +231,33 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         }
         Optional<Memory> found = repository.find(ns, change.entityId());
         synchronized (tables) {
-            version(ns).incrementAndGet();
             Map<String, Entry> table = tables.get(ns);
             if (found.isEmpty() || found.get().deleted()) {
                 lexical.deleteDocument(ns, change.entityId());
                 if (table != null) {
                     table.remove(change.entityId());
                     turns.get(ns).remove(change.entityId());
+                    // who speaks where, as the table now has it (a deletion is rare)
+                    Set<String> speaking = ConcurrentHashMap.newKeySet();
+                    table.values().forEach(e -> newSpeaker(speaking, e.memory()));
+                    speakers.put(ns, speaking);
                 }
+                version(ns).incrementAndGet();
                 return;
             }
             Memory memory = found.get();
             Entry old = table == null ? null : table.get(memory.id());
             if (table != null) {
                 float[] vector = repository.embedding(ns, memory.id());
-                table.put(memory.id(), new Entry(memory, vector));
+                Entry entry = new Entry(memory, vector);
+                table.put(memory.id(), entry);
                 turns.get(ns).put(memory);
+                boolean fresh = newSpeaker(speakers.get(ns), memory);
+                if (old != null || fresh || namesSomeone(entry)) {
+                    version(ns).incrementAndGet();
+                }
+            } else {
+                version(ns).incrementAndGet();
             }
             // Re-adding an unchanged text would only leave a deleted copy in BM25's statistics.
             if (old == null || !old.memory().content().equals(memory.content())) {
@@ -247,6 +287,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         synchronized (tables) {
             tables.clear();
             turns.clear();
+            speakers.clear();
             versions.values().forEach(AtomicLong::incrementAndGet);
         }
     }

@@ -514,6 +514,32 @@ class MemoryServiceTest {
     }
 
     @Test
+    void aNameSaidOrDeclaredAfterARecallIsKnownToTheNextOne() {
+        say("s1", "tomasz_k", 0, "ok my news, i got the job");
+        say("s1", "Bee", 1, "omg congrats Tommy!!");
+        RecallRequest tomek = RecallRequest.of("team", "What does Tomek play?");
+        assertThat(service.recall(tomek).people()).isEmpty();
+
+        // a plain turn of known speakers in their session changes no name
+        say("s1", "tomasz_k", 2, "the bass, mostly");
+        assertThat(service.recall(tomek).people()).isEmpty();
+        say("s1", "Bee", 3, "thanks Tomek!");
+        say("s1", "Bee", 4, "night Tomek!");
+        assertThat(service.recall(tomek).people())
+                .extracting(dev.cairn.memory.PersonNames.NamedPerson::userId)
+                .containsExactly("tomasz_k");
+
+        // a new person declaring an alias is known at once
+        service.write(
+                NewMemory.of(Scope.of("team", "u-9", ""), MemoryType.FACT, "plays the cello")
+                        .withTags(List.of("alias:Segun")),
+                "a");
+        assertThat(service.recall(RecallRequest.of("team", "What does Segun play?")).people())
+                .extracting(dev.cairn.memory.PersonNames.NamedPerson::userId)
+                .containsExactly("u-9");
+    }
+
+    @Test
     void aListQuestionLiftsTheMemoriesThatTellOfTheFacetItAsksFor() {
         String lisbon = say("s1", "Bea", 0, "bom dia from lisbon, Bea here");
         String chat = say("s2", "Bea", 1, "Bea had a long week at the gym, ugh");
