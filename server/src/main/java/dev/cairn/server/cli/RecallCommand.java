@@ -53,7 +53,7 @@ final class RecallCommand implements Callable<Integer> {
     @Option(
             names = "--threshold",
             paramLabel = "COS",
-            description = "least cosine of a memory to the query (default 0.5)")
+            description = "least cosine of a memory to the query (default 0.25, the API's)")
     Double threshold;
 
     @Option(names = "--json", description = "print the API's JSON answer")
