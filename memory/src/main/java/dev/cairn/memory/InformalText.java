@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
  * The copy of a chat message that matching reads: stretched words shortened ("sooo" -> "so",
  * "FAYYYY" -> "FAY"), chat shorthand written out ("bday" -> "birthday", "yday" -> "yesterday",
  * "2wks" -> "2 weeks") and common misspellings corrected ("definately", "tommorow"). Only the
- * indexed copy is changed (BM25's text and what recall reads for times, facets and names); the
- * stored text stays as sent, and the encoder reads it as sent. Stateless, thread-safe.
+ * indexed copy is changed (BM25's text and what recall reads for times and facets); the stored text
+ * stays as sent, and the encoder reads it as sent. Stateless, thread-safe.
  */
 public final class InformalText {
 

@@ -87,10 +87,6 @@ public final class PersonNames {
         this.names = List.copyOf(names);
     }
 
-    public static PersonNames none() {
-        return NONE;
-    }
-
     /**
      * The people {@code query} names, one entry per person (their best match), in the order of
      * their user ids.
@@ -147,11 +143,6 @@ public final class PersonNames {
                             " ");
         }
         return rest.chars().anyMatch(Character::isLetterOrDigit) ? rest : query;
-    }
-
-    /** Whether {@code query} names {@code userId}. */
-    public boolean names(String query, String userId) {
-        return named(query).stream().anyMatch(p -> p.userId().equals(userId));
     }
 
     private static Match match(String word, boolean common, String skeleton, Known k) {
@@ -234,6 +225,20 @@ public final class PersonNames {
         return longer.substring(i + 1).equals(shorter.substring(i));
     }
 
+    /** The names {@code memory} declares for its user with {@link #ALIAS_TAG} tags. */
+    public static List<String> declared(Memory memory) {
+        List<String> out = List.of(); // most memories declare none: nothing allocated
+        for (String tag : memory.tags()) {
+            if (tag.startsWith(ALIAS_TAG)) {
+                if (out.isEmpty()) {
+                    out = new ArrayList<>();
+                }
+                out.addAll(labelWords(tag.substring(ALIAS_TAG.length())));
+            }
+        }
+        return out;
+    }
+
     /** The words of a user id that may name its user: letters only, two or more of them. */
     static List<String> labelWords(String userId) {
         List<String> out = new ArrayList<>();
@@ -268,26 +273,8 @@ public final class PersonNames {
             if (user.isEmpty()) {
                 return this;
             }
-            Map<String, Via> names = own.get(user);
-            if (names == null) {
-                names = new LinkedHashMap<>();
-                own.put(user, names);
-                // "user-1" is not named by every "user": a common word names only the user whose
-                // whole id it is ("Will")
-                String whole = user.strip().toLowerCase(Locale.ROOT);
-                Map<String, Via> labels = new LinkedHashMap<>();
-                labelWords(user).stream()
-                        .filter(w -> w.equals(whole) || !CommonWords.contains(w))
-                        .forEach(w -> labels.put(w, Via.LABEL));
-                names.putAll(labels);
-            }
-            for (String tag : memory.tags()) {
-                if (tag.startsWith(ALIAS_TAG)) {
-                    for (String w : labelWords(tag.substring(ALIAS_TAG.length()))) {
-                        names.putIfAbsent(w, Via.DECLARED);
-                    }
-                }
-            }
+            Map<String, Via> names = own.computeIfAbsent(user, Builder::labelNames);
+            declared(memory).forEach(w -> names.putIfAbsent(w, Via.DECLARED));
             if (!session.isEmpty()) {
                 sessionSpeakers.computeIfAbsent(session, s -> new HashSet<>(4)).add(user);
             }
@@ -356,6 +343,19 @@ public final class PersonNames {
                         }
                     });
             return new PersonNames(known);
+        }
+
+        /**
+         * A user id's words as its user's names; "user-1" is not named by every "user": a common
+         * word names only the user whose whole id it is ("Will").
+         */
+        private static Map<String, Via> labelNames(String user) {
+            String whole = user.strip().toLowerCase(Locale.ROOT);
+            Map<String, Via> names = new LinkedHashMap<>();
+            labelWords(user).stream()
+                    .filter(w -> w.equals(whole) || !CommonWords.contains(w))
+                    .forEach(w -> names.put(w, Via.LABEL));
+            return names;
         }
 
         private static Known known(String user, String name, Via via) {

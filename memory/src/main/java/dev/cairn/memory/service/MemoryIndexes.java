@@ -137,7 +137,8 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
 
     /**
      * The names of the namespace's people ({@link PersonNames}), learned again from its table after
-     * it changed: a pass over the table, on the first recall after a write.
+     * a change that can alter them (see {@link #speakers}): a pass over the table, on the first
+     * recall after such a write.
      */
     PersonNames people(String namespace) {
         Map<String, Entry> table = table(namespace);
@@ -169,8 +170,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
 
     /** Whether a memory's text or tags give a name ({@link PersonNames} would learn from it). */
     private static boolean namesSomeone(Entry e) {
-        return !e.names().isEmpty()
-                || e.memory().tags().stream().anyMatch(t -> t.startsWith(PersonNames.ALIAS_TAG));
+        return !e.names().isEmpty() || !PersonNames.declared(e.memory()).isEmpty();
     }
 
     private AtomicLong version(String namespace) {

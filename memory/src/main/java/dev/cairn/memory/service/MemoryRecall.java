@@ -251,11 +251,22 @@ final class MemoryRecall implements AutoCloseable {
         if (config.exchangeShare() > 0) {
             found = withExchanges(ns, found);
         }
+        // after the session lift and the exchange share: the named person's own turns rise above
+        // the other speaker's replies that the exchange lifted beside them
         if (!named.isEmpty()) {
-            found = withNamedSpeakers(found, named, speakerBonus);
+            Set<String> users = new HashSet<>();
+            named.forEach(p -> users.add(p.userId()));
+            found = lifted(found, m -> users.contains(m.scope().userId()), speakerBonus);
         }
         if (!facets.isEmpty()) {
-            found = withFacets(found, table, facets);
+            found =
+                    lifted(
+                            found,
+                            m -> {
+                                MemoryIndexes.Entry e = table.get(m.id());
+                                return e != null && e.facets().stream().anyMatch(facets::contains);
+                            },
+                            config.facetBonus());
         }
         // the bonuses and lifts take strong memories past 1: scaling all keeps their order where
         // the scorer's cap at 1 would tie them and leave the order to recency
@@ -339,38 +350,16 @@ final class MemoryRecall implements AutoCloseable {
     }
 
     /**
-     * {@code found} with the memories of a user {@code speakers} names {@code bonus} more relevant
-     * (not capped). Given after the session lift and the exchange share: the named person's own
-     * turns rise above the other speaker's replies that the exchange lifted beside them.
+     * {@code found} with the memories {@code picked} accepts {@code bonus} more relevant (not
+     * capped), the others as they are.
      */
-    private List<Candidate> withNamedSpeakers(
-            List<Candidate> found, List<PersonNames.NamedPerson> named, double bonus) {
-        Set<String> users = new HashSet<>();
-        named.forEach(p -> users.add(p.userId()));
+    private static List<Candidate> lifted(
+            List<Candidate> found, Predicate<Memory> picked, double bonus) {
         List<Candidate> out = new ArrayList<>(found.size());
         for (Candidate c : found) {
-            if (users.contains(c.memory().scope().userId())) {
-                out.add(new Candidate(c.memory(), c.relevance() * (1 + bonus)));
-            } else {
-                out.add(c);
-            }
-        }
-        return out;
-    }
-
-    /**
-     * {@code found} with the memories that tell of a facet the query asks for {@link
-     * MemoryServiceConfig#facetBonus()} more relevant (not capped).
-     */
-    private List<Candidate> withFacets(
-            List<Candidate> found, Map<String, MemoryIndexes.Entry> table, Set<Facet> facets) {
-        List<Candidate> out = new ArrayList<>(found.size());
-        for (Candidate c : found) {
-            MemoryIndexes.Entry e = table.get(c.memory().id());
-            boolean tells = e != null && e.facets().stream().anyMatch(facets::contains);
             out.add(
-                    tells
-                            ? new Candidate(c.memory(), c.relevance() * (1 + config.facetBonus()))
+                    picked.test(c.memory())
+                            ? new Candidate(c.memory(), c.relevance() * (1 + bonus))
                             : c);
         }
         return out;
