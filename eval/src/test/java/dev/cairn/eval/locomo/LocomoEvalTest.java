@@ -78,22 +78,26 @@ class LocomoEvalTest {
                 .hasMessageContaining("contextTurns");
     }
 
+    /** The memory service the eval runs on, over a small trigram model, as the command sets it. */
+    private static MemoryService service(Store store) {
+        return MemoryService.create(
+                store,
+                new TrigramEmbeddingModel(128),
+                LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
+                WriteGuard.standard(),
+                MemoryServiceConfig.defaults()
+                        .withMaintenanceInterval(Duration.ZERO)
+                        .withRecordRecalls(false),
+                Clock.systemUTC());
+    }
+
     @Test
     void measuresEvidenceRecallPerMode() throws IOException {
         Path file = Files.writeString(temp.resolve("mini.json"), MINI);
         try (Store store =
                         Store.embedded(
                                 temp.resolve("data"), StoreConfig.defaults().withDimensions(128));
-                MemoryService service =
-                        MemoryService.create(
-                                store,
-                                new TrigramEmbeddingModel(128),
-                                LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
-                                WriteGuard.standard(),
-                                MemoryServiceConfig.defaults()
-                                        .withMaintenanceInterval(Duration.ZERO)
-                                        .withRecordRecalls(false),
-                                Clock.systemUTC())) {
+                MemoryService service = service(store)) {
             List<String> log = new ArrayList<>();
             LocomoEval.Result r =
                     new LocomoEval(store, service, log::add)
@@ -148,16 +152,7 @@ class LocomoEvalTest {
         try (Store store =
                         Store.embedded(
                                 temp.resolve("data"), StoreConfig.defaults().withDimensions(128));
-                MemoryService service =
-                        MemoryService.create(
-                                store,
-                                new TrigramEmbeddingModel(128),
-                                LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
-                                WriteGuard.standard(),
-                                MemoryServiceConfig.defaults()
-                                        .withMaintenanceInterval(Duration.ZERO)
-                                        .withRecordRecalls(false),
-                                Clock.systemUTC())) {
+                MemoryService service = service(store)) {
             List<LocomoEval.QuestionResult> asked = new ArrayList<>();
             LocomoEval eval = new LocomoEval(store, service, x -> {}).inOneNamespace();
             LocomoEval.Result r =
