@@ -46,7 +46,8 @@ final class PatternSecretRedactor implements SecretRedactor {
             NONE,
             ASSIGNMENT,
             AWS_CONTEXT,
-            PROSE_PASSWORD
+            PROSE_PASSWORD,
+            HIGH_ENTROPY
         }
     }
 
@@ -73,9 +74,71 @@ final class PatternSecretRedactor implements SecretRedactor {
                             SecretKind.GITHUB_TOKEN,
                             "\\b(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})\\b",
                             0),
+                    // gitleaks anthropic-api-key / anthropic-admin-api-key
+                    d(
+                            SecretKind.ANTHROPIC_KEY,
+                            "(?<![A-Za-z0-9_-])sk-ant-(?:api|admin)\\d{2}-[A-Za-z0-9_-]{80,}",
+                            0),
+                    // gitleaks gitlab-pat, -ptt, -deploy-token, -runner-authentication-token
+                    d(
+                            SecretKind.GITLAB_TOKEN,
+                            "\\b(?:glpat|glptt|gldt|glrt|glcbt|glft|glimt|glagent)-"
+                                    + "[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])",
+                            0),
+                    // gitleaks huggingface-access-token
+                    d(SecretKind.HUGGINGFACE_TOKEN, "\\bhf_[A-Za-z]{34}\\b", 0),
+                    // gitleaks sendgrid-api-token
+                    d(
+                            SecretKind.SENDGRID_KEY,
+                            "\\bSG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+                            0),
+                    // gitleaks twilio-api-key
+                    d(SecretKind.TWILIO_KEY, "\\bSK[0-9a-fA-F]{32}\\b", 0),
+                    // gitleaks shopify-access-token / custom-access-token / private-app / shared
+                    d(SecretKind.SHOPIFY_TOKEN, "\\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\\b", 0),
+                    // gitleaks pypi-upload-token
+                    d(SecretKind.PYPI_TOKEN, "\\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}", 0),
+                    // gitleaks dockerhub PAT (dckr_pat_), digitalocean-pat/access/refresh tokens
+                    d(SecretKind.DOCKER_TOKEN, "\\bdckr_pat_[A-Za-z0-9_-]{27,}", 0),
+                    d(SecretKind.DIGITALOCEAN_TOKEN, "\\bdo[opr]_v1_[a-f0-9]{64}\\b", 0),
+                    // gitleaks hashicorp vault service and batch tokens
+                    d(SecretKind.VAULT_TOKEN, "\\bhv[sb]\\.[A-Za-z0-9_-]{24,}", 0),
+                    // gitleaks gcp OAuth client secret
+                    d(
+                            SecretKind.GOOGLE_OAUTH_SECRET,
+                            "\\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])",
+                            0),
+                    // gitleaks azure-ad-client-secret
+                    d(
+                            SecretKind.AZURE_CLIENT_SECRET,
+                            "(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}"
+                                    + "(?![A-Za-z0-9_~.-])",
+                            0),
+                    // Azure storage connection strings (detect-secrets AzureStorageKeyDetector)
+                    d(
+                            SecretKind.AZURE_STORAGE_KEY,
+                            "(?i)\\bAccountKey\\s*=\\s*([A-Za-z0-9+/]{86}==)",
+                            0),
+                    // gitleaks databricks-api-token, linear-api-key, new relic user key,
+                    // postman-api-token, grafana service account token
+                    d(SecretKind.DATABRICKS_TOKEN, "\\bdapi[a-f0-9]{32}(?:-\\d)?\\b", 0),
+                    d(SecretKind.LINEAR_KEY, "\\blin_api_[A-Za-z0-9]{40}\\b", 0),
+                    d(SecretKind.NEW_RELIC_KEY, "\\bNRAK-[A-Z0-9]{27}\\b", 0),
+                    d(SecretKind.POSTMAN_KEY, "\\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\\b", 0),
+                    d(SecretKind.GRAFANA_TOKEN, "\\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\\b", 0),
+                    // gitleaks telegram-bot-api-token
+                    d(
+                            SecretKind.TELEGRAM_BOT_TOKEN,
+                            "\\b\\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
+                            0),
+                    // gitleaks age-secret-key
+                    d(
+                            SecretKind.AGE_SECRET_KEY,
+                            "\\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\\b",
+                            0),
                     d(
                             SecretKind.OPENAI_KEY,
-                            "(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|ant-)?[A-Za-z0-9_-]{20,}",
+                            "(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
                             0),
                     d(SecretKind.SLACK_TOKEN, "\\bxox[abprs]-[A-Za-z0-9-]{10,}", 0),
                     // gitleaks slack-webhook-url
@@ -84,10 +147,12 @@ final class PatternSecretRedactor implements SecretRedactor {
                             "(?i)(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)"
                                     + "/[A-Za-z0-9+/_-]{20,}",
                             0),
-                    // gitleaks stripe-access-token: secret and restricted keys, live and test
+                    // gitleaks stripe-access-token: secret and restricted keys, live and test, and
+                    // webhook signing secrets
                     d(
                             SecretKind.STRIPE_KEY,
-                            "\\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,99}\\b",
+                            "\\b(?:(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,247}"
+                                    + "|whsec_[A-Za-z0-9]{32,})\\b",
                             0),
                     // gitleaks npm-access-token
                     d(SecretKind.NPM_TOKEN, "\\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", 0),
@@ -125,7 +190,10 @@ final class PatternSecretRedactor implements SecretRedactor {
                                     "(?i)\\b(?:password|passwd|passphrase|passcode|pwd|pin code)"
                                             + "(?: for [^\\s.,;:]{1,40}| of [^\\s.,;:]{1,40})?"
                                             + " (?:is|was|is set to|has been set to|became)"
-                                            + " [\"'`]?([^\\s\"'`]{3,128}?)[\"'`]?(?=[.,;!?)]?(?:\\s|$))"),
+                                            + " [\"'`]?([^\\s\"'`]{3,128}?)[\"'`]?"
+                                            // the end of a sentence, or of a JSON string (tool
+                                            // call arguments: {"note":"... password is x"})
+                                            + "(?=[.,;!?)]?(?:\\s|$)|(?<=[\"'`])[}\\],])"),
                             Detector.Check.PROSE_PASSWORD),
                     new Detector(
                             SecretKind.SECRET_ASSIGNMENT,
@@ -134,7 +202,16 @@ final class PatternSecretRedactor implements SecretRedactor {
                                             + KEY_WORDS
                                             + "))[\"']?\\s*(=|:)\\s*(?:\"([^\"\\r\\n]{1,512})\""
                                             + "|'([^'\\r\\n]{1,512})'|([^\\s\"',;&)}\\]]{1,512}))"),
-                            Detector.Check.ASSIGNMENT));
+                            Detector.Check.ASSIGNMENT),
+                    // detect-secrets Base64HighEntropyString, for text with nothing around it to
+                    // say what a token is (an identifier, a key, a bare pasted value)
+                    new Detector(
+                            SecretKind.HIGH_ENTROPY_TOKEN,
+                            Pattern.compile(
+                                    "(?<![A-Za-z0-9/+=_-])([A-Za-z0-9/+_-]{"
+                                            + HighEntropy.MIN_LENGTH
+                                            + ",512}={0,2})(?![A-Za-z0-9/+=_-])"),
+                            Detector.Check.HIGH_ENTROPY));
 
     private static Detector d(SecretKind kind, String regex, int flags) {
         return new Detector(kind, Pattern.compile(regex, flags), Detector.Check.NONE);
@@ -157,6 +234,10 @@ final class PatternSecretRedactor implements SecretRedactor {
                             case ASSIGNMENT -> assignment(m);
                             case AWS_CONTEXT -> awsSecret(text, m);
                             case PROSE_PASSWORD -> prosePassword(m);
+                            case HIGH_ENTROPY ->
+                                    HighEntropy.secretLike(m.group(1))
+                                            ? finding(SecretKind.HIGH_ENTROPY_TOKEN, m)
+                                            : null;
                         };
                 if (f != null && all.stream().noneMatch(o -> overlaps(o, f))) {
                     all.add(f);
@@ -168,26 +249,27 @@ final class PatternSecretRedactor implements SecretRedactor {
     }
 
     /**
-     * Redacts {@link SafeText#normalize the normalised text}: invisible characters are dropped and
-     * compatibility forms folded first, so "AKIA\u200B..." is found, and the text returned (the
-     * text stored) is the normalised one.
+     * Finds secrets in the {@link SafeText#matching matching copy} (invisible characters dropped,
+     * compatibility forms folded, so "AKIA\u200B..." is found) and replaces exactly the characters
+     * of the original each one came from: everything that is not a secret is returned as sent.
      */
     @Override
     public RedactionResult redact(String original) {
-        String text = SafeText.normalize(original);
-        List<SecretFinding> findings = detect(text);
+        SafeText.Matching matching = SafeText.matching(original);
+        List<SecretFinding> findings = detect(matching.text());
         if (findings.isEmpty()) {
-            return new RedactionResult(text, Map.of());
+            return new RedactionResult(original, Map.of());
         }
-        StringBuilder out = new StringBuilder(text.length());
+        StringBuilder out = new StringBuilder(original.length());
         Map<SecretKind, Integer> counts = new EnumMap<>(SecretKind.class);
         int pos = 0;
         for (SecretFinding f : findings) {
-            out.append(text, pos, f.start()).append(f.kind().marker());
+            int start = Math.max(pos, matching.originalStart(f.start()));
+            out.append(original, pos, start).append(f.kind().marker());
             counts.merge(f.kind(), 1, Integer::sum);
-            pos = f.end();
+            pos = Math.max(start, matching.originalEnd(f.end()));
         }
-        out.append(text, pos, text.length());
+        out.append(original, pos, original.length());
         return new RedactionResult(out.toString(), counts);
     }
 

@@ -179,23 +179,76 @@ final class PatternWriteSafety implements WriteSafety {
         return SafetyResult.of(hits);
     }
 
+    /**
+     * Invisible characters in a row that count as hidden content: one or two are what copy-paste
+     * and typesetting leave (a soft hyphen, a zero-width space, a BOM), a longer run is how text is
+     * encoded in zero-width characters.
+     */
+    static final int HIDDEN_RUN = 3;
+
     private static void scanCharacters(String text, List<RuleHit> hits) {
         int i = 0;
+        int runStart = -1;
+        int run = 0;
         while (i < text.length() && hits.size() < MAX_HITS) {
             int cp = text.codePointAt(i);
             int len = Character.charCount(cp);
+            boolean invisible = false;
             if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
                 hits.add(RuleHit.of(SafetyRule.BIDI_CONTROL, i));
+            } else if (cp == 0x1B && textStyleAt(text, i) > 0) {
+                i += textStyleAt(text, i);
+                run = 0;
+                continue;
             } else if (isControl(cp)) {
                 hits.add(RuleHit.of(SafetyRule.CONTROL_CHARACTER, i));
-            } else if (SafeText.isTag(cp)
-                    || (SafeText.isInvisible(cp)
-                            && !(cp == 0xFEFF && i == 0)
-                            && !SafeText.joinerBetweenScripts(text, i, cp))) {
+            } else if (SafeText.isTag(cp)) {
                 hits.add(RuleHit.of(SafetyRule.INVISIBLE_CHARACTER, i));
+            } else {
+                invisible =
+                        SafeText.isInvisible(cp)
+                                && !(cp == 0xFEFF && i == 0)
+                                && !SafeText.joinerBetweenScripts(text, i, cp);
+            }
+            if (invisible) {
+                runStart = run == 0 ? i : runStart;
+                if (++run == HIDDEN_RUN) {
+                    hits.add(RuleHit.of(SafetyRule.INVISIBLE_CHARACTER, runStart));
+                }
+            } else {
+                run = 0;
             }
             i += len;
         }
+    }
+
+    /**
+     * An ANSI text-style sequence (SGR: ESC [ parameters m, e.g. bold, colours, reset) is what
+     * terminals and tool output use for emphasis: formatting, not an injection signal. Other escape
+     * sequences (cursor movement, screen clearing, window titles, clipboard writes) stay control
+     * characters, and so does concealed text (SGR 8), which hides words from a reader.
+     */
+    private static final Pattern TEXT_STYLE = Pattern.compile("\\e\\[([0-9;]{0,40})m");
+
+    /** The length of the text-style sequence at {@code i}, or 0 when there is none. */
+    private static int textStyleAt(String text, int i) {
+        Matcher m = TEXT_STYLE.matcher(text).region(i, Math.min(text.length(), i + 44));
+        if (!m.lookingAt()) {
+            return 0;
+        }
+        String[] parameters = m.group(1).split(";");
+        for (int p = 0; p < parameters.length; p++) {
+            switch (parameters[p]) {
+                case "8" -> {
+                    return 0;
+                }
+                // 38/48: a colour follows as 5;index or 2;r;g;b, whose numbers are not styles
+                case "38", "48" ->
+                        p += p + 1 < parameters.length && parameters[p + 1].equals("2") ? 4 : 2;
+                default -> {}
+            }
+        }
+        return m.end() - i;
     }
 
     private static boolean isControl(int cp) {

@@ -1,50 +1,106 @@
 package dev.cairn.safety;
 
 import java.text.Normalizer;
+import java.util.Arrays;
 
 /**
- * The form text is matched and stored in: invisible characters removed (zero-width space and
- * friends, word joiners, the byte-order mark inside text, bidi controls, Unicode TAG characters
- * U+E0000..U+E007F, which spell invisible ASCII) and then NFKC (full-width and other compatibility
- * forms folded). A zero-width space inside a secret therefore cannot hide it from redaction, and an
- * invisible instruction never reaches a context block. ZWJ and ZWNJ between non-ASCII letters,
- * marks or symbols stay (Persian, Indic scripts, emoji sequences need them). Thread-safe.
+ * The form text is matched in: invisible characters removed (zero-width space and friends, word
+ * joiners, the byte-order mark inside text, bidi controls, Unicode TAG characters U+E0000..U+E007F,
+ * which spell invisible ASCII) and then NFKC (full-width and other compatibility forms folded). A
+ * zero-width space inside a secret therefore cannot hide it from redaction. Text is never stored in
+ * this form: {@link #matching} keeps, for every char of the matching copy, the span of the original
+ * it came from, so a finding in the copy names the exact characters of the original to replace and
+ * everything else is stored as sent. ZWJ and ZWNJ between non-ASCII letters, marks or symbols stay
+ * (Persian, Indic scripts, emoji sequences need them). Thread-safe.
  */
 public final class SafeText {
+
+    /**
+     * A matching copy of {@code original} and where each of its chars came from.
+     *
+     * @param text the matching copy
+     * @param from for char i of {@code text}, the start of its source in the original; null when
+     *     the copy is the original itself
+     * @param to for char i of {@code text}, the end (exclusive) of its source in the original
+     */
+    public record Matching(String original, String text, int[] from, int[] to) {
+
+        /** The start in the original of the copy's char {@code i}. */
+        public int originalStart(int i) {
+            return from == null ? i : from[i];
+        }
+
+        /** The end in the original of the copy's span ending (exclusive) at {@code end} > 0. */
+        public int originalEnd(int end) {
+            return from == null ? end : to[end - 1];
+        }
+    }
 
     private SafeText() {}
 
     /** {@code text} without invisible characters, in NFKC. */
     public static String normalize(String text) {
-        String visible = stripInvisible(text);
-        return Normalizer.isNormalized(visible, Normalizer.Form.NFKC)
-                ? visible
-                : Normalizer.normalize(visible, Normalizer.Form.NFKC);
+        return matching(text).text();
     }
 
-    /** {@code text} without invisible characters; everything else as it is. */
-    public static String stripInvisible(String text) {
+    /**
+     * The {@link #normalize normalised} copy of {@code original} with the source span of each of
+     * its chars. Each base character is normalised together with the combining marks after it, so
+     * "e" and a combining acute become one "é" whose source is both.
+     */
+    public static Matching matching(String original) {
+        if (!hasRemovable(original) && Normalizer.isNormalized(original, Normalizer.Form.NFKC)) {
+            return new Matching(original, original, null, null);
+        }
+        StringBuilder out = new StringBuilder(original.length());
+        int[] from = new int[original.length() + 16];
+        int[] to = new int[original.length() + 16];
+        int i = 0;
+        while (i < original.length()) {
+            int cp = original.codePointAt(i);
+            if (removable(original, i, cp)) {
+                i += Character.charCount(cp);
+                continue;
+            }
+            int end = i + Character.charCount(cp);
+            while (end < original.length() && attaches(original.codePointAt(end))) {
+                end += Character.charCount(original.codePointAt(end));
+            }
+            String piece = Normalizer.normalize(original.substring(i, end), Normalizer.Form.NFKC);
+            if (out.length() + piece.length() > from.length) {
+                int size = Math.max(from.length * 2, out.length() + piece.length());
+                from = Arrays.copyOf(from, size);
+                to = Arrays.copyOf(to, size);
+            }
+            for (int k = 0; k < piece.length(); k++) {
+                from[out.length() + k] = i;
+                to[out.length() + k] = end;
+            }
+            out.append(piece);
+            i = end;
+        }
+        return new Matching(original, out.toString(), from, to);
+    }
+
+    /** Combining marks and Hangul vowel/final jamo: they compose with what comes before them. */
+    private static boolean attaches(int cp) {
+        int type = Character.getType(cp);
+        return type == Character.NON_SPACING_MARK
+                || type == Character.COMBINING_SPACING_MARK
+                || type == Character.ENCLOSING_MARK
+                || (cp >= 0x1160 && cp <= 0x11FF);
+    }
+
+    private static boolean hasRemovable(String text) {
         int i = 0;
         while (i < text.length()) {
             int cp = text.codePointAt(i);
             if (removable(text, i, cp)) {
-                break;
+                return true;
             }
             i += Character.charCount(cp);
         }
-        if (i == text.length()) {
-            return text;
-        }
-        StringBuilder out = new StringBuilder(text.length());
-        out.append(text, 0, i);
-        while (i < text.length()) {
-            int cp = text.codePointAt(i);
-            if (!removable(text, i, cp)) {
-                out.appendCodePoint(cp);
-            }
-            i += Character.charCount(cp);
-        }
-        return out.toString();
+        return false;
     }
 
     /** Whether {@code cp} at {@code i} is an invisible character that is removed. */

@@ -37,9 +37,11 @@ public enum SafetyRule {
     /** Bidi overrides and isolates U+202A..U+202E, U+2066..U+2069 (Trojan Source). BLOCK. */
     BIDI_CONTROL(Verdict.BLOCK),
     /**
-     * Zero-width and invisible characters inside text (U+200B..U+200D, U+2060..U+2064, U+FEFF not
-     * at the start). FLAG: copy-paste produces them too; ZWJ/ZWNJ between non-ASCII letters or
-     * emoji is allowed.
+     * Hidden content: Unicode TAG characters (U+E0000..U+E007F, invisible copies of ASCII), or
+     * three or more zero-width or invisible characters in a row (U+200B..U+200D, U+2060..U+2064,
+     * U+FEFF not at the start, soft hyphen), the way text is encoded invisibly. FLAG. A lone soft
+     * hyphen, zero-width space or BOM is what copy-paste leaves and is stored as sent, unflagged;
+     * ZWJ/ZWNJ between non-ASCII letters or emoji never counts.
      */
     INVISIBLE_CHARACTER(Verdict.FLAG),
     /** C0 and C1 control characters other than tab, line feed and carriage return. BLOCK. */

@@ -7,6 +7,26 @@ public enum SecretKind {
     JWT("jwt"),
     GITHUB_TOKEN("github_token"),
     OPENAI_KEY("openai_key"),
+    ANTHROPIC_KEY("anthropic_key"),
+    GITLAB_TOKEN("gitlab_token"),
+    HUGGINGFACE_TOKEN("huggingface_token"),
+    SENDGRID_KEY("sendgrid_key"),
+    TWILIO_KEY("twilio_key"),
+    SHOPIFY_TOKEN("shopify_token"),
+    PYPI_TOKEN("pypi_token"),
+    DOCKER_TOKEN("docker_token"),
+    DIGITALOCEAN_TOKEN("digitalocean_token"),
+    VAULT_TOKEN("vault_token"),
+    GOOGLE_OAUTH_SECRET("google_oauth_secret"),
+    AZURE_CLIENT_SECRET("azure_client_secret"),
+    AZURE_STORAGE_KEY("azure_storage_key"),
+    DATABRICKS_TOKEN("databricks_token"),
+    LINEAR_KEY("linear_key"),
+    NEW_RELIC_KEY("new_relic_key"),
+    POSTMAN_KEY("postman_key"),
+    GRAFANA_TOKEN("grafana_token"),
+    TELEGRAM_BOT_TOKEN("telegram_bot_token"),
+    AGE_SECRET_KEY("age_secret_key"),
     SLACK_TOKEN("slack_token"),
     SLACK_WEBHOOK("slack_webhook"),
     STRIPE_KEY("stripe_key"),
@@ -18,7 +38,9 @@ public enum SecretKind {
     BEARER_TOKEN("bearer_token"),
     BASIC_AUTH("basic_auth"),
     PASSWORD("password"),
-    SECRET_ASSIGNMENT("secret");
+    SECRET_ASSIGNMENT("secret"),
+    /** A long token with a random secret's entropy and nothing around it to say what it is. */
+    HIGH_ENTROPY_TOKEN("high_entropy_token");
 
     private final String label;
 

@@ -464,7 +464,7 @@ class ArkConformanceTest {
     @Test
     void storesWhatTheScannerFindsAsSentAndMarksIt() {
         String conversation = createConversation();
-        // An ANSI colour escape, a bidi override, a 300 KiB tool result with a secret in it.
+        // ANSI colours, a bidi override, a 300 KiB tool result with a secret in it.
         String ansi = "{\"role\":\"tool\",\"content\":\"\\u001b[31mFAILED\\u001b[0m build\"}";
         String bidi = "{\"role\":\"user\",\"content\":\"abc\\u202edef\"}";
         String large =
@@ -488,9 +488,10 @@ class ArkConformanceTest {
         JsonNode items = read.json().path("items");
         assertThat(items.get(0).path("message").path("content").asText())
                 .isEqualTo("\u001b[31mFAILED\u001b[0m build");
-        assertThat(texts(items.get(0).path("flags"))).containsExactly("control_character");
-        // invisible and bidi characters never reach a replayed history: removed, and marked
-        assertThat(items.get(1).path("message").path("content").asText()).isEqualTo("abcdef");
+        // text styles are formatting, not a signal
+        assertThat(items.get(0).has("flags")).isFalse();
+        // a bidi override is stored as sent and marked, which keeps it out of search and contexts
+        assertThat(items.get(1).path("message").path("content").asText()).isEqualTo("abc\u202edef");
         assertThat(texts(items.get(1).path("flags"))).containsExactly("bidi_control");
         assertThat(items.get(2).path("message").path("content").asText())
                 .hasSizeGreaterThan(300 * 1024)

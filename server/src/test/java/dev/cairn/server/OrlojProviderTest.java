@@ -170,6 +170,33 @@ class OrlojProviderTest {
                                 .path("results")
                                 .toString())
                 .doesNotContain("hostile");
+        var withheld = rawSearch("{\"query\":\"zebrafinch system prompt instructions\"}");
+        assertThat(withheld.headers().firstValue(OrlojRoutes.WITHHELD_HEADER)).contains("1");
+        assertThat(withheld.body()).contains("\"withheld\":1");
+        var unrelated = rawSearch("{\"query\":\"quarterly budget spreadsheet\"}");
+        assertThat(unrelated.headers().firstValue(OrlojRoutes.WITHHELD_HEADER)).contains("0");
+        assertThat(unrelated.body()).doesNotContain("withheld");
+    }
+
+    @Test
+    void textStyledWithAnsiEscapesIsNotFlaggedAndIsFound() {
+        // what a CLI tool's output looks like when an agent saves it: bold and colour, nothing else
+        String value = "\u001b[1mpelican-deploy\u001b[0m finished in \u001b[32m41s\u001b[0m";
+        var put =
+                post(
+                        "/put",
+                        new ObjectMapper()
+                                .createObjectNode()
+                                .put("key", "notes/deploy")
+                                .put("value", value)
+                                .toString());
+        assertThat(put.status()).as(put.body()).isEqualTo(200);
+        assertThat(put.json().has("flagged")).isFalse();
+        var found = rawSearch("{\"query\":\"pelican-deploy finished\"}");
+        assertThat(found.body()).contains("notes/deploy");
+        assertThat(found.headers().firstValue(OrlojRoutes.WITHHELD_HEADER)).contains("0");
+        var got = post("/get", "{\"key\":\"notes/deploy\"}").json();
+        assertThat(got.path("value").asText()).isEqualTo(value);
     }
 
     @Test

@@ -88,6 +88,7 @@ class SecretsAndInjectionTest {
 
     static final String AWS_ID = "AKIA" + "IOSFODNN7EXAMPLE";
     static final String AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    static final String AWS_SECRET_BARE = "Je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY";
 
     static final List<Secret> FORMATS =
             List.of(
@@ -96,6 +97,12 @@ class SecretsAndInjectionTest {
                             "bare aws secret key",
                             "aws secret for staging " + AWS_SECRET,
                             AWS_SECRET),
+                    // no word within 120 characters says what it is: identifiers, keys and short
+                    // fields have no context to wait for
+                    new Secret(
+                            "bare aws secret key, nothing naming it",
+                            "rotation note for the staging box: " + AWS_SECRET_BARE,
+                            AWS_SECRET_BARE),
                     new Secret(
                             "slack webhook",
                             "alerts go to https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/"
@@ -172,7 +179,11 @@ class SecretsAndInjectionTest {
         PROPOSAL_CONTENT,
         ARK_MESSAGE_CONTENT,
         ARK_MESSAGE_KEY,
+        ARK_MESSAGE_NAME,
+        ARK_TOOL_CALL_ARGUMENTS,
         ORLOJ_VALUE,
+        JUDGE_QUERY,
+        JUDGE_ANSWER,
         EXTRACTED_MEMORY
     }
 
@@ -560,6 +571,44 @@ class SecretsAndInjectionTest {
                 message.put(text, 1);
                 assertThat(arkMessage(conversation, message).status()).isEqualTo(200);
                 yield arkRead(conversation);
+            }
+            case ARK_MESSAGE_NAME -> {
+                String conversation = "sec-" + sequence.incrementAndGet();
+                ObjectNode message = userMessage("hello");
+                message.put("name", text);
+                assertThat(arkMessage(conversation, message).status()).isEqualTo(200);
+                yield arkRead(conversation);
+            }
+            case ARK_TOOL_CALL_ARGUMENTS -> {
+                String conversation = "sec-" + sequence.incrementAndGet();
+                ObjectNode message = Json.MAPPER.createObjectNode().put("role", "assistant");
+                message.putArray("tool_calls")
+                        .addObject()
+                        .put("id", "call_1")
+                        .put("type", "function")
+                        .putObject("function")
+                        .put("name", "save_note")
+                        .put(
+                                "arguments",
+                                Json.MAPPER.createObjectNode().put("note", text).toString());
+                assertThat(arkMessage(conversation, message).status()).isEqualTo(200);
+                yield arkRead(conversation);
+            }
+            case JUDGE_QUERY, JUDGE_ANSWER -> {
+                ObjectNode body = Json.MAPPER.createObjectNode();
+                body.put(
+                        "query", field == TextField.JUDGE_QUERY ? text : "how is staging reached?");
+                body.put("answer", field == TextField.JUDGE_ANSWER ? text : "Through the VPN.");
+                body.putArray("evidence")
+                        .addObject()
+                        .put("id", "e1")
+                        .put("text", "Staging is reached through the VPN.");
+                var r = cairn.call("POST", NS + "/judge", A, body.toString());
+                assertThat(r.status()).as(r.body()).isEqualTo(200);
+                String id = r.json().path("judgementId").asText();
+                var stored = cairn.call("GET", NS + "/judgements/" + id, A, null);
+                assertThat(stored.status()).as(stored.body()).isEqualTo(200);
+                yield r.body() + stored.body();
             }
             case ORLOJ_VALUE -> {
                 String key = "sec-" + sequence.incrementAndGet();

@@ -140,8 +140,8 @@ class WriteSafetyHttpTest {
                         "",
                         ""),
                 new Case(
-                        "zero width space",
-                        "Deploy\u200Bment uses blue-green",
+                        "text hidden in zero-width characters",
+                        "Deploy\u200B\u200C\u200D\u200Bment uses blue-green",
                         Outcome.FLAG,
                         Outcome.FLAG,
                         "",
@@ -161,8 +161,8 @@ class WriteSafetyHttpTest {
                         "bidi_control",
                         ""),
                 new Case(
-                        "escape sequence",
-                        "status \u001B[31mred\u001B[0m",
+                        "escape sequence that clears the screen",
+                        "status \u001B[2Jall clear",
                         Outcome.BLOCK,
                         Outcome.BLOCK,
                         "control_character",

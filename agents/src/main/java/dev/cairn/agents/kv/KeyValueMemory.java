@@ -92,10 +92,7 @@ public final class KeyValueMemory implements AutoCloseable {
     private Map<String, TextEntry> searchable(String namespace, Collection<String> keys) {
         Map<String, TextEntry> out = new HashMap<>();
         for (String key : keys) {
-            repository
-                    .get(namespace, key)
-                    .filter(e -> !e.flagged())
-                    .ifPresent(e -> out.put(e.key(), entry(e)));
+            repository.get(namespace, key).ifPresent(e -> out.put(e.key(), entry(e)));
         }
         return out;
     }
@@ -149,33 +146,41 @@ public final class KeyValueMemory implements AutoCloseable {
     }
 
     /**
-     * Hybrid search over unflagged entries, best first by relevance (0..1, the score of each hit),
-     * hits under {@link #RELEVANCE_FLOOR} left out.
+     * Hybrid search, best first by relevance (0..1, the score of each hit), hits under {@link
+     * #RELEVANCE_FLOOR} left out. Flagged entries are never answered, but they are searched: the
+     * answer counts the matches it withheld, so an agent knows its notes were held back for review.
      */
-    public List<KeyValueHit> search(String namespace, String query, int limit) {
+    public KeyValueSearch search(String namespace, String query, int limit) {
+        checkLimit(limit);
         // another server may have written, or deleted and re-created the namespace, since
         changeLog.catchUpIfBehind();
+        // room for every flagged entry, so withheld matches never push out an answerable one
+        int candidates = limit + repository.flaggedCount(namespace);
         List<TextHit> hits =
                 index.search(
                         namespace,
                         query,
-                        checkLimit(limit),
+                        candidates,
                         () ->
                                 repository.searchable(namespace).stream()
                                         .map(KeyValueMemory::entry)
                                         .toList());
         List<KeyValueHit> out = new ArrayList<>();
+        int withheld = 0;
         for (TextHit hit : hits) {
             if (hit.relevance() < RELEVANCE_FLOOR) {
                 continue;
             }
-            repository
-                    .get(namespace, hit.id())
-                    .filter(e -> !e.flagged())
-                    .ifPresent(e -> out.add(new KeyValueHit(e.key(), e.value(), hit.relevance())));
+            Optional<KeyValueEntry> entry = repository.get(namespace, hit.id());
+            if (entry.isPresent() && entry.get().flagged()) {
+                withheld++;
+            } else if (entry.isPresent() && out.size() < limit) {
+                KeyValueEntry e = entry.get();
+                out.add(new KeyValueHit(e.key(), e.value(), hit.relevance()));
+            }
         }
         out.sort(Comparator.comparingDouble(KeyValueHit::score).reversed());
-        return List.copyOf(out);
+        return new KeyValueSearch(out, withheld);
     }
 
     /**

@@ -20,8 +20,14 @@ public interface KeyValueRepository {
     /** Entries whose key starts with {@code prefix} ("" for all), by key, at most {@code limit}. */
     List<KeyValueEntry> list(String namespace, String prefix, int limit);
 
-    /** Every unflagged entry of the namespace (what search indexes). */
+    /**
+     * Every entry of the namespace, flagged ones included (search indexes them all, so that it can
+     * say how many matches it withheld).
+     */
     List<KeyValueEntry> searchable(String namespace);
+
+    /** How many entries of the namespace are flagged. */
+    int flaggedCount(String namespace);
 
     /** Deletes an entry; false when there was none. */
     boolean delete(String namespace, String key);

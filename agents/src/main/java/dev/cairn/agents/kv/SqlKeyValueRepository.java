@@ -98,9 +98,8 @@ final class SqlKeyValueRepository implements KeyValueRepository {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT key, value, flagged, updated_at FROM kv_entries"
-                                            + " WHERE namespace = ? AND flagged = ? ORDER BY key")) {
+                                            + " WHERE namespace = ? ORDER BY key")) {
                         ps.setString(1, namespace);
-                        ps.setBoolean(2, false);
                         List<KeyValueEntry> out = new ArrayList<>();
                         try (ResultSet rs = ps.executeQuery()) {
                             while (rs.next()) {
@@ -108,6 +107,24 @@ final class SqlKeyValueRepository implements KeyValueRepository {
                             }
                         }
                         return List.copyOf(out);
+                    }
+                });
+    }
+
+    @Override
+    public int flaggedCount(String namespace) {
+        return sql.read(
+                c -> {
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT COUNT(*) FROM kv_entries"
+                                            + " WHERE namespace = ? AND flagged = ?")) {
+                        ps.setString(1, namespace);
+                        ps.setBoolean(2, true);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            return rs.getInt(1);
+                        }
                     }
                 });
     }

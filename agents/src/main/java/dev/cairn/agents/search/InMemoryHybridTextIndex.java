@@ -15,6 +15,7 @@ import dev.cairn.retrieval.search.HybridSearch;
 import dev.cairn.retrieval.search.Ranking;
 import dev.cairn.retrieval.search.SignalRun;
 import dev.cairn.retrieval.search.SignalTask;
+import dev.cairn.safety.SafeText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -132,16 +133,17 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
         if (query.isBlank()) {
             return List.of();
         }
+        String matchingQuery = SafeText.normalize(query);
         boolean allEmbedded = awaitVectors(state);
         int candidates = Math.max(limit * 4, MIN_CANDIDATES);
         Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
         tasks.put(
                 Signal.LEXICAL,
-                () -> Ranking.lexical(lexical.search(namespace, query, candidates, false)));
+                () -> Ranking.lexical(lexical.search(namespace, matchingQuery, candidates, false)));
         // a dense ranking over part of the namespace would push the embedded part above the rest
         float[] queryVector =
                 model != null && allEmbedded && !state.vectors.isEmpty()
-                        ? model.embedQuery(query)
+                        ? model.embedQuery(matchingQuery)
                         : null;
         if (queryVector != null) {
             tasks.put(Signal.DENSE, () -> dense(state, queryVector, candidates));
@@ -210,9 +212,15 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
         }
     }
 
-    /** Indexes the words now and queues the texts for the background worker; holds the lock. */
+    /**
+     * Indexes the words now and queues the texts for the background worker; holds the lock. Both
+     * read the {@link SafeText#normalize matching copy} of each text (the stored text is as sent).
+     */
     private void write(String namespace, NamespaceState state, Collection<TextEntry> entries) {
-        List<TextEntry> list = List.copyOf(entries);
+        List<TextEntry> list =
+                entries.stream()
+                        .map(e -> new TextEntry(e.id(), SafeText.normalize(e.text())))
+                        .toList();
         for (TextEntry e : list) {
             lexical.upsertDocument(
                     namespace, e.id(), List.of(new IndexedChunk(e.id(), "", List.of(), e.text())));

@@ -11,6 +11,7 @@ import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.RecallTally;
 import dev.cairn.retrieval.lexical.IndexedChunk;
 import dev.cairn.retrieval.lexical.LexicalIndex;
+import dev.cairn.safety.SafeText;
 import dev.cairn.store.Change;
 import dev.cairn.store.DerivedIndex;
 import java.util.List;
@@ -60,9 +61,13 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         }
     }
 
-    /** The copy of a memory's text that BM25, times and facets read ({@link InformalText}). */
+    /**
+     * The copy of a memory's text that BM25, times and facets read: {@link SafeText#normalize} (the
+     * stored text keeps its compatibility forms and invisible characters), then {@link
+     * InformalText}.
+     */
     static String matching(String content) {
-        return InformalText.normalize(content);
+        return InformalText.normalize(SafeText.normalize(content));
     }
 
     /** A namespace's people's names as learned from the table at one version of it. */

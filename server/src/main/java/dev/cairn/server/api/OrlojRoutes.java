@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.agents.kv.KeyValueEntry;
 import dev.cairn.agents.kv.KeyValueMemory;
+import dev.cairn.agents.kv.KeyValueSearch;
 import dev.cairn.server.api.view.KeyValueAnswers;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ErrorEnvelope;
@@ -23,8 +24,9 @@ import java.util.Optional;
  * hybrid search, list by prefix and ping over {@link KeyValueMemory}, bearer auth, errors as {@code
  * {"error": "..."}} ({@link ErrorEnvelope#ORLOJ}). Values up to {@link
  * KeyValueMemory#MAX_VALUE_BYTES} (413 past it); a value the write-path scanner flags is stored and
- * answered {@code flagged: true}; search clamps {@code top_k} to {@link #MAX_TOP_K} (saying so in
- * {@link #TOP_K_CLAMPED_HEADER}) and scores 0..1; list returns every entry. Thread-safe.
+ * answered {@code flagged: true} but never by search, which counts such matches in {@link
+ * #WITHHELD_HEADER}; search clamps {@code top_k} to {@link #MAX_TOP_K} (saying so in {@link
+ * #TOP_K_CLAMPED_HEADER}) and scores 0..1; list returns every entry. Thread-safe.
  */
 public final class OrlojRoutes implements HttpService {
 
@@ -36,6 +38,12 @@ public final class OrlojRoutes implements HttpService {
 
     /** Response header of a search whose {@code top_k} was clamped, carrying the value used. */
     public static final String TOP_K_CLAMPED_HEADER = "X-Cairn-Top-K-Clamped";
+
+    /**
+     * Response header of every search: how many matching entries were left out because write safety
+     * flagged them (they are stored, and answered by {@code get} and {@code list}).
+     */
+    public static final String WITHHELD_HEADER = "X-Cairn-Withheld-Flagged";
 
     private final Store store;
     private final KeyValueMemory memory;
@@ -111,7 +119,9 @@ public final class OrlojRoutes implements HttpService {
             topK = MAX_TOP_K;
             res.header(TOP_K_CLAMPED_HEADER, Integer.toString(MAX_TOP_K));
         }
-        Json.send(res, 200, KeyValueAnswers.Results.of(memory.search(ns, query, topK)));
+        KeyValueSearch found = memory.search(ns, query, topK);
+        res.header(WITHHELD_HEADER, Integer.toString(found.withheld()));
+        Json.send(res, 200, KeyValueAnswers.Results.of(found));
     }
 
     private void list(ServerRequest req, ServerResponse res) {

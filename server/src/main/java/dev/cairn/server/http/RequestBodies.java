@@ -90,8 +90,12 @@ public final class RequestBodies {
         return parseObject(body);
     }
 
-    /** Binds a parsed object to {@code type}, a record, with the same plain-language 400s. */
+    /**
+     * Binds a parsed object to {@code type}, a record, with the same plain-language 400s; MCP's
+     * tool arguments come here without {@link #parseObject}, so text is checked here too.
+     */
     public static <T> T bind(ObjectNode body, Class<T> type) {
+        requireStorableText(body, "");
         try {
             return STRICT.treeToValue(body, type);
         } catch (JacksonException e) {
@@ -126,37 +130,67 @@ public final class RequestBodies {
         if (node == null || node.isMissingNode()) {
             throw new IllegalArgumentException("request body is empty, expected a JSON object");
         }
-        requireNoNul(node, "");
+        requireStorableText(node, "");
         return node;
     }
 
     /**
-     * 400 for a NUL character in any string or field name: no store keeps it (PostgreSQL cannot
-     * store it in text at all), so it is refused the same way on every store, before any write.
+     * 400 for a NUL character or a lone surrogate (U+D800 to U+DFFF without its pair) in any string
+     * or field name: no store keeps them (PostgreSQL cannot store a NUL in text at all, and UTF-8
+     * has no encoding of half a character, so it would come back as "?"), so they are refused the
+     * same way on every store, before any write, naming the field.
      */
-    private static void requireNoNul(JsonNode node, String path) {
+    private static void requireStorableText(JsonNode node, String path) {
         if (node.isTextual()) {
-            if (node.textValue().indexOf('\0') >= 0) {
+            String problem = unstorable(node.textValue());
+            if (problem != null) {
                 throw new IllegalArgumentException(
                         (path.isEmpty() ? "the request body" : "field '" + path + "'")
-                                + " contains a NUL character (\\u0000), which is not allowed");
+                                + " contains "
+                                + problem
+                                + ", which is not allowed");
             }
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                requireNoNul(node.get(i), path + "[" + i + "]");
+                requireStorableText(node.get(i), path + "[" + i + "]");
             }
         } else if (node.isObject()) {
             for (var field : node.properties()) {
                 String name = field.getKey();
                 String child = path.isEmpty() ? name : path + "." + name;
-                if (name.indexOf('\0') >= 0) {
+                String problem = unstorable(name);
+                if (problem != null) {
                     throw new IllegalArgumentException(
-                            "a field name contains a NUL character (\\u0000), which is not"
-                                    + " allowed");
+                            "a field name"
+                                    + (path.isEmpty() ? "" : " in '" + path + "'")
+                                    + " contains "
+                                    + problem
+                                    + ", which is not allowed");
                 }
-                requireNoNul(field.getValue(), child);
+                requireStorableText(field.getValue(), child);
             }
         }
+    }
+
+    /** What makes {@code text} unstorable, in words, or null when it is storable. */
+    private static String unstorable(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\0') {
+                return "a NUL character (\\u0000)";
+            }
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return String.format(
+                        "a lone surrogate (\\u%04x) at character %d: half of a UTF-16 pair is"
+                                + " not a character",
+                        (int) c, i);
+            }
+        }
+        return null;
     }
 
     private static ObjectNode object(JsonNode node) {

@@ -1,7 +1,8 @@
 package dev.cairn.server.api.view;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cairn.agents.kv.KeyValueEntry;
-import dev.cairn.agents.kv.KeyValueHit;
+import dev.cairn.agents.kv.KeyValueSearch;
 import java.util.List;
 
 /** The answers of the key/value memory, Orloj's provider shapes (also the memory tools'). */
@@ -31,12 +32,20 @@ public final class KeyValueAnswers {
     /** {@code get}: {@code value} is "" when not found. */
     public record Found(boolean found, String key, String value) {}
 
-    /** {@code search}: best matches first. */
-    public record Results(List<Hit> results) {
+    /** {@code search}: best matches first, and how many matches were withheld as flagged. */
+    public record Results(
+            List<Hit> results, @JsonInclude(JsonInclude.Include.NON_DEFAULT) int withheld) {
 
-        public static Results of(List<KeyValueHit> hits) {
+        /**
+         * The hits; {@code withheld} (matches of flagged entries, held back for review) only when
+         * some were.
+         */
+        public static Results of(KeyValueSearch search) {
             return new Results(
-                    hits.stream().map(h -> new Hit(h.key(), h.value(), h.score())).toList());
+                    search.hits().stream()
+                            .map(h -> new Hit(h.key(), h.value(), h.score()))
+                            .toList(),
+                    search.withheld());
         }
     }
 
