@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,29 +70,13 @@ class ArkConformanceTest {
                 r.statusCode(), r.headers().firstValue("content-type").orElse(""), r.body());
     }
 
+    /** The headers ARK's Go client sends on every call: JSON, even without a body. */
+    static final Map<String, String> ARK_HEADERS =
+            Map.of("Content-Type", "application/json", "User-Agent", "ark-controller/conformance");
+
     /** As {@link #ark(String, String, String, String)}, with the answer's headers. */
     HttpResponse<String> send(String method, String path, String body, String token) {
-        HttpRequest.Builder request =
-                HttpRequest.newBuilder(URI.create("http://localhost:" + cairn.server.port() + path))
-                        .timeout(Duration.ofSeconds(30))
-                        .header("Content-Type", "application/json")
-                        .header("User-Agent", "ark-controller/conformance");
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        request.method(
-                method,
-                body == null
-                        ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        try {
-            return cairn.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return cairn.send(method, path, token, body, ARK_HEADERS);
     }
 
     static void assertArkError(CairnCalls.Response r, int status, String code) {
@@ -316,7 +301,8 @@ class ArkConformanceTest {
             post(
                     conversation,
                     "bulk-" + from,
-                    String.join(",", messages.subList(from, Math.min(messages.size(), from + 5_000))));
+                    String.join(
+                            ",", messages.subList(from, Math.min(messages.size(), from + 5_000))));
         }
     }
 
@@ -330,11 +316,12 @@ class ArkConformanceTest {
 
     /**
      * GetMessages as ARK's HTTP memory client sends it ({@code fetchMessageRecords}: only {@code
-     * conversation_id}, JSON accepted, the Memory's headers), decoded as it decodes the answer:
-     * it keeps {@code items} and nothing else, and sends them all to the model.
+     * conversation_id}, JSON accepted, the Memory's headers), decoded as it decodes the answer: it
+     * keeps {@code items} and nothing else, and sends them all to the model.
      */
     HttpResponse<String> arkGetMessages(String conversation) {
-        return send("GET", base + "/messages?conversation_id=" + conversation, null, CairnCalls.ADMIN);
+        return send(
+                "GET", base + "/messages?conversation_id=" + conversation, null, CairnCalls.ADMIN);
     }
 
     /** A new conversation of a system message, then user messages "message 1".."message n". */
@@ -356,10 +343,10 @@ class ArkConformanceTest {
     }
 
     /**
-     * A conversation of {@code size} messages (a system message, then user messages 1..size-1)
-     * read as ARK's client reads it: the history bound's window, with the system message first and
-     * the newest message last, and the header and log line that say what was left out; and by a
-     * paging client, every message.
+     * A conversation of {@code size} messages (a system message, then user messages 1..size-1) read
+     * as ARK's client reads it: the history bound's window, with the system message first and the
+     * newest message last, and the header and log line that say what was left out; and by a paging
+     * client, every message.
      */
     void readsALongConversationAsArksClientDoes(String conversation, int size) {
         int bound = ArkSettings.DEFAULT_HISTORY_MESSAGES;
@@ -543,7 +530,9 @@ class ArkConformanceTest {
                 for (int i = 0; i < 300; i++) {
                     answers.add(
                             threads.submit(
-                                    () -> ark("POST", base + "/conversations", null, token).status()));
+                                    () ->
+                                            ark("POST", base + "/conversations", null, token)
+                                                    .status()));
                 }
             }
             long millis = (System.nanoTime() - start) / 1_000_000;
@@ -908,7 +897,8 @@ class ArkConformanceTest {
             }
             var refused = send("GET", p + "/messages?watch=true", null, CairnCalls.ADMIN);
             assertArkError(
-                    new CairnCalls.Response(refused.statusCode(), "application/json", refused.body()),
+                    new CairnCalls.Response(
+                            refused.statusCode(), "application/json", refused.body()),
                     429,
                     "BAD_REQUEST");
             assertThat(tree(refused.body()).path("error").path("message").asText())
@@ -925,10 +915,13 @@ class ArkConformanceTest {
                 try (Watch again = new Watch(p, "")) {
                     status = again.status;
                 }
-            } while (status == 429 && System.nanoTime() - closed < Duration.ofSeconds(10).toNanos());
+            } while (status == 429
+                    && System.nanoTime() - closed < Duration.ofSeconds(10).toNanos());
             long freedMillis = (System.nanoTime() - closed) / 1_000_000;
             assertThat(status).isEqualTo(200);
-            assertThat(freedMillis).as("slot free again after %d ms", freedMillis).isLessThan(5_000);
+            assertThat(freedMillis)
+                    .as("slot free again after %d ms", freedMillis)
+                    .isLessThan(5_000);
             System.out.printf("a closed watch's slot was free again after %d ms%n", freedMillis);
         } finally {
             for (Watch w : watches) {
@@ -943,7 +936,9 @@ class ArkConformanceTest {
             for (int i = 0; i < MessageWatch.MAX_WATCHERS_PER_NAMESPACE; i++) {
                 Watch w = new Watch(p, "");
                 again.add(w);
-                assertThat(w.status).as("watch %d of %d", i + 1, MessageWatch.MAX_WATCHERS_PER_NAMESPACE).isEqualTo(200);
+                assertThat(w.status)
+                        .as("watch %d of %d", i + 1, MessageWatch.MAX_WATCHERS_PER_NAMESPACE)
+                        .isEqualTo(200);
             }
         } finally {
             for (Watch w : again) {
@@ -978,7 +973,8 @@ class ArkConformanceTest {
             appender.join();
             assertThat(millis)
                     .isBetween(
-                            ArkRoutes.HEARTBEAT.toMillis() - 100, ArkRoutes.HEARTBEAT.toMillis() + 1_500);
+                            ArkRoutes.HEARTBEAT.toMillis() - 100,
+                            ArkRoutes.HEARTBEAT.toMillis() + 1_500);
         }
     }
 

@@ -8,13 +8,8 @@ import dev.cairn.server.api.ArkRoutes;
 import dev.cairn.server.api.ArkSettings;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,26 +81,7 @@ class ArkLimitsTest {
     }
 
     HttpResponse<String> send(String method, String path, String body, String token) {
-        HttpRequest.Builder request =
-                HttpRequest.newBuilder(URI.create("http://localhost:" + cairn.server.port() + path))
-                        .timeout(Duration.ofSeconds(30))
-                        .header("Content-Type", "application/json")
-                        .method(
-                                method,
-                                body == null
-                                        ? HttpRequest.BodyPublishers.noBody()
-                                        : HttpRequest.BodyPublishers.ofString(body));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        try {
-            return cairn.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return cairn.send(method, path, token, body, ArkConformanceTest.ARK_HEADERS);
     }
 
     static void assertRefused(HttpResponse<String> r, String who) {
@@ -136,7 +112,8 @@ class ArkLimitsTest {
         // The refusal's Retry-After is honest: after it, the next create goes through.
         HttpResponse<String> refused = create("limits", writer);
         assertThat(refused.statusCode()).isEqualTo(429);
-        Thread.sleep(1000 * Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow()));
+        Thread.sleep(
+                1000 * Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow()));
         assertThat(create("limits", writer).statusCode()).isEqualTo(201);
     }
 

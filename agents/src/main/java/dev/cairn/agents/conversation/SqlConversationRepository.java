@@ -194,14 +194,7 @@ final class SqlConversationRepository implements ConversationRepository {
         Instant now = clock.instant();
         return sql.read(
                 c -> {
-                    long total;
-                    try (PreparedStatement ps = c.prepareStatement("SELECT count(*)" + where)) {
-                        bindWhere(ps, 1, namespace, now, args);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            total = rs.getLong(1);
-                        }
-                    }
+                    long total = count(c, where, namespace, now, args);
                     List<StoredMessage> items;
                     try (PreparedStatement ps =
                             c.prepareStatement(
@@ -300,10 +293,7 @@ final class SqlConversationRepository implements ConversationRepository {
                     List<StoredMessage> newest;
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "SELECT "
-                                            + COLUMNS
-                                            + where
-                                            + " ORDER BY seq DESC LIMIT ?")) {
+                                    "SELECT " + COLUMNS + where + " ORDER BY seq DESC LIMIT ?")) {
                         int i = bindWhere(ps, 1, namespace, now, args);
                         ps.setInt(i, maxMessages + 1);
                         newest = new ArrayList<>(rows.read(ps).reversed());
@@ -311,14 +301,7 @@ final class SqlConversationRepository implements ConversationRepository {
                     if (newest.size() <= maxMessages) {
                         return new ConversationHistory(newest, newest.size(), 0);
                     }
-                    long total;
-                    try (PreparedStatement ps = c.prepareStatement("SELECT count(*)" + where)) {
-                        bindWhere(ps, 1, namespace, now, args);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            total = rs.getLong(1);
-                        }
-                    }
+                    long total = count(c, where, namespace, now, args);
                     List<StoredMessage> system;
                     try (PreparedStatement ps =
                             c.prepareStatement(
@@ -349,6 +332,18 @@ final class SqlConversationRepository implements ConversationRepository {
                     long all = Math.max(total, messages.size());
                     return new ConversationHistory(messages, all, all - messages.size());
                 });
+    }
+
+    /** How many messages {@code where} (of {@link #where}) matches. */
+    private long count(Connection c, String where, String namespace, Instant now, List<String> args)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT count(*)" + where)) {
+            bindWhere(ps, 1, namespace, now, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     private static String where(MessageFilter filter) {

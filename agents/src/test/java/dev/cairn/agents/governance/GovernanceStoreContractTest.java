@@ -256,7 +256,11 @@ abstract class GovernanceStoreContractTest {
     @Test
     void historyLeavesExpiredMessagesOutAndKeepsAFirstSystemMessageInsideTheWindowOnce() {
         conversations.append(
-                "ns", "c", "q", List.of(message("system", "expiring rules")), Duration.ofSeconds(5));
+                "ns",
+                "c",
+                "q",
+                List.of(message("system", "expiring rules")),
+                Duration.ofSeconds(5));
         conversations.append(
                 "ns",
                 "c",

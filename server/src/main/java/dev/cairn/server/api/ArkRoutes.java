@@ -53,10 +53,10 @@ public final class ArkRoutes implements HttpService {
     /**
      * How long a message watch stays silent before it sends a {@code : heartbeat} comment. The
      * broker sends one every 30 s; Cairn sends them this often because a write is how the server
-     * learns that a client left: the first write after the client closed still succeeds (the
-     * peer's kernel answers it with a reset) and the second fails, so a closed watch gives its
-     * slot back within two heartbeats, about 2 s (with 30 s, it held one of the namespace's 32 for
-     * a minute). SSE clients ignore comments, and 13 bytes a second cost nothing.
+     * learns that a client left: the first write after the client closed still succeeds (the peer's
+     * kernel answers it with a reset) and the second fails, so a closed watch gives its slot back
+     * within two heartbeats, about 2 s (with 30 s, it held one of the namespace's 32 for a minute).
+     * SSE clients ignore comments, and 13 bytes a second cost nothing.
      */
     public static final Duration HEARTBEAT = Duration.ofSeconds(1);
 
@@ -71,7 +71,8 @@ public final class ArkRoutes implements HttpService {
     private final long maxBodyBytes;
     private final ArkSettings settings;
 
-    public ArkRoutes(Store store, Transcripts transcripts, long maxBodyBytes, ArkSettings settings) {
+    public ArkRoutes(
+            Store store, Transcripts transcripts, long maxBodyBytes, ArkSettings settings) {
         this.store = store;
         this.transcripts = transcripts;
         this.maxBodyBytes = maxBodyBytes;
@@ -138,7 +139,9 @@ public final class ArkRoutes implements HttpService {
                     429,
                     ErrorEnvelope.BAD_REQUEST,
                     "too many conversation creates from this "
-                            + (caller.isPresent() ? "token on namespace '" + namespace + "'" : "address")
+                            + (caller.isPresent()
+                                    ? "token on namespace '" + namespace + "'"
+                                    : "address")
                             + " (at most "
                             + createLimiter.capacity()
                             + " at once, "
@@ -301,9 +304,9 @@ public final class ArkRoutes implements HttpService {
      * are appended or deleted; {@code nextCursor} is the last item's sequence, as a string since
      * ARK's client decodes it into a {@code *string}. A read of one conversation with neither
      * {@code limit}, {@code cursor} nor {@code query_id} is ARK's controller reading its history:
-     * it gets the {@link #history} ({@code total} counts every message, {@code hasMore} is false, as
-     * nothing newer follows). With {@code cursor} and without {@code limit}, one conversation pages
-     * by {@link ConversationRepository#MAX_READ}.
+     * it gets the {@link #history} ({@code total} counts every message, {@code hasMore} is false,
+     * as nothing newer follows). With {@code cursor} and without {@code limit}, one conversation
+     * pages by {@link ConversationRepository#MAX_READ}.
      */
     private void listMessages(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
@@ -354,10 +357,11 @@ public final class ArkRoutes implements HttpService {
      * {@code GET /messages?watch=true}, as the broker streams: a {@code : connected} comment, then
      * with {@code cursor} every message after that sequence (of {@code conversation_id} when
      * given), then each message as it is appended, one {@code data:} event of the broker's item
-     * JSON each, and a {@code : heartbeat} comment every {@link #HEARTBEAT} without one. New
-     * messages are announced by the transcripts' {@link MessageWatch} (the store's change log); the
-     * watch ends when a write finds the client gone. At most {@link
-     * MessageWatch#MAX_WATCHERS_PER_NAMESPACE} watches per namespace (429 past it).
+     * JSON each, and a {@code : heartbeat} comment after every {@link #HEARTBEAT} without a write.
+     * New messages are announced by the transcripts' {@link MessageWatch} (the store's change log);
+     * the watch ends when a write finds the client gone, so the heartbeat bounds how long a closed
+     * watch holds its slot. At most {@link MessageWatch#MAX_WATCHERS_PER_NAMESPACE} watches per
+     * namespace (429 past it).
      */
     private void watch(ServerRequest req, ServerResponse res, String ns) {
         boolean replay = req.query().first("cursor").filter(c -> !c.isBlank()).isPresent();

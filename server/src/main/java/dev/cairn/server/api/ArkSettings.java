@@ -1,8 +1,8 @@
 package dev.cairn.server.api;
 
 /**
- * How the ARK mount treats long conversations and bursts of conversation creates. Keys under
- * {@code cairn.ark}: {@code history-messages}, {@code create-burst}, {@code creates-per-second}.
+ * How the ARK mount treats long conversations and bursts of conversation creates. Keys under {@code
+ * cairn.ark}: {@code history-messages}, {@code create-burst}, {@code creates-per-second}.
  *
  * @param historyMessages most messages a read of one conversation without {@code limit} answers
  *     (ARK's controller reads its history that way, once, and sends all of it to the model): a

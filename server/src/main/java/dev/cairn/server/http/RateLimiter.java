@@ -5,11 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A token bucket per key (a caller: a token and namespace, or a client address): each key may
- * burst {@code capacity} requests, refilled at {@code perSecond}. Only the most recently seen
- * {@link #MAX_KEYS} keys are tracked, so a flood of spoofed addresses cannot grow the map without
- * bound (a forgotten key starts with a full bucket, which only ever errs on the side of letting a
- * request through). Thread-safe.
+ * A token bucket per key (a caller: a token and namespace, or a client address): each key may burst
+ * {@code capacity} requests, refilled at {@code perSecond}. Only the most recently seen {@link
+ * #MAX_KEYS} keys are tracked, so a flood of spoofed addresses cannot grow the map without bound (a
+ * forgotten key starts with a full bucket, which only ever errs on the side of letting a request
+ * through). Thread-safe.
  */
 public final class RateLimiter {
 
@@ -80,7 +80,8 @@ public final class RateLimiter {
         bucket[0] = Math.min(capacity, bucket[0] + elapsed * perNano);
         bucket[1] = nowNanos;
         if (bucket[0] < 1) {
-            return new Admission(false, Duration.ofNanos((long) Math.ceil((1 - bucket[0]) / perNano)));
+            return new Admission(
+                    false, Duration.ofNanos((long) Math.ceil((1 - bucket[0]) / perNano)));
         }
         bucket[0] -= 1;
         return Admission.GRANTED;

@@ -15,7 +15,9 @@ class RateLimiterTest {
             assertThat(limiter.tryAcquire("a", t).granted()).isTrue();
         }
         assertThat(limiter.tryAcquire("a", t).granted()).isFalse();
-        assertThat(limiter.tryAcquire("b", t).granted()).as("another key has its own bucket").isTrue();
+        assertThat(limiter.tryAcquire("b", t).granted())
+                .as("another key has its own bucket")
+                .isTrue();
         assertThat(limiter.tryAcquire("a", t + 400_000_000L).granted()).isFalse();
         assertThat(limiter.tryAcquire("a", t + 500_000_000L).granted())
                 .as("half a second: one token")
