@@ -352,13 +352,20 @@ class ArkConformanceTest {
         int bound = ArkSettings.DEFAULT_HISTORY_MESSAGES;
         HttpResponse<String> r;
         try (LogCapture logs = new LogCapture(ArkRoutes.class.getName())) {
+            long start = System.nanoTime();
             r = arkGetMessages(conversation);
+            System.out.printf(
+                    "%s: history of %d messages read in %d ms (%d bytes)%n",
+                    getClass().getSimpleName(),
+                    size,
+                    (System.nanoTime() - start) / 1_000_000,
+                    r.body().length());
             assertThat(logs.records())
                     .extracting(java.util.logging.LogRecord::getMessage)
                     .filteredOn(m -> m.startsWith("ARK history of conversation"))
                     .singleElement()
                     .asString()
-                    .contains(conversation, size + " messages", (size - bound) + " older");
+                    .contains(conversation, size + " messages", "left out " + (size - bound));
         }
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         ArkClientShapes.MessagesResponse page = ArkClientShapes.decode(r.body());

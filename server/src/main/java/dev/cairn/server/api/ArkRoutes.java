@@ -206,13 +206,12 @@ public final class ArkRoutes implements HttpService {
                             + LogText.escape(conversationId)
                             + "' in namespace "
                             + ns
-                            + " has "
+                            + ": "
                             + history.total()
                             + " messages, more than cairn.ark.history-messages ("
                             + settings.historyMessages()
-                            + "): answered its first system message and the newest, "
-                            + history.omitted()
-                            + " older messages left out");
+                            + "); answered the first system message and the newest, left out "
+                            + history.omitted());
         }
         return history;
     }
