@@ -61,7 +61,8 @@ public final class CairnRouting {
                 new KnowledgeRoutes(components.knowledge(), maxBody),
                 new FeedbackRoutes(components.knowledge(), maxBody),
                 new MemoryRoutes(components.memory(), store, maxBody),
-                new ArkRoutes(store, governance.transcripts(), maxBody),
+                new ArkRoutes(
+                        store, governance.transcripts(), maxBody, components.settings().ark()),
                 new OrlojRoutes(store, governance.keyValues(), maxBody),
                 new ProposalRoutes(store, governance.proposals(), governance.memory(), maxBody),
                 new ExtractRoutes(

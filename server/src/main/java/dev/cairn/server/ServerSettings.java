@@ -4,6 +4,7 @@ import dev.cairn.retrieval.Grounding;
 import dev.cairn.retrieval.RetrievalConfig;
 import dev.cairn.retrieval.ingest.ChunkingConfig;
 import dev.cairn.retrieval.lexical.LexicalConfig;
+import dev.cairn.server.api.ArkSettings;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.Role;
 import dev.cairn.store.DenseOptions;
@@ -29,6 +30,7 @@ import java.util.Set;
  * @param tokens fixed tokens from configuration (hashes only)
  * @param retrieval chunking, BM25, dense search, deadlines and limits of the knowledge base
  * @param listener header and idle timeouts, TLS
+ * @param ark long conversations and conversation-create limits of the ARK mount
  */
 public record ServerSettings(
         String host,
@@ -40,7 +42,8 @@ public record ServerSettings(
         String adminToken,
         List<ApiToken> tokens,
         RetrievalConfig retrieval,
-        ListenerSettings listener) {
+        ListenerSettings listener,
+        ArkSettings ark) {
 
     /** Loopback only: opening Cairn to the network is a decision ({@code --host 0.0.0.0}). */
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -68,6 +71,7 @@ public record ServerSettings(
         tokens = List.copyOf(tokens);
         Objects.requireNonNull(retrieval, "retrieval");
         Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(ark, "ark");
     }
 
     /** Defaults for everything: embedded store in {@code dataDir}, port 8080. */
@@ -82,7 +86,8 @@ public record ServerSettings(
                 "",
                 List.of(),
                 RetrievalConfig.defaults(),
-                ListenerSettings.defaults());
+                ListenerSettings.defaults(),
+                ArkSettings.DEFAULTS);
     }
 
     /** Reads the {@code cairn} config node. */
@@ -105,7 +110,17 @@ public record ServerSettings(
                 cairn.get("auth.admin-token").asString().orElse(""),
                 tokens,
                 retrieval(cairn.get("retrieval")),
-                ListenerSettings.fromConfig(server));
+                ListenerSettings.fromConfig(server),
+                ark(cairn.get("ark")));
+    }
+
+    private static ArkSettings ark(Config node) {
+        return new ArkSettings(
+                node.get("history-messages").asInt().orElse(ArkSettings.DEFAULT_HISTORY_MESSAGES),
+                node.get("create-burst").asInt().orElse(ArkSettings.DEFAULT_CREATE_BURST),
+                node.get("creates-per-second")
+                        .asDouble()
+                        .orElse(ArkSettings.DEFAULT_CREATES_PER_SECOND));
     }
 
     private static RetrievalConfig retrieval(Config node) {
@@ -176,7 +191,8 @@ public record ServerSettings(
                 adminToken,
                 tokens,
                 retrieval,
-                listener);
+                listener,
+                ark);
     }
 
     public ServerSettings withPort(int newPort) {
@@ -190,7 +206,8 @@ public record ServerSettings(
                 adminToken,
                 tokens,
                 retrieval,
-                listener);
+                listener,
+                ark);
     }
 
     public ServerSettings withDataDir(Path newDataDir) {
@@ -204,7 +221,8 @@ public record ServerSettings(
                 adminToken,
                 tokens,
                 retrieval,
-                listener);
+                listener,
+                ark);
     }
 
     public ServerSettings withDbUrl(String newDbUrl) {
@@ -218,7 +236,8 @@ public record ServerSettings(
                 adminToken,
                 tokens,
                 retrieval,
-                listener);
+                listener,
+                ark);
     }
 
     public ServerSettings withAdminToken(String newAdminToken) {
@@ -232,7 +251,8 @@ public record ServerSettings(
                 newAdminToken,
                 tokens,
                 retrieval,
-                listener);
+                listener,
+                ark);
     }
 
     public ServerSettings withRetrieval(RetrievalConfig newRetrieval) {
@@ -246,7 +266,8 @@ public record ServerSettings(
                 adminToken,
                 tokens,
                 newRetrieval,
-                listener);
+                listener,
+                ark);
     }
 
     public ServerSettings withMaxBodyBytes(long newMax) {
@@ -260,7 +281,23 @@ public record ServerSettings(
                 adminToken,
                 tokens,
                 retrieval,
-                listener);
+                listener,
+                ark);
+    }
+
+    public ServerSettings withArk(ArkSettings newArk) {
+        return new ServerSettings(
+                host,
+                port,
+                dataDir,
+                dbUrl,
+                maxBodyBytes,
+                shutdownGrace,
+                adminToken,
+                tokens,
+                retrieval,
+                listener,
+                newArk);
     }
 
     public ServerSettings withListener(ListenerSettings newListener) {
@@ -274,6 +311,7 @@ public record ServerSettings(
                 adminToken,
                 tokens,
                 retrieval,
-                newListener);
+                newListener,
+                ark);
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.agents.conversation.MessageWatch;
 import dev.cairn.agents.conversation.Transcripts;
 import dev.cairn.server.api.ArkRoutes;
+import dev.cairn.server.api.ArkSettings;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.net.URI;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,30 +65,18 @@ class ArkConformanceTest {
      * or, with {@code token} null, none at all (its conversation create sends no headers).
      */
     CairnCalls.Response ark(String method, String path, String body, String token) {
-        HttpRequest.Builder request =
-                HttpRequest.newBuilder(URI.create("http://localhost:" + cairn.server.port() + path))
-                        .timeout(Duration.ofSeconds(30))
-                        .header("Content-Type", "application/json")
-                        .header("User-Agent", "ark-controller/conformance");
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        request.method(
-                method,
-                body == null
-                        ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        try {
-            HttpResponse<String> r =
-                    cairn.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new CairnCalls.Response(
-                    r.statusCode(), r.headers().firstValue("content-type").orElse(""), r.body());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        HttpResponse<String> r = send(method, path, body, token);
+        return new CairnCalls.Response(
+                r.statusCode(), r.headers().firstValue("content-type").orElse(""), r.body());
+    }
+
+    /** The headers ARK's Go client sends on every call: JSON, even without a body. */
+    static final Map<String, String> ARK_HEADERS =
+            Map.of("Content-Type", "application/json", "User-Agent", "ark-controller/conformance");
+
+    /** As {@link #ark(String, String, String, String)}, with the answer's headers. */
+    HttpResponse<String> send(String method, String path, String body, String token) {
+        return cairn.send(method, path, token, body, ARK_HEADERS);
     }
 
     static void assertArkError(CairnCalls.Response r, int status, String code) {
@@ -302,6 +292,154 @@ class ArkConformanceTest {
         assertThat(whole.json().path("messages")).hasSize(500);
     }
 
+    /**
+     * Appends {@code messages} (JSON texts) to a conversation as ARK's controller appends a turn,
+     * in requests of 5,000 (its append-many shape), so that tens of thousands go in seconds.
+     */
+    void appendMany(String conversation, List<String> messages) {
+        for (int from = 0; from < messages.size(); from += 5_000) {
+            post(
+                    conversation,
+                    "bulk-" + from,
+                    String.join(
+                            ",", messages.subList(from, Math.min(messages.size(), from + 5_000))));
+        }
+    }
+
+    static String userMessage(int n) {
+        return "{\"role\":\"user\",\"content\":\"message " + n + "\"}";
+    }
+
+    static final String SYSTEM_MESSAGE =
+            "{\"role\":\"system\",\"content\":\"You are the release agent. Never deploy on"
+                    + " Fridays.\"}";
+
+    /**
+     * GetMessages as ARK's HTTP memory client sends it ({@code fetchMessageRecords}: only {@code
+     * conversation_id}, JSON accepted, the Memory's headers), decoded as it decodes the answer: it
+     * keeps {@code items} and nothing else, and sends them all to the model.
+     */
+    HttpResponse<String> arkGetMessages(String conversation) {
+        return send(
+                "GET", base + "/messages?conversation_id=" + conversation, null, CairnCalls.ADMIN);
+    }
+
+    /** A new conversation of a system message, then user messages "message 1".."message n". */
+    String conversationOf(int n) {
+        String conversation = createConversation();
+        List<String> messages = new ArrayList<>();
+        messages.add(SYSTEM_MESSAGE);
+        for (int i = 1; i <= n; i++) {
+            messages.add(userMessage(i));
+        }
+        long start = System.nanoTime();
+        appendMany(conversation, messages);
+        System.out.printf(
+                "%s: %d messages appended in %d ms (requests of 5,000)%n",
+                getClass().getSimpleName(),
+                messages.size(),
+                (System.nanoTime() - start) / 1_000_000);
+        return conversation;
+    }
+
+    /**
+     * A conversation of {@code size} messages (a system message, then user messages 1..size-1) read
+     * as ARK's client reads it: the history bound's window, with the system message first and the
+     * newest message last, and the header and log line that say what was left out; and by a paging
+     * client, every message.
+     */
+    void readsALongConversationAsArksClientDoes(String conversation, int size) {
+        int bound = ArkSettings.DEFAULT_HISTORY_MESSAGES;
+        HttpResponse<String> r;
+        try (LogCapture logs = new LogCapture(ArkRoutes.class.getName())) {
+            long start = System.nanoTime();
+            r = arkGetMessages(conversation);
+            System.out.printf(
+                    "%s: history of %d messages read in %d ms (%d bytes)%n",
+                    getClass().getSimpleName(),
+                    size,
+                    (System.nanoTime() - start) / 1_000_000,
+                    r.body().length());
+            assertThat(logs.records())
+                    .extracting(java.util.logging.LogRecord::getMessage)
+                    .filteredOn(m -> m.startsWith("ARK history of conversation"))
+                    .singleElement()
+                    .asString()
+                    .contains(conversation, size + " messages", "left out " + (size - bound));
+        }
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        ArkClientShapes.MessagesResponse page = ArkClientShapes.decode(r.body());
+        List<String> contents =
+                page.items().stream().map(i -> i.message().path("content").asText()).toList();
+        assertThat(contents).as("the bound: " + bound).hasSize(bound);
+        assertThat(page.items().getFirst().message()).isEqualTo(tree(SYSTEM_MESSAGE));
+        assertThat(contents.get(1)).isEqualTo("message " + (size - bound + 1));
+        assertThat(contents.getLast()).as("the newest turn").isEqualTo("message " + (size - 1));
+        assertThat(page.items()).extracting(ArkClientShapes.MessageRecord::sequence).isSorted();
+        assertThat(page.total()).isEqualTo(size);
+        assertThat(page.hasMore()).isFalse();
+        assertThat(page.nextCursor()).isNull();
+        assertThat(r.headers().firstValue(ArkRoutes.HISTORY_OMITTED_HEADER))
+                .contains(Long.toString(size - bound));
+
+        // The broker's GET /conversations/{id} answers the same window.
+        HttpResponse<String> whole =
+                send("GET", base + "/conversations/" + conversation, null, CairnCalls.ADMIN);
+        JsonNode wholeMessages = tree(whole.body()).path("messages");
+        assertThat(wholeMessages).hasSize(bound);
+        assertThat(wholeMessages.get(0).path("message")).isEqualTo(tree(SYSTEM_MESSAGE));
+        assertThat(wholeMessages.get(bound - 1).path("message").path("content").asText())
+                .isEqualTo("message " + (size - 1));
+        assertThat(whole.headers().firstValue(ArkRoutes.HISTORY_OMITTED_HEADER))
+                .contains(Long.toString(size - bound));
+
+        // A paging client still reads every message, in order.
+        List<String> paged = new ArrayList<>();
+        String cursor = "0";
+        while (cursor != null) {
+            JsonNode p =
+                    ark(
+                                    "GET",
+                                    base
+                                            + "/messages?limit=1000&conversation_id="
+                                            + conversation
+                                            + "&cursor="
+                                            + cursor,
+                                    null)
+                            .json();
+            p.path("items").forEach(i -> paged.add(i.path("message").path("content").asText()));
+            cursor = p.path("hasMore").asBoolean() ? p.path("nextCursor").asText() : null;
+        }
+        assertThat(paged).hasSize(size);
+        assertThat(paged.getLast()).isEqualTo("message " + (size - 1));
+    }
+
+    @Test
+    void readsAConversationAtTheBoundWholeAndOneMessageLongerWithItsNewestAndItsSystemMessage() {
+        int bound = ArkSettings.DEFAULT_HISTORY_MESSAGES;
+        String conversation = conversationOf(bound - 1);
+
+        HttpResponse<String> r = arkGetMessages(conversation);
+
+        ArkClientShapes.MessagesResponse page = ArkClientShapes.decode(r.body());
+        assertThat(page.items()).hasSize(bound);
+        assertThat(page.total()).isEqualTo(bound);
+        assertThat(page.items().getFirst().message()).isEqualTo(tree(SYSTEM_MESSAGE));
+        assertThat(page.items().get(1).message().path("content").asText()).isEqualTo("message 1");
+        assertThat(page.items().getLast().message().path("content").asText())
+                .isEqualTo("message " + (bound - 1));
+        assertThat(r.headers().firstValue(ArkRoutes.HISTORY_OMITTED_HEADER)).isEmpty();
+
+        // 10,001 messages: the next turn must reach the model, the oldest user turn gives way.
+        post(conversation, "next", userMessage(bound));
+        readsALongConversationAsArksClientDoes(conversation, bound + 1);
+    }
+
+    @Test
+    void readsAConversationOfFiftyThousandMessagesWithItsNewestAndItsSystemMessage() {
+        readsALongConversationAsArksClientDoes(conversationOf(49_999), 50_000);
+    }
+
     @Test
     void deletesAreIdempotentAndAnEmptiedConversationIsNotFound() {
         String conversation = createConversation();
@@ -367,8 +505,7 @@ class ArkConformanceTest {
     }
 
     @Test
-    void conversationCreateIsOpenButRateLimitedPerAddressAndNothingElseIsOpen()
-            throws InterruptedException {
+    void conversationCreateIsOpenAndNothingElseIsOpen() {
         // The create stores nothing: an id handed out does not show up until it has messages.
         String unused = createConversation();
         assertThat(texts(ark("GET", base + "/conversations", null).json().path("conversations")))
@@ -384,18 +521,38 @@ class ArkConformanceTest {
                 }) {
             assertArkError(ark(route[0], base + route[1], "{}", null), 401, "BAD_REQUEST");
         }
-        CairnCalls.Response limited = null;
-        for (int i = 0; i < 3 * ArkRoutes.CREATE_BURST && limited == null; i++) {
-            var r = ark("POST", base + "/conversations", null, null);
-            if (r.status() != 201) {
-                limited = r;
+    }
+
+    /**
+     * ARK's controller creates one conversation per new query, from one pod address, and never
+     * retries: 300 creates within 10 s, each with one token and then without any (as ARK's client
+     * really sends them), are all answered 201 under the default limits.
+     */
+    @Test
+    void threeHundredCreatesInTenSecondsFromOneAddressAreAllCreated() throws Exception {
+        for (String token : new String[] {CairnCalls.ADMIN, null}) {
+            long start = System.nanoTime();
+            List<java.util.concurrent.Future<Integer>> answers = new ArrayList<>();
+            try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 300; i++) {
+                    answers.add(
+                            threads.submit(
+                                    () ->
+                                            ark("POST", base + "/conversations", null, token)
+                                                    .status()));
+                }
             }
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            List<Integer> statuses = new ArrayList<>();
+            for (var answer : answers) {
+                statuses.add(answer.get());
+            }
+            assertThat(millis).as("300 creates at once").isLessThan(10_000);
+            assertThat(statuses)
+                    .as(token == null ? "without a token" : "with one token")
+                    .hasSize(300)
+                    .containsOnly(201);
         }
-        assertThat(limited).as("a burst past the bucket is refused").isNotNull();
-        assertArkError(limited, 429, "BAD_REQUEST");
-        // Let the bucket refill so the other tests of this class can create again.
-        Thread.sleep(1000L * ArkRoutes.CREATE_BURST / ArkRoutes.CREATE_PER_SECOND + 500);
-        assertThat(ark("POST", base + "/conversations", null, null).status()).isEqualTo(201);
     }
 
     @Test
@@ -657,16 +814,19 @@ class ArkConformanceTest {
         /** The next event's item, decoded as the broker's clients decode it. */
         ArkClientShapes.MessageRecord item() throws InterruptedException {
             String line = next();
+            while (line.equals(": heartbeat")) {
+                line = next();
+            }
             assertThat(line).startsWith("data: ");
             return ArkClientShapes.decode("{\"items\":[" + line.substring("data: ".length()) + "]}")
                     .items()
                     .getFirst();
         }
 
-        /** Nothing more arrives within a short while. */
+        /** No event arrives within a short while (heartbeat comments may). */
         void quiet() throws InterruptedException {
             String line = lines.poll(1500, java.util.concurrent.TimeUnit.MILLISECONDS);
-            while (line != null && line.isEmpty()) {
+            while (line != null && (line.isEmpty() || line.equals(": heartbeat"))) {
                 line = lines.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS);
             }
             assertThat(line).isNull();
@@ -730,7 +890,8 @@ class ArkConformanceTest {
     }
 
     @Test
-    void watchesPerNamespaceAreBoundedAndEndWhenTheClientLeaves() throws Exception {
+    void watchesPerNamespaceAreBoundedAndAClosedWatchGivesItsSlotBackWithinFiveSeconds()
+            throws Exception {
         // A namespace of its own: watches left behind must not count against the other tests.
         cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"ark-watch\"}");
         String p = "/ark/ark-watch";
@@ -742,33 +903,87 @@ class ArkConformanceTest {
                 assertThat(w.status).isEqualTo(200);
                 assertThat(w.next()).isEqualTo(": connected");
             }
-            var refused = ark("GET", p + "/messages?watch=true", null);
-            assertArkError(refused, 429, "BAD_REQUEST");
-            assertThat(refused.json().path("error").path("message").asText())
+            var refused = send("GET", p + "/messages?watch=true", null, CairnCalls.ADMIN);
+            assertArkError(
+                    new CairnCalls.Response(
+                            refused.statusCode(), "application/json", refused.body()),
+                    429,
+                    "BAD_REQUEST");
+            assertThat(tree(refused.body()).path("error").path("message").asText())
                     .contains("message watches open already");
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+
+            // One client leaves, nothing is appended: the server notices by its heartbeats and a
+            // new watch gets the slot.
+            long closed = System.nanoTime();
+            watches.removeFirst().close();
+            int status;
+            do {
+                Thread.sleep(100);
+                try (Watch again = new Watch(p, "")) {
+                    status = again.status;
+                }
+            } while (status == 429
+                    && System.nanoTime() - closed < Duration.ofSeconds(10).toNanos());
+            long freedMillis = (System.nanoTime() - closed) / 1_000_000;
+            assertThat(status).isEqualTo(200);
+            assertThat(freedMillis)
+                    .as("slot free again after %d ms", freedMillis)
+                    .isLessThan(5_000);
+            System.out.printf("a closed watch's slot was free again after %d ms%n", freedMillis);
         } finally {
             for (Watch w : watches) {
                 w.close();
             }
         }
-        // The server learns that a client left when it writes to it: an append wakes every
-        // watch, their writes fail and they end, so a new watch is admitted again.
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        int status;
-        do {
-            var woken =
-                    ark(
-                            "POST",
-                            p + "/messages",
-                            "{\"conversation_id\":\"c\",\"query_id\":\"wake\",\"messages\":"
-                                    + "[{\"role\":\"user\",\"content\":\"wake up\"}]}");
-            assertThat(woken.status()).isEqualTo(200);
-            Thread.sleep(200);
-            try (Watch again = new Watch(p, "")) {
-                status = again.status;
+        // Every client leaves: after 5 s a full namespace's worth of watches is admitted again,
+        // without any append to wake the old ones.
+        Thread.sleep(5_000);
+        List<Watch> again = new ArrayList<>();
+        try {
+            for (int i = 0; i < MessageWatch.MAX_WATCHERS_PER_NAMESPACE; i++) {
+                Watch w = new Watch(p, "");
+                again.add(w);
+                assertThat(w.status)
+                        .as("watch %d of %d", i + 1, MessageWatch.MAX_WATCHERS_PER_NAMESPACE)
+                        .isEqualTo(200);
             }
-        } while (status == 429 && System.nanoTime() < deadline);
-        assertThat(status).isEqualTo(200);
+        } finally {
+            for (Watch w : again) {
+                w.close();
+            }
+        }
+    }
+
+    @Test
+    void aWatchOnOneConversationSendsHeartbeatsWhileOthersAreAppendedTo() throws Exception {
+        String watched = createConversation();
+        String busy = createConversation();
+        try (Watch watch = new Watch("&conversation_id=" + watched)) {
+            assertThat(watch.next()).isEqualTo(": connected");
+            long start = System.nanoTime();
+            // appends elsewhere keep waking the watch; it still writes its heartbeat on time
+            Thread appender =
+                    Thread.ofVirtual()
+                            .start(
+                                    () -> {
+                                        for (int i = 0; i < 12; i++) {
+                                            post(busy, "q" + i, userMessage(i));
+                                            try {
+                                                Thread.sleep(250);
+                                            } catch (InterruptedException e) {
+                                                return;
+                                            }
+                                        }
+                                    });
+            assertThat(watch.next()).isEqualTo(": heartbeat");
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            appender.join();
+            assertThat(millis)
+                    .isBetween(
+                            ArkRoutes.HEARTBEAT.toMillis() - 100,
+                            ArkRoutes.HEARTBEAT.toMillis() + 1_500);
+        }
     }
 
     void post(String conversation, String query, String message) {

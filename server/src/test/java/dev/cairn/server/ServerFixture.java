@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 /** A real Cairn server on a random port over an embedded store, and an HTTP client for it. */
 final class ServerFixture implements CairnCalls, AutoCloseable {
@@ -26,6 +27,25 @@ final class ServerFixture implements CairnCalls, AutoCloseable {
     @Override
     public CairnCalls.Response call(
             String method, String path, String token, String body, String contentType) {
+        HttpResponse<String> response =
+                send(
+                        method,
+                        path,
+                        token,
+                        body,
+                        body == null ? Map.of() : Map.of("Content-Type", contentType));
+        return new CairnCalls.Response(
+                response.statusCode(),
+                response.headers().firstValue("content-type").orElse(""),
+                response.body());
+    }
+
+    /**
+     * One request with {@code headers}, and {@code Authorization: Bearer token} when the token is
+     * not null; the whole answer, headers included.
+     */
+    HttpResponse<String> send(
+            String method, String path, String token, String body, Map<String, String> headers) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path))
                         .timeout(Duration.ofSeconds(30))
@@ -37,16 +57,9 @@ final class ServerFixture implements CairnCalls, AutoCloseable {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
-        if (body != null) {
-            request.header("Content-Type", contentType);
-        }
+        headers.forEach(request::header);
         try {
-            HttpResponse<String> response =
-                    http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new CairnCalls.Response(
-                    response.statusCode(),
-                    response.headers().firstValue("content-type").orElse(""),
-                    response.body());
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

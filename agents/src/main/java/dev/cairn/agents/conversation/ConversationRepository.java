@@ -16,15 +16,20 @@ public interface ConversationRepository {
     /** Most messages one call returns. */
     int MAX_LIMIT = 1000;
 
-    /**
-     * Most messages one {@link #messagesAfter} call returns: a whole conversation is read at once
-     * (ARK's controller reads its history without paging), and real conversations stay far below
-     * this; a longer one is still read whole by following the cursor.
-     */
     /** Longest message TTL, the same as a memory's. */
     java.time.Duration MAX_TTL = NewMemory.MAX_TTL;
 
+    /**
+     * Most messages one {@link #messagesAfter} call returns: a watch replays and a paging client
+     * reads in pages of at most this many, following the cursor.
+     */
     int MAX_READ = 10_000;
+
+    /** The role of the message {@link #history} keeps in front of a window. */
+    String SYSTEM_ROLE = "system";
+
+    /** The role of a tool's result, which answers a tool call of an earlier message. */
+    String TOOL_ROLE = "tool";
 
     static ConversationRepository sql(SqlAccess sql) {
         return new SqlConversationRepository(sql, Clock.systemUTC());
@@ -65,6 +70,20 @@ public interface ConversationRepository {
      */
     MessagePage messagesAfter(
             String namespace, MessageFilter filter, long afterSequence, int limit);
+
+    /**
+     * A conversation's history as a runtime replays it to its model in one read (ARK's controller
+     * reads it without paging and sends all of it). With at most {@code maxMessages} unexpired
+     * messages, all of them. With more, the newest turns matter most and the instructions at the
+     * start must not be lost: the conversation's first {@link #SYSTEM_ROLE system} message, then
+     * the newest {@code maxMessages - 1} messages, less any {@link #TOOL_ROLE tool} results at the
+     * start of that window (the tool calls they answer were left out, and a model API refuses a
+     * tool result without its call). Without a system message the window holds the newest {@code
+     * maxMessages}. Read in one transaction.
+     *
+     * @param maxMessages at least 2
+     */
+    ConversationHistory history(String namespace, String conversationId, int maxMessages);
 
     /**
      * The highest sequence handed out in the namespace (0 before its first message): a watcher that

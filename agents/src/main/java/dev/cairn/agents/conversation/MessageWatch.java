@@ -79,7 +79,7 @@ public final class MessageWatch implements DerivedIndex {
          * (the caller then reads what is new), false when the time ran out.
          */
         public boolean awaitAppend(Duration timeout) throws InterruptedException {
-            boolean woken = appended.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            boolean woken = appended.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS);
             appended.drainPermits();
             return woken;
         }

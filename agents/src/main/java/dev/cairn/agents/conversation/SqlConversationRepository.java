@@ -194,14 +194,7 @@ final class SqlConversationRepository implements ConversationRepository {
         Instant now = clock.instant();
         return sql.read(
                 c -> {
-                    long total;
-                    try (PreparedStatement ps = c.prepareStatement("SELECT count(*)" + where)) {
-                        bindWhere(ps, 1, namespace, now, args);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            total = rs.getLong(1);
-                        }
-                    }
+                    long total = count(c, where, namespace, now, args);
                     List<StoredMessage> items;
                     try (PreparedStatement ps =
                             c.prepareStatement(
@@ -278,6 +271,79 @@ final class SqlConversationRepository implements ConversationRepository {
                     }
                     return new MessagePage(items, total, (int) Math.min(before, Integer.MAX_VALUE));
                 });
+    }
+
+    @Override
+    public ConversationHistory history(String namespace, String conversationId, int maxMessages) {
+        if (maxMessages < 2) {
+            throw new IllegalArgumentException(
+                    "illegal maxMessages: " + maxMessages + ", must be >= 2");
+        }
+        MessageFilter filter = MessageFilter.conversation(conversationId);
+        if (filter.conversationId().isEmpty()) {
+            throw new IllegalArgumentException("illegal conversationId: blank");
+        }
+        String where = where(filter);
+        List<String> args = whereArgs(filter);
+        Instant now = clock.instant();
+        return sql.read(
+                c -> {
+                    // One more than the bound tells whether the whole conversation fits, so a
+                    // conversation within it costs one query.
+                    List<StoredMessage> newest;
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT " + COLUMNS + where + " ORDER BY seq DESC LIMIT ?")) {
+                        int i = bindWhere(ps, 1, namespace, now, args);
+                        ps.setInt(i, maxMessages + 1);
+                        newest = new ArrayList<>(rows.read(ps).reversed());
+                    }
+                    if (newest.size() <= maxMessages) {
+                        return new ConversationHistory(newest, newest.size(), 0);
+                    }
+                    long total = count(c, where, namespace, now, args);
+                    List<StoredMessage> system;
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT "
+                                            + COLUMNS
+                                            + where
+                                            + " AND role = ? ORDER BY seq LIMIT 1")) {
+                        int i = bindWhere(ps, 1, namespace, now, args);
+                        ps.setString(i, SYSTEM_ROLE);
+                        system = rows.read(ps);
+                    }
+                    // a first system message among the newest is answered in its place
+                    long windowStart = newest.get(newest.size() - (maxMessages - 1)).sequence();
+                    List<StoredMessage> lead =
+                            system.isEmpty() || system.getFirst().sequence() >= windowStart
+                                    ? List.of()
+                                    : system;
+                    List<StoredMessage> window =
+                            newest.subList(
+                                    newest.size() - (maxMessages - lead.size()), newest.size());
+                    int start = 0;
+                    while (start < window.size() && window.get(start).role().equals(TOOL_ROLE)) {
+                        start++;
+                    }
+                    List<StoredMessage> messages = new ArrayList<>(lead);
+                    messages.addAll(window.subList(start, window.size()));
+                    // a deletion between the reads may have lowered the count below what was read
+                    long all = Math.max(total, messages.size());
+                    return new ConversationHistory(messages, all, all - messages.size());
+                });
+    }
+
+    /** How many messages {@code where} (of {@link #where}) matches. */
+    private long count(Connection c, String where, String namespace, Instant now, List<String> args)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT count(*)" + where)) {
+            bindWhere(ps, 1, namespace, now, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     private static String where(MessageFilter filter) {

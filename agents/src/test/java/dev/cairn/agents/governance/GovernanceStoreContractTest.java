@@ -3,6 +3,7 @@ package dev.cairn.agents.governance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.agents.conversation.ConversationHistory;
 import dev.cairn.agents.conversation.ConversationRepository;
 import dev.cairn.agents.conversation.MessageFilter;
 import dev.cairn.agents.conversation.MessagePage;
@@ -181,6 +182,107 @@ abstract class GovernanceStoreContractTest {
         assertThat(read).hasSize(count);
         assertThat(read).extracting(StoredMessage::sequence).isSorted();
         assertThat(read.get(count - 1).content()).isEqualTo("m" + (count - 1));
+    }
+
+    @Test
+    void historyWithinTheBoundIsTheWholeConversation() {
+        conversations.append(
+                "ns",
+                "c",
+                "q",
+                List.of(message("system", "be brief"), message("user", "a"), message("user", "b")),
+                Duration.ZERO);
+        conversations.append("ns", "other-c", "q", List.of(message("user", "x")), Duration.ZERO);
+
+        ConversationHistory history = conversations.history("ns", "c", 3);
+
+        assertThat(history.messages())
+                .extracting(StoredMessage::content)
+                .containsExactly("be brief", "a", "b");
+        assertThat(history.total()).isEqualTo(3);
+        assertThat(history.omitted()).isZero();
+        assertThat(history.windowed()).isFalse();
+        assertThat(conversations.history("ns", "unknown", 3).messages()).isEmpty();
+    }
+
+    @Test
+    void historyPastTheBoundIsTheFirstSystemMessageAndTheNewestWindow() {
+        List<NewMessage> batch = new ArrayList<>();
+        batch.add(message("system", "you are the deploy agent"));
+        for (int i = 1; i < 20; i++) {
+            batch.add(message(i % 2 == 1 ? "user" : "assistant", "m" + i));
+        }
+        batch.add(message("system", "a later system message"));
+        batch.add(message("user", "m21"));
+        conversations.append("ns", "c", "q", batch, Duration.ZERO);
+
+        ConversationHistory history = conversations.history("ns", "c", 5);
+
+        assertThat(history.messages())
+                .extracting(StoredMessage::content)
+                .containsExactly(
+                        "you are the deploy agent", "m18", "m19", "a later system message", "m21");
+        assertThat(history.messages()).extracting(StoredMessage::sequence).isSorted();
+        assertThat(history.total()).isEqualTo(22);
+        assertThat(history.omitted()).isEqualTo(17);
+        assertThat(history.windowed()).isTrue();
+    }
+
+    @Test
+    void historyWindowNeverStartsWithAToolResultWhoseCallWasLeftOut() {
+        conversations.append(
+                "ns",
+                "c",
+                "q",
+                List.of(
+                        message("user", "deploy it"),
+                        message("assistant", "calling the deploy tool"),
+                        message("tool", "deployed"),
+                        message("tool", "smoke test passed"),
+                        message("assistant", "done"),
+                        message("user", "thanks")),
+                Duration.ZERO);
+
+        // No system message: the window is the newest four, less the two leading tool results.
+        ConversationHistory history = conversations.history("ns", "c", 4);
+
+        assertThat(history.messages())
+                .extracting(StoredMessage::content)
+                .containsExactly("done", "thanks");
+        assertThat(history.total()).isEqualTo(6);
+        assertThat(history.omitted()).isEqualTo(4);
+    }
+
+    @Test
+    void historyLeavesExpiredMessagesOutAndKeepsAFirstSystemMessageInsideTheWindowOnce() {
+        conversations.append(
+                "ns",
+                "c",
+                "q",
+                List.of(message("system", "expiring rules")),
+                Duration.ofSeconds(5));
+        conversations.append(
+                "ns",
+                "c",
+                "q",
+                List.of(
+                        message("user", "a"),
+                        message("user", "b"),
+                        message("system", "rules"),
+                        message("user", "c")),
+                Duration.ZERO);
+        clock.advance(Duration.ofSeconds(10));
+
+        ConversationHistory history = conversations.history("ns", "c", 3);
+
+        assertThat(history.messages())
+                .extracting(StoredMessage::content)
+                .containsExactly("b", "rules", "c");
+        assertThat(history.total()).isEqualTo(4);
+        assertThat(history.omitted()).isEqualTo(1);
+        assertThatThrownBy(() -> conversations.history("ns", "c", 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxMessages: 1");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.cairn.server.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.agents.conversation.ConversationHistory;
 import dev.cairn.agents.conversation.ConversationRepository;
 import dev.cairn.agents.conversation.MessageFilter;
 import dev.cairn.agents.conversation.MessagePage;
@@ -10,12 +11,14 @@ import dev.cairn.agents.conversation.MessageWatch;
 import dev.cairn.agents.conversation.StoredMessage;
 import dev.cairn.agents.conversation.Transcripts;
 import dev.cairn.server.api.view.ArkAnswers;
+import dev.cairn.server.auth.Principal;
 import dev.cairn.server.auth.Role;
-import dev.cairn.server.http.AddressRateLimiter;
 import dev.cairn.server.http.ErrorEnvelope;
 import dev.cairn.server.http.EventStream;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.LogText;
+import dev.cairn.server.http.RateLimiter;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
@@ -30,6 +33,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -46,25 +50,34 @@ public final class ArkRoutes implements HttpService {
     /** Largest page of {@code GET /messages}. */
     public static final int MAX_LIMIT = 1000;
 
-    /** How long a message watch stays silent before it sends a heartbeat comment (the broker's). */
-    public static final Duration HEARTBEAT = Duration.ofSeconds(30);
+    /**
+     * How long a message watch stays silent before it sends a {@code : heartbeat} comment. The
+     * broker sends one every 30 s; Cairn sends them this often because a write is how the server
+     * learns that a client left: the first write after the client closed still succeeds (the peer's
+     * kernel answers it with a reset) and the second fails, so a closed watch gives its slot back
+     * within two heartbeats, about 2 s (with 30 s, it held one of the namespace's 32 for a minute).
+     * SSE clients ignore comments, and 13 bytes a second cost nothing.
+     */
+    public static final Duration HEARTBEAT = Duration.ofSeconds(1);
 
-    /** Conversation creates one client address may burst. */
-    public static final int CREATE_BURST = 100;
+    /** The header of a history read that left messages out: how many. */
+    public static final String HISTORY_OMITTED_HEADER = "X-Cairn-History-Omitted";
 
-    /** Conversation creates per second one client address gets back. */
-    public static final int CREATE_PER_SECOND = 20;
+    private static final System.Logger LOG = System.getLogger(ArkRoutes.class.getName());
 
-    private final AddressRateLimiter createLimiter =
-            new AddressRateLimiter(CREATE_BURST, CREATE_PER_SECOND);
+    private final RateLimiter createLimiter;
     private final Store store;
     private final Transcripts transcripts;
     private final long maxBodyBytes;
+    private final ArkSettings settings;
 
-    public ArkRoutes(Store store, Transcripts transcripts, long maxBodyBytes) {
+    public ArkRoutes(
+            Store store, Transcripts transcripts, long maxBodyBytes, ArkSettings settings) {
         this.store = store;
         this.transcripts = transcripts;
         this.maxBodyBytes = maxBodyBytes;
+        this.settings = settings;
+        this.createLimiter = new RateLimiter(settings.createBurst(), settings.createsPerSecond());
     }
 
     @Override
@@ -104,22 +117,39 @@ public final class ArkRoutes implements HttpService {
     }
 
     /**
-     * Open (no token: ARK's client sends no headers on this call) and storing nothing: it only
-     * hands out a UUID, and the conversation comes to exist with its first message (which needs a
-     * token). It neither checks the namespace, so it tells an anonymous caller nothing. Rate
-     * limited per client address, as it is the one route anyone can call.
+     * Open (ARK's client sends no headers on this call) and storing nothing: it only hands out a
+     * UUID, and the conversation comes to exist with its first message (which needs a token). It
+     * does not check the namespace, so it tells an anonymous caller nothing. Rate limited per
+     * caller ({@link ArkSettings#createBurst()} at once, {@link ArkSettings#createsPerSecond()}
+     * after): a caller with a token (which needs {@code write} on the namespace) per token and
+     * namespace; an anonymous one, as ARK's controller is, per client address, whatever the
+     * namespace in the path, so made-up namespaces cannot multiply an anonymous caller's limit.
      */
     private void createConversation(ServerRequest req, ServerResponse res) {
-        if (!createLimiter.tryAcquire(clientAddress(req))) {
-            res.header(HeaderNames.RETRY_AFTER, "1");
+        String namespace = req.path().pathParameters().get("ns");
+        Optional<Principal> caller = req.context().get(Principal.class);
+        caller.ifPresent(p -> p.require(Role.WRITE, namespace));
+        String key =
+                caller.map(p -> "token " + p.token().name() + " on " + namespace)
+                        .orElseGet(() -> "address " + clientAddress(req));
+        RateLimiter.Admission admission = createLimiter.tryAcquire(key);
+        if (!admission.granted()) {
+            res.header(HeaderNames.RETRY_AFTER, Long.toString(admission.retryAfterSeconds()));
             throw new HttpProblem(
                     429,
                     ErrorEnvelope.BAD_REQUEST,
-                    "too many conversation creates from this address (at most "
-                            + CREATE_BURST
+                    "too many conversation creates from this "
+                            + (caller.isPresent()
+                                    ? "token on namespace '" + namespace + "'"
+                                    : "address")
+                            + " (at most "
+                            + createLimiter.capacity()
                             + " at once, "
-                            + CREATE_PER_SECOND
-                            + " per second)");
+                            + java.math.BigDecimal.valueOf(createLimiter.perSecond())
+                                    .stripTrailingZeros()
+                                    .toPlainString()
+                            + " per second; cairn.ark.create-burst and"
+                            + " cairn.ark.creates-per-second)");
         }
         // ARK sends Content-Type: application/json with no body; any body is ignored.
         Json.send(res, 201, new ArkAnswers.Created(UUID.randomUUID().toString()));
@@ -143,30 +173,47 @@ public final class ArkRoutes implements HttpService {
         Json.send(res, 200, new ArkAnswers.Conversations(repository().conversations(ns)));
     }
 
+    /** The conversation's history, bounded as {@link #history} bounds it; 404 when it is empty. */
     private void getConversation(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
         String id = req.path().pathParameters().get("id");
-        List<StoredMessage> all = new ArrayList<>();
-        MessagePage page;
-        long after = 0;
-        do {
-            page =
-                    repository()
-                            .messagesAfter(
-                                    ns,
-                                    MessageFilter.conversation(id),
-                                    after,
-                                    ConversationRepository.MAX_READ);
-            all.addAll(page.items());
-            after = page.items().isEmpty() ? after : page.items().getLast().sequence();
-        } while (page.hasMore() && !page.items().isEmpty());
-        if (all.isEmpty()) {
+        ConversationHistory history = history(res, ns, id);
+        if (history.messages().isEmpty()) {
             throw new NoSuchElementException("conversation '" + id + "' has no messages");
         }
         Json.send(
                 res,
                 200,
-                new ArkAnswers.Conversation(id, all.stream().map(ArkAnswers.Message::of).toList()));
+                new ArkAnswers.Conversation(
+                        id, history.messages().stream().map(ArkAnswers.Message::of).toList()));
+    }
+
+    /**
+     * A conversation as ARK's controller reads it (once, without paging, all of it sent to the
+     * model): every message up to {@link ArkSettings#historyMessages()}; past it the first system
+     * message and the newest messages ({@link ConversationRepository#history}), so new turns are
+     * never the ones lost. A cut history says how many messages it left out in {@link
+     * #HISTORY_OMITTED_HEADER} and in one log line.
+     */
+    private ConversationHistory history(ServerResponse res, String ns, String conversationId) {
+        ConversationHistory history =
+                repository().history(ns, conversationId, settings.historyMessages());
+        if (history.windowed()) {
+            res.header(HISTORY_OMITTED_HEADER, Long.toString(history.omitted()));
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "ARK history of conversation '"
+                            + LogText.escape(conversationId)
+                            + "' in namespace "
+                            + ns
+                            + ": "
+                            + history.total()
+                            + " messages, more than cairn.ark.history-messages ("
+                            + settings.historyMessages()
+                            + "); answered the first system message and the newest, left out "
+                            + history.omitted());
+        }
+        return history;
     }
 
     private void deleteConversation(ServerRequest req, ServerResponse res) {
@@ -254,9 +301,11 @@ public final class ArkRoutes implements HttpService {
     /**
      * {@code cursor} is a sequence number (items after it), so a page stays right while messages
      * are appended or deleted; {@code nextCursor} is the last item's sequence, as a string since
-     * ARK's client decodes it into a {@code *string}. A read of one conversation without {@code
-     * limit} returns all of it (up to {@link ConversationRepository#MAX_READ}), as ARK's controller
-     * reads its history in one call and would otherwise lose everything past a page.
+     * ARK's client decodes it into a {@code *string}. A read of one conversation with neither
+     * {@code limit}, {@code cursor} nor {@code query_id} is ARK's controller reading its history:
+     * it gets the {@link #history} ({@code total} counts every message, {@code hasMore} is false,
+     * as nothing newer follows). With {@code cursor} and without {@code limit}, one conversation
+     * pages by {@link ConversationRepository#MAX_READ}.
      */
     private void listMessages(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
@@ -273,6 +322,21 @@ public final class ArkRoutes implements HttpService {
                 new MessageFilter(
                         req.query().first("conversation_id").orElse(""),
                         req.query().first("query_id").orElse(""));
+        if (!filter.conversationId().isEmpty()
+                && filter.queryId().isEmpty()
+                && absent(req, "limit")
+                && absent(req, "cursor")) {
+            ConversationHistory history = history(res, ns, filter.conversationId());
+            Json.send(
+                    res,
+                    200,
+                    new ArkAnswers.Messages(
+                            history.messages().stream().map(ArkAnswers.Message::of).toList(),
+                            history.total(),
+                            false,
+                            null));
+            return;
+        }
         int defaultLimit =
                 filter.conversationId().isEmpty() ? DEFAULT_LIMIT : ConversationRepository.MAX_READ;
         int limit = (int) pagingParam(req, "limit", defaultLimit, 1, MAX_LIMIT);
@@ -292,10 +356,11 @@ public final class ArkRoutes implements HttpService {
      * {@code GET /messages?watch=true}, as the broker streams: a {@code : connected} comment, then
      * with {@code cursor} every message after that sequence (of {@code conversation_id} when
      * given), then each message as it is appended, one {@code data:} event of the broker's item
-     * JSON each, and a {@code : heartbeat} comment every {@link #HEARTBEAT} without one. New
-     * messages are announced by the transcripts' {@link MessageWatch} (the store's change log); the
-     * watch ends when a write finds the client gone. At most {@link
-     * MessageWatch#MAX_WATCHERS_PER_NAMESPACE} watches per namespace (429 past it).
+     * JSON each, and a {@code : heartbeat} comment after every {@link #HEARTBEAT} without a write.
+     * New messages are announced by the transcripts' {@link MessageWatch} (the store's change log);
+     * the watch ends when a write finds the client gone, so the heartbeat bounds how long a closed
+     * watch holds its slot. At most {@link MessageWatch#MAX_WATCHERS_PER_NAMESPACE} watches per
+     * namespace (429 past it).
      */
     private void watch(ServerRequest req, ServerResponse res, String ns) {
         boolean replay = req.query().first("cursor").filter(c -> !c.isBlank()).isPresent();
@@ -323,10 +388,21 @@ public final class ArkRoutes implements HttpService {
         try (watcher;
                 EventStream out = EventStream.open(res)) {
             out.comment("connected");
+            long lastWrite = System.nanoTime();
             while (true) {
-                after = sendAfter(out, ns, filter, after);
-                if (!watcher.awaitAppend(HEARTBEAT)) {
+                long sent = sendAfter(out, ns, filter, after);
+                if (sent != after) {
+                    after = sent;
+                    lastWrite = System.nanoTime();
+                }
+                // Appends to other conversations wake the watch without writing to it: the
+                // heartbeat is due after HEARTBEAT without a write, whatever woke it meanwhile.
+                long untilHeartbeat = HEARTBEAT.toNanos() - (System.nanoTime() - lastWrite);
+                if (untilHeartbeat <= 0) {
                     out.comment("heartbeat");
+                    lastWrite = System.nanoTime();
+                } else {
+                    watcher.awaitAppend(Duration.ofNanos(untilHeartbeat));
                 }
             }
         } catch (IOException e) {
@@ -349,6 +425,10 @@ public final class ArkRoutes implements HttpService {
             }
         } while (page.hasMore() && !page.items().isEmpty());
         return after;
+    }
+
+    private static boolean absent(ServerRequest req, String name) {
+        return req.query().first(name).filter(v -> !v.isBlank()).isEmpty();
     }
 
     private static long pagingParam(

@@ -14,9 +14,11 @@ import java.util.Set;
 /**
  * Authenticates every request outside the open paths ({@code /health}, {@code /metrics}, {@code
  * /openapi}, the console's static files ({@code GET /console/...}), ARK's {@code GET
- * /ark/{ns}/health} and {@code POST /ark/{ns}/conversations}) from its {@code Authorization:
- * Bearer} header and registers the {@link Principal} in the request context. Authorisation (roles,
- * namespaces) happens in the resources, which know what an operation needs.
+ * /ark/{ns}/health}) from its {@code Authorization: Bearer} header and registers the {@link
+ * Principal} in the request context. ARK's {@code POST /ark/{ns}/conversations} may come without
+ * the header (ARK's client sends none there); when it has one, the token is checked as anywhere
+ * else, so its creates count against the token's own limit. Authorisation (roles, namespaces)
+ * happens in the resources, which know what an operation needs.
  */
 public final class AuthFilter implements Filter {
 
@@ -36,14 +38,18 @@ public final class AuthFilter implements Filter {
         String path = req.path().path();
         if (OPEN_PATHS.contains(path)
                 || isConsoleFile(req.prologue().method(), path)
-                || isArk(path, "/health")
-                || (req.prologue().method() == Method.POST && isArk(path, "/conversations"))) {
+                || isArk(path, "/health")) {
             chain.proceed();
             return;
         }
         var header = req.headers().first(HeaderNames.AUTHORIZATION);
         if (header.isEmpty()) {
-            Problems.send(req, res, 401, "missing Authorization: Bearer token");
+            if (req.prologue().method() == Method.POST && isArk(path, "/conversations")) {
+                // ARK's create: anonymous, rate limited per client address in ArkRoutes
+                chain.proceed();
+            } else {
+                Problems.send(req, res, 401, "missing Authorization: Bearer token");
+            }
             return;
         }
         String value = header.get().trim();
@@ -72,7 +78,7 @@ public final class AuthFilter implements Filter {
     /**
      * Whether {@code path} is {@code /ark/{ns}{suffix}}. ARK's client sends no headers on its
      * health probe nor on conversation create (which only generates an id and stores nothing; it is
-     * rate limited per address in ArkRoutes instead).
+     * rate limited in ArkRoutes instead).
      */
     private static boolean isArk(String path, String suffix) {
         return path.startsWith("/ark/")

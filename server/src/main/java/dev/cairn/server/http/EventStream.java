@@ -10,8 +10,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A response body of server-sent events, written as it goes: each event is flushed at once. A
- * client that went away shows as an {@link IOException} (or {@link UncheckedIOException}) on the
- * next write, which is how a long-lived stream learns it can stop.
+ * client that went away shows as an {@link IOException} (or {@link UncheckedIOException}) on a
+ * write, which is how a long-lived stream learns it can stop: not always the first write after it
+ * left (that one may still reach the socket, whose peer answers it with a reset), but the next.
  */
 public final class EventStream implements AutoCloseable {
 
