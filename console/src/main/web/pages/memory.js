@@ -95,7 +95,9 @@ function Recall({ ns, can }) {
     e.preventDefault();
     action.run(async () => {
       const body = { query: form.query, maxTokens: Number(form.maxTokens) };
+      // an operator leaving the user empty means every user's memories, and says so
       if (form.userId.trim()) body.userId = form.userId.trim();
+      else body.scope = 'namespace';
       const answer = await post(nsPath(ns, '/recall'), body);
       for (const scored of answer.memories) lastRecall.set(scored.memory.id, { ...scored, query: form.query });
       setAnswer({ ...answer, query: form.query });
@@ -105,7 +107,7 @@ function Recall({ ns, can }) {
     <h3>Recall</h3>
     <div class="row">
       <input id="recall-query" class="wide" placeholder="what the agent is about to do" value=${form.query} onInput=${set('query')} />
-      <input placeholder="user id" value=${form.userId} onInput=${set('userId')} size="10" />
+      <input placeholder="user id (empty: all users)" value=${form.userId} onInput=${set('userId')} size="18" />
       <label>token budget <input type="number" min="1" value=${form.maxTokens} onInput=${set('maxTokens')} /></label>
       <button type="submit" disabled=${action.busy || !form.query.trim()}>Recall</button>
     </div>

@@ -13,6 +13,7 @@ import dev.cairn.memory.store.MemoryRow;
 import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerSettings;
 import dev.cairn.server.http.Json;
+import dev.cairn.store.Namespace;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -163,7 +164,9 @@ public class RecallBenchmark {
         server =
                 CairnServer.start(
                         ServerSettings.defaults(dataDir).withPort(0).withAdminToken(TOKEN));
-        server.store().createNamespace(NS, "recall benchmark");
+        // the benchmark's recalls read every user's memories, as they did before namespaces had a
+        // recall scope
+        server.store().createNamespace(NS, "recall benchmark", Namespace.RecallScope.NAMESPACE);
         int dims = server.store().config().dimensions();
         String modelId = server.memory().embeddingModelId();
         Random random = new Random(SEED);

@@ -93,7 +93,8 @@ class AnswerShapesTest {
     @BeforeAll
     static void start(DirectClient client) {
         cairn.connect(client);
-        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"shapes\"}");
+        cairn.call(
+                "POST", "/v1/namespaces", A, "{\"name\":\"shapes\",\"recallScope\":\"namespace\"}");
         ObjectNode doc = Json.MAPPER.createObjectNode();
         doc.put("content", "# Rotate the keys\n\nRotate the signing keys every ninety days.");
         doc.put("id", "rotate-keys");
@@ -292,7 +293,14 @@ class AnswerShapesTest {
                 cairn.call("POST", NS + "/recall", A, "{\"query\":\"signing keys\"}").json();
         assertThat(fields(recalled))
                 .containsExactly(
-                        "memories", "context", "tokens", "layers", "partial", "tookMs", "people");
+                        "memories",
+                        "context",
+                        "tokens",
+                        "layers",
+                        "partial",
+                        "tookMs",
+                        "people",
+                        "scope");
         assertThat(fields(recalled.at("/memories/0")))
                 .containsExactly("memory", "score", "components");
         assertThat(fields(recalled.at("/memories/0/components")))
@@ -343,7 +351,7 @@ class AnswerShapesTest {
         JsonNode namespaces = cairn.call("GET", "/v1/namespaces?limit=1", A, null).json();
         assertThat(fields(namespaces)).containsExactly("items", "total", "nextCursor");
         assertThat(fields(namespaces.at("/items/0")))
-                .containsExactly("name", "description", "createdAt");
+                .containsExactly("name", "description", "createdAt", "recallScope");
         var token =
                 cairn.call(
                         "POST",

@@ -23,7 +23,11 @@ class ConsoleEndpointsTest {
     @BeforeAll
     static void start() {
         cairn = new ServerFixture(dataDir);
-        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"ops\"}");
+        cairn.call(
+                "POST",
+                "/v1/namespaces",
+                CairnCalls.ADMIN,
+                "{\"name\":\"ops\",\"recallScope\":\"namespace\"}");
     }
 
     @AfterAll

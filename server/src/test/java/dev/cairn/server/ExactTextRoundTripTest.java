@@ -57,7 +57,13 @@ class ExactTextRoundTripTest {
     @BeforeAll
     void start(@TempDir Path dataDir) {
         cairn = new ServerFixture(settings(dataDir));
-        assertThat(cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"exact\"}").status())
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        "/v1/namespaces",
+                                        A,
+                                        "{\"name\":\"exact\",\"recallScope\":\"namespace\"}")
+                                .status())
                 .isEqualTo(201);
     }
 

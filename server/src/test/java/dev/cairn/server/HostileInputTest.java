@@ -64,7 +64,13 @@ class HostileInputTest {
     void start(@TempDir Path dataDir) {
         cairn = new ServerFixture(settings(dataDir));
         raw = new RawHttp(cairn.server.port());
-        assertThat(cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"hostile\"}").status())
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        "/v1/namespaces",
+                                        A,
+                                        "{\"name\":\"hostile\",\"recallScope\":\"namespace\"}")
+                                .status())
                 .isEqualTo(201);
         var memory =
                 cairn.call(

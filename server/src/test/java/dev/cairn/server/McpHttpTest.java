@@ -34,7 +34,7 @@ class McpHttpTest {
     @BeforeAll
     static void start() {
         cairn = new ServerFixture(dataDir);
-        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"ops\"}");
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"ops\",\"recallScope\":\"namespace\"}");
         cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"other\"}");
         var doc =
                 cairn.call(

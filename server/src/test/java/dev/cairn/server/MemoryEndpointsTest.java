@@ -276,7 +276,8 @@ class MemoryEndpointsTest {
 
     @Test
     void recallAnswersMemoriesComponentsContextAndLayers() {
-        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"recall\"}");
+        cairn.call(
+                "POST", "/v1/namespaces", A, "{\"name\":\"recall\",\"recallScope\":\"namespace\"}");
         String pref =
                 create(
                         "recall",
@@ -330,8 +331,135 @@ class MemoryEndpointsTest {
     }
 
     @Test
+    void aNewNamespaceRecallsOneUserUnlessTheRecallOrTheNamespaceSaysEveryUser() {
+        var created = cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"scoped\"}");
+        assertThat(created.json().path("recallScope").asText()).isEqualTo("user");
+        String jon =
+                create(
+                        "scoped",
+                        "{\"type\":\"preference\",\"content\":\"Jon takes his coffee black\","
+                                + "\"userId\":\"jon\"}");
+        String ana =
+                create(
+                        "scoped",
+                        "{\"type\":\"preference\",\"content\":\"Ana takes her coffee with oat"
+                                + " milk\",\"userId\":\"ana\"}");
+        String path = "/v1/namespaces/scoped/recall";
+
+        // an agent that forgets userId reads nothing, and is told why and what to send
+        var forgot = cairn.call("POST", path, A, "{\"query\":\"how is coffee taken?\"}");
+        assertThat(forgot.status()).isEqualTo(400);
+        assertThat(forgot.json().path("detail").asText())
+                .contains("namespace 'scoped'")
+                .contains("userId")
+                .contains("\"scope\": \"namespace\"");
+        var toolForgot =
+                cairn.call(
+                        "POST",
+                        "/v1/namespaces/scoped/tools/recall_memory",
+                        A,
+                        "{\"query\":\"how is coffee taken?\"}");
+        assertThat(toolForgot.status()).isEqualTo(400);
+
+        var one =
+                cairn.call(
+                        "POST", path, A, "{\"query\":\"how is coffee taken?\",\"userId\":\"jon\"}");
+        assertThat(one.status()).as(one.body()).isEqualTo(200);
+        assertThat(one.json().path("scope").asText()).isEqualTo("user");
+        assertThat(one.json().path("memories").findValuesAsText("id"))
+                .contains(jon)
+                .doesNotContain(ana);
+
+        var every =
+                cairn.call(
+                        "POST",
+                        path,
+                        A,
+                        "{\"query\":\"how is coffee taken?\",\"scope\":\"namespace\"}");
+        assertThat(every.status()).as(every.body()).isEqualTo(200);
+        assertThat(every.json().path("scope").asText()).isEqualTo("namespace");
+        assertThat(every.json().path("memories").findValuesAsText("id")).contains(jon, ana);
+
+        var both =
+                cairn.call(
+                        "POST",
+                        path,
+                        A,
+                        "{\"query\":\"coffee\",\"scope\":\"namespace\",\"userId\":\"jon\"}");
+        assertThat(both.status()).isEqualTo(400);
+        assertThat(both.json().path("detail").asText()).contains("scope").contains("userId");
+        var userWithout = cairn.call("POST", path, A, "{\"query\":\"coffee\",\"scope\":\"user\"}");
+        assertThat(userWithout.status()).isEqualTo(400);
+        var unknown = cairn.call("POST", path, A, "{\"query\":\"coffee\",\"scope\":\"all\"}");
+        assertThat(unknown.status()).isEqualTo(400);
+        assertThat(unknown.json().path("detail").asText()).contains("'user' or 'namespace'");
+
+        // the namespace's setting: an operator opens it to every user's recall, and back
+        var opened =
+                cairn.call("PATCH", "/v1/namespaces/scoped", A, "{\"recallScope\":\"namespace\"}");
+        assertThat(opened.status()).as(opened.body()).isEqualTo(200);
+        assertThat(opened.json().path("recallScope").asText()).isEqualTo("namespace");
+        assertThat(
+                        cairn.call("GET", "/v1/namespaces/scoped", A, null)
+                                .json()
+                                .path("recallScope")
+                                .asText())
+                .isEqualTo("namespace");
+        var open = cairn.call("POST", path, A, "{\"query\":\"how is coffee taken?\"}");
+        assertThat(open.status()).as(open.body()).isEqualTo(200);
+        assertThat(open.json().path("scope").asText()).isEqualTo("namespace");
+        assertThat(open.json().path("memories").findValuesAsText("id")).contains(jon, ana);
+        assertThat(
+                        cairn.call(
+                                        "PATCH",
+                                        "/v1/namespaces/scoped",
+                                        A,
+                                        "{\"recallScope\":\"user\"}")
+                                .status())
+                .isEqualTo(200);
+        assertThat(cairn.call("POST", path, A, "{\"query\":\"coffee\"}").status()).isEqualTo(400);
+
+        assertThat(
+                        cairn.call(
+                                        "PATCH",
+                                        "/v1/namespaces/scoped",
+                                        A,
+                                        "{\"recallScope\":\"everyone\"}")
+                                .status())
+                .isEqualTo(400);
+        assertThat(cairn.call("PATCH", "/v1/namespaces/scoped", A, "{}").status()).isEqualTo(400);
+        assertThat(
+                        cairn.call(
+                                        "PATCH",
+                                        "/v1/namespaces/nowhere",
+                                        A,
+                                        "{\"recallScope\":\"user\"}")
+                                .status())
+                .isEqualTo(404);
+        String reader =
+                cairn.call(
+                                "POST",
+                                "/v1/tokens",
+                                A,
+                                "{\"name\":\"scoped-reader\",\"roles\":[\"read\"],"
+                                        + "\"namespaces\":[\"scoped\"]}")
+                        .json()
+                        .path("token")
+                        .asText();
+        assertThat(
+                        cairn.call(
+                                        "PATCH",
+                                        "/v1/namespaces/scoped",
+                                        reader,
+                                        "{\"recallScope\":\"namespace\"}")
+                                .status())
+                .isEqualTo(403);
+    }
+
+    @Test
     void recallSaysWhichPersonTheQueryNamedAndByWhichOfTheirNames() {
-        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"people\"}");
+        cairn.call(
+                "POST", "/v1/namespaces", A, "{\"name\":\"people\",\"recallScope\":\"namespace\"}");
         String segun =
                 create(
                         "people",
@@ -392,7 +520,13 @@ class MemoryEndpointsTest {
                         "{\"name\":\"mem-reader\",\"roles\":[\"read\"],\"namespaces\":[\"mem\"]}");
         String reader = token.json().path("token").asText();
 
-        assertThat(cairn.call("POST", BASE + "recall", reader, "{\"query\":\"anything\"}").status())
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        BASE + "recall",
+                                        reader,
+                                        "{\"query\":\"anything\",\"userId\":\"dana\"}")
+                                .status())
                 .isEqualTo(200);
         assertThat(
                         cairn.call(

@@ -25,7 +25,11 @@ class NamespaceFairnessTest {
             throws Exception {
         try (ServerFixture cairn = new ServerFixture(dataDir)) {
             cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"busy\"}");
-            cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"quiet\"}");
+            cairn.call(
+                    "POST",
+                    "/v1/namespaces",
+                    A,
+                    "{\"name\":\"quiet\",\"recallScope\":\"namespace\"}");
             seedQuiet(cairn);
             String conversation =
                     cairn.call("POST", "/ark/busy/conversations", A, null)

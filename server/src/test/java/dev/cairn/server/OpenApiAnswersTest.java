@@ -69,7 +69,13 @@ class OpenApiAnswersTest {
         cairn.connect(client);
         OpenApiSchemaTest.load();
         document = Json.MAPPER.valueToTree(OpenApiSchemaTest.document);
-        expect(cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"contract\"}"), 201);
+        expect(
+                cairn.call(
+                        "POST",
+                        "/v1/namespaces",
+                        A,
+                        "{\"name\":\"contract\",\"recallScope\":\"namespace\"}"),
+                201);
         ObjectNode doc = Json.MAPPER.createObjectNode();
         doc.put("id", "rotate-keys");
         doc.put("content", "# Rotate the keys\n\nRotate the signing keys every ninety days.");

@@ -25,7 +25,7 @@ class OperationMetricsTest {
     static void start() {
         // a real socket: the counts are those an operator's scraper sees
         cairn = new ServerFixture(dataDir);
-        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"obs\"}");
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"obs\",\"recallScope\":\"namespace\"}");
     }
 
     @AfterAll

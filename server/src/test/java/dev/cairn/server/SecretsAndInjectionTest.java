@@ -42,7 +42,13 @@ class SecretsAndInjectionTest {
     @BeforeAll
     void start(@TempDir Path dataDir) {
         cairn = new ServerFixture(settings(dataDir));
-        assertThat(cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"secrets\"}").status())
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        "/v1/namespaces",
+                                        A,
+                                        "{\"name\":\"secrets\",\"recallScope\":\"namespace\"}")
+                                .status())
                 .isEqualTo(201);
     }
 

@@ -71,7 +71,11 @@ class StalledConnectionsTest {
                                 .withPort(0)
                                 .withAdminToken(CairnCalls.ADMIN)
                                 .withListener(listener));
-        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"load\"}");
+        cairn.call(
+                "POST",
+                "/v1/namespaces",
+                CairnCalls.ADMIN,
+                "{\"name\":\"load\",\"recallScope\":\"namespace\"}");
         var written =
                 cairn.call(
                         "POST",

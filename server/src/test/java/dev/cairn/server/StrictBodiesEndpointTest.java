@@ -40,7 +40,13 @@ class StrictBodiesEndpointTest {
     @BeforeAll
     static void start(DirectClient client) {
         cairn.connect(client);
-        assertThat(cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"strict\"}").status())
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        "/v1/namespaces",
+                                        A,
+                                        "{\"name\":\"strict\",\"recallScope\":\"namespace\"}")
+                                .status())
                 .isEqualTo(201);
         var memory =
                 cairn.call(

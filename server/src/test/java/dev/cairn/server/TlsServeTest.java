@@ -73,7 +73,12 @@ class TlsServeTest {
         assertThat(health.sslSession().orElseThrow().getPeerCertificates()[0])
                 .isEqualTo(certificate.certificate());
 
-        assertThat(send("POST", "/v1/namespaces", "{\"name\":\"tls\"}").statusCode())
+        assertThat(
+                        send(
+                                        "POST",
+                                        "/v1/namespaces",
+                                        "{\"name\":\"tls\",\"recallScope\":\"namespace\"}")
+                                .statusCode())
                 .isEqualTo(201);
         var written =
                 send(

@@ -44,7 +44,13 @@ class TwoServersOnePostgresTest {
         database = PostgresTestDatabase.create();
         writer = new ServerFixture(settings(dataDirs.resolve("writer")));
         reader = new ServerFixture(settings(dataDirs.resolve("reader")));
-        assertThat(writer.call("POST", "/v1/namespaces", A, "{\"name\":\"" + NS + "\"}").status())
+        assertThat(
+                        writer.call(
+                                        "POST",
+                                        "/v1/namespaces",
+                                        A,
+                                        "{\"name\":\"" + NS + "\",\"recallScope\":\"namespace\"}")
+                                .status())
                 .isEqualTo(201);
     }
 

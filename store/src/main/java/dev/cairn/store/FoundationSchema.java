@@ -17,6 +17,10 @@ public final class FoundationSchema implements Schema {
 
     @Override
     public List<String> migrations() {
-        return List.of("V001__foundation.sql", "V010__ingest_key.sql", "V013__store_instance.sql");
+        return List.of(
+                "V001__foundation.sql",
+                "V010__ingest_key.sql",
+                "V013__store_instance.sql",
+                "V015__namespace_recall_scope.sql");
     }
 }

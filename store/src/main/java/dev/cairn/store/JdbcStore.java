@@ -165,18 +165,20 @@ abstract class JdbcStore implements Store {
     // ---- namespaces --------------------------------------------------------------------
 
     @Override
-    public Namespace createNamespace(String name, String description) {
-        Namespace ns = new Namespace(name, description, now());
+    public Namespace createNamespace(
+            String name, String description, Namespace.RecallScope recallScope) {
+        Namespace ns = new Namespace(name, description, now(), recallScope);
         try {
             return inTransaction(
                     c -> {
                         try (PreparedStatement ps =
                                 c.prepareStatement(
-                                        "INSERT INTO namespaces (name, description, created_at)"
-                                                + " VALUES (?, ?, ?)")) {
+                                        "INSERT INTO namespaces (name, description, created_at,"
+                                                + " recall_scope) VALUES (?, ?, ?, ?)")) {
                             ps.setString(1, ns.name());
                             ps.setString(2, ns.description());
                             bindInstant(ps, 3, ns.createdAt());
+                            ps.setString(4, ns.recallScope().label());
                             ps.executeUpdate();
                         }
                         appendChange(c, name, Change.Kind.NAMESPACE, name, Change.Op.UPSERT);
@@ -197,8 +199,8 @@ abstract class JdbcStore implements Store {
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "SELECT name, description, created_at FROM namespaces"
-                                            + " WHERE name = ?")) {
+                                    "SELECT name, description, created_at, recall_scope"
+                                            + " FROM namespaces WHERE name = ?")) {
                         ps.setString(1, name);
                         try (ResultSet rs = ps.executeQuery()) {
                             return rs.next() ? Optional.of(namespaceRow(rs)) : Optional.empty();
@@ -222,8 +224,9 @@ abstract class JdbcStore implements Store {
                     List<Namespace> items = new ArrayList<>();
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "SELECT name, description, created_at FROM namespaces"
-                                            + " WHERE name > ? ORDER BY name LIMIT ?")) {
+                                    "SELECT name, description, created_at, recall_scope"
+                                            + " FROM namespaces WHERE name > ? ORDER BY name"
+                                            + " LIMIT ?")) {
                         ps.setString(1, after);
                         ps.setInt(2, page.limit() + 1);
                         try (ResultSet rs = ps.executeQuery()) {
@@ -238,7 +241,31 @@ abstract class JdbcStore implements Store {
 
     private Namespace namespaceRow(ResultSet rs) throws SQLException {
         return new Namespace(
-                rs.getString("name"), rs.getString("description"), readInstant(rs, "created_at"));
+                rs.getString("name"),
+                rs.getString("description"),
+                readInstant(rs, "created_at"),
+                Namespace.RecallScope.parse(rs.getString("recall_scope"), "recall_scope"));
+    }
+
+    @Override
+    public Optional<Namespace> setRecallScope(String name, Namespace.RecallScope recallScope) {
+        Namespace.requireValidName(name);
+        boolean updated =
+                inTransaction(
+                        c -> {
+                            try (PreparedStatement ps =
+                                    c.prepareStatement(
+                                            "UPDATE namespaces SET recall_scope = ? WHERE name = ?")) {
+                                ps.setString(1, recallScope.label());
+                                ps.setString(2, name);
+                                if (ps.executeUpdate() == 0) {
+                                    return false;
+                                }
+                            }
+                            appendChange(c, name, Change.Kind.NAMESPACE, name, Change.Op.UPSERT);
+                            return true;
+                        });
+        return updated ? namespace(name) : Optional.empty();
     }
 
     @Override

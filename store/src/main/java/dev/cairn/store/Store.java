@@ -68,8 +68,22 @@ public interface Store extends AutoCloseable {
 
     // ---- namespaces ----------------------------------------------------------------------
 
+    /**
+     * Creates a namespace whose recalls must name their user ({@link Namespace.RecallScope#USER});
+     * {@link IllegalStateException} when it exists.
+     */
+    default Namespace createNamespace(String name, String description) {
+        return createNamespace(name, description, Namespace.RecallScope.USER);
+    }
+
     /** Creates a namespace; {@link IllegalStateException} when it exists. */
-    Namespace createNamespace(String name, String description);
+    Namespace createNamespace(String name, String description, Namespace.RecallScope recallScope);
+
+    /**
+     * Sets what a recall without a user reads in {@code name}; the namespace as it is now, empty
+     * when it does not exist.
+     */
+    Optional<Namespace> setRecallScope(String name, Namespace.RecallScope recallScope);
 
     Optional<Namespace> namespace(String name);
 

@@ -141,6 +141,27 @@ abstract class StoreContractTest {
     }
 
     @Test
+    void aNewNamespaceRecallsOneUserAndItsRecallScopeCanBeChanged() {
+        assertThat(store.createNamespace("alpha", "first").recallScope())
+                .isEqualTo(Namespace.RecallScope.USER);
+        assertThat(store.createNamespace("beta", "", Namespace.RecallScope.NAMESPACE).recallScope())
+                .isEqualTo(Namespace.RecallScope.NAMESPACE);
+        long before = store.lastChangeSeq();
+
+        assertThat(store.setRecallScope("alpha", Namespace.RecallScope.NAMESPACE))
+                .map(Namespace::recallScope)
+                .contains(Namespace.RecallScope.NAMESPACE);
+
+        assertThat(store.namespace("alpha").orElseThrow().recallScope())
+                .isEqualTo(Namespace.RecallScope.NAMESPACE);
+        assertThat(store.namespace("beta").orElseThrow().recallScope())
+                .isEqualTo(Namespace.RecallScope.NAMESPACE);
+        assertThat(store.lastChangeSeq()).as("other servers hear of it").isGreaterThan(before);
+        assertThat(store.setRecallScope("gamma", Namespace.RecallScope.USER)).isEmpty();
+        assertThat(store.namespace("gamma")).isEmpty();
+    }
+
+    @Test
     void creatingAnExistingNamespaceIsIllegalState() {
         store.createNamespace("alpha", "first");
 

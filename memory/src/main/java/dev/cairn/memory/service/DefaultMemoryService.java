@@ -12,6 +12,7 @@ import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.retrieval.lexical.LexicalIndex;
 import dev.cairn.safety.WriteGuard;
+import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
@@ -156,9 +157,22 @@ final class DefaultMemoryService implements MemoryService {
 
     @Override
     public RecallResult recall(RecallRequest request) {
-        if (store.namespace(request.namespace()).isEmpty()) {
-            throw new NoSuchElementException(
-                    "namespace '" + request.namespace() + "' does not exist");
+        Namespace namespace =
+                store.namespace(request.namespace())
+                        .orElseThrow(
+                                () ->
+                                        new NoSuchElementException(
+                                                "namespace '"
+                                                        + request.namespace()
+                                                        + "' does not exist"));
+        if (request.userId().isEmpty()
+                && request.scope().orElse(namespace.recallScope()) == Namespace.RecallScope.USER) {
+            throw new IllegalArgumentException(
+                    "namespace '"
+                            + namespace.name()
+                            + "' recalls one user at a time (its recallScope is 'user'): pass"
+                            + " userId, or \"scope\": \"namespace\" to recall every user's"
+                            + " memories");
         }
         return recall.recall(request);
     }

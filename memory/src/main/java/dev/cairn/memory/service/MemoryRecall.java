@@ -27,6 +27,7 @@ import dev.cairn.retrieval.search.HybridSearch;
 import dev.cairn.retrieval.search.Ranking;
 import dev.cairn.retrieval.search.SignalRun;
 import dev.cairn.retrieval.search.SignalTask;
+import dev.cairn.store.Namespace;
 import dev.cairn.store.vector.NearestVectors;
 import java.time.Clock;
 import java.time.Instant;
@@ -287,7 +288,14 @@ final class MemoryRecall implements AutoCloseable {
             recorder.record(ns, recalled, now);
         }
         return new RecallResult(
-                ranked, context, partial, (System.nanoTime() - started) / 1_000_000, named);
+                ranked,
+                context,
+                partial,
+                (System.nanoTime() - started) / 1_000_000,
+                named,
+                request.userId().isEmpty()
+                        ? Namespace.RecallScope.NAMESPACE
+                        : Namespace.RecallScope.USER);
     }
 
     /**

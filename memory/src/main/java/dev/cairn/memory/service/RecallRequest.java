@@ -3,14 +3,18 @@ package dev.cairn.memory.service;
 import dev.cairn.memory.Layer;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.retrieval.RetrieveRequest;
+import dev.cairn.store.Namespace;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * One recall (API.md {@code POST recall}). Empty {@code userId}/{@code agentId} mean no scope
- * filter; empty {@code types}/{@code layers} mean all.
+ * filter; empty {@code types}/{@code layers} mean all. A recall without a user reads the whole
+ * namespace only when {@code scope} says so or, with {@code scope} empty, the namespace's {@link
+ * Namespace#recallScope()} does.
  *
  * @param limit most memories returned, 1..{@value #MAX_LIMIT}
  * @param threshold minimum cosine similarity of a memory to the query, in [-1, 1]
@@ -30,7 +34,8 @@ public record RecallRequest(
         Set<MemoryType> types,
         Set<Layer> layers,
         Duration timeout,
-        RecallMode mode) {
+        RecallMode mode,
+        Optional<Namespace.RecallScope> scope) {
 
     public static final int DEFAULT_LIMIT = 25;
     public static final int MAX_LIMIT = 200;
@@ -97,9 +102,30 @@ public record RecallRequest(
                             + "]");
         }
         Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(scope, "scope");
+        if (scope.isPresent() && scope.get() == Namespace.RecallScope.USER && userId.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "scope 'user' needs a userId: pass userId, or scope 'namespace' to recall every"
+                            + " user's memories");
+        }
     }
 
-    /** A recall with every default. */
+    /**
+     * What this recall reads when it names no user: the whole namespace ({@link
+     * Namespace.RecallScope#NAMESPACE}), or nothing without one ({@link
+     * Namespace.RecallScope#USER}); empty leaves it to the namespace's setting.
+     */
+    public RecallRequest withRecallScope(Optional<Namespace.RecallScope> scope) {
+        return new RecallRequest(
+                namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
+                timeout, mode, scope);
+    }
+
+    /**
+     * A recall with every default, of the whole namespace until {@link #withScope} names a user: a
+     * caller in code says what it reads, so only the API's doors leave {@code scope} to the
+     * namespace's setting.
+     */
     public static RecallRequest of(String namespace, String query) {
         return new RecallRequest(
                 namespace,
@@ -112,54 +138,55 @@ public record RecallRequest(
                 Set.of(),
                 Set.of(),
                 DEFAULT_TIMEOUT,
-                RecallMode.HYBRID);
+                RecallMode.HYBRID,
+                Optional.of(Namespace.RecallScope.NAMESPACE));
     }
 
     public RecallRequest withScope(String userId, String agentId) {
         return new RecallRequest(
                 namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
-                timeout, mode);
+                timeout, mode, scope);
     }
 
     public RecallRequest withLimit(int limit) {
         return new RecallRequest(
                 namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
-                timeout, mode);
+                timeout, mode, scope);
     }
 
     public RecallRequest withThreshold(double threshold) {
         return new RecallRequest(
                 namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
-                timeout, mode);
+                timeout, mode, scope);
     }
 
     public RecallRequest withMaxTokens(int maxTokens) {
         return new RecallRequest(
                 namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
-                timeout, mode);
+                timeout, mode, scope);
     }
 
     public RecallRequest withTypes(Set<MemoryType> types) {
         return new RecallRequest(
                 namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
-                timeout, mode);
+                timeout, mode, scope);
     }
 
     public RecallRequest withLayers(Set<Layer> layers) {
         return new RecallRequest(
                 namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
-                timeout, mode);
+                timeout, mode, scope);
     }
 
     public RecallRequest withTimeout(Duration timeout) {
         return new RecallRequest(
                 namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
-                timeout, mode);
+                timeout, mode, scope);
     }
 
     public RecallRequest withMode(RecallMode mode) {
         return new RecallRequest(
                 namespace, query, userId, agentId, limit, threshold, maxTokens, types, layers,
-                timeout, mode);
+                timeout, mode, scope);
     }
 }

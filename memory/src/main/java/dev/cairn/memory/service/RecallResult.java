@@ -3,6 +3,7 @@ package dev.cairn.memory.service;
 import dev.cairn.memory.AssembledContext;
 import dev.cairn.memory.PersonNames;
 import dev.cairn.memory.ScoredMemory;
+import dev.cairn.store.Namespace;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,16 +17,20 @@ import java.util.Objects;
  * @param tookMillis wall time of the recall
  * @param people the people the query names and by which of their names ({@link PersonNames}): their
  *     memories were {@code speakerBonus} more relevant
+ * @param scope whose memories were read: one user's ({@code USER}) or every user's ({@code
+ *     NAMESPACE})
  */
 public record RecallResult(
         List<ScoredMemory> memories,
         AssembledContext context,
         boolean partial,
         long tookMillis,
-        List<PersonNames.NamedPerson> people) {
+        List<PersonNames.NamedPerson> people,
+        Namespace.RecallScope scope) {
     public RecallResult {
         memories = List.copyOf(memories);
         Objects.requireNonNull(context, "context");
         people = List.copyOf(people);
+        Objects.requireNonNull(scope, "scope");
     }
 }

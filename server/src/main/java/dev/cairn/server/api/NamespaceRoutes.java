@@ -1,6 +1,7 @@
 package dev.cairn.server.api;
 
 import dev.cairn.server.api.body.NamespaceBody;
+import dev.cairn.server.api.body.NamespaceSettingsBody;
 import dev.cairn.server.api.view.NamespaceView;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Principal;
@@ -38,6 +39,7 @@ public final class NamespaceRoutes implements HttpService {
         rules.post("/v1/namespaces", this::create)
                 .get("/v1/namespaces", this::list)
                 .get("/v1/namespaces/{ns}", this::get)
+                .patch("/v1/namespaces/{ns}", this::update)
                 .delete("/v1/namespaces/{ns}", this::delete);
         Routes.methodNotAllowed(rules, "/v1/namespaces", "/v1/namespaces/{ns}");
     }
@@ -47,7 +49,24 @@ public final class NamespaceRoutes implements HttpService {
         caller.requireEverywhere(Role.ADMIN);
         NamespaceBody body = RequestBodies.read(req, maxBodyBytes, NamespaceBody.class);
         String name = Namespace.requireValidName(Fields.required(body.name(), "name"));
-        Json.send(res, 201, NamespaceView.of(store.createNamespace(name, body.description())));
+        Json.send(
+                res,
+                201,
+                NamespaceView.of(store.createNamespace(name, body.description(), body.scope())));
+    }
+
+    private void update(ServerRequest req, ServerResponse res) {
+        String ns = Namespace.requireValidName(req.path().pathParameters().get("ns"));
+        AuthFilter.principal(req).require(Role.ADMIN, ns);
+        NamespaceSettingsBody body =
+                RequestBodies.read(req, maxBodyBytes, NamespaceSettingsBody.class);
+        Namespace updated =
+                store.setRecallScope(ns, body.scope())
+                        .orElseThrow(
+                                () ->
+                                        new NoSuchElementException(
+                                                "namespace '" + ns + "' does not exist"));
+        Json.send(res, 200, NamespaceView.of(updated));
     }
 
     private void list(ServerRequest req, ServerResponse res) {

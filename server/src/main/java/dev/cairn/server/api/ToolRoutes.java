@@ -454,6 +454,12 @@ public final class ToolRoutes implements HttpService {
                                 prop("string", "Only memories of this user."),
                                 "agentId",
                                 prop("string", "Only memories of this agent."),
+                                "scope",
+                                prop(
+                                        "string",
+                                        "Without userId: 'namespace' reads every user's"
+                                                + " memories; a namespace whose recallScope is"
+                                                + " 'user' refuses a recall with neither."),
                                 "limit",
                                 intProp("Most memories.", 1, 200, 25),
                                 "maxTokens",

@@ -8,10 +8,12 @@ import dev.cairn.server.Cairn;
 import dev.cairn.server.MemoryWiring;
 import dev.cairn.server.api.view.RecallAnswer;
 import dev.cairn.server.http.Json;
+import dev.cairn.store.Namespace;
 import io.helidon.config.Config;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -19,7 +21,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code cairn recall "QUERY" --namespace NS [--user U] [--json]}. */
+/** {@code cairn recall "QUERY" --namespace NS [--user U | --all-users] [--json]}. */
 @Command(
         name = "recall",
         description = "One memory recall with its assembled context.",
@@ -43,6 +45,13 @@ final class RecallCommand implements Callable<Integer> {
             paramLabel = "A",
             description = "this agent's memories and the shared ones (no user, no agent)")
     String agent;
+
+    @Option(
+            names = "--all-users",
+            description =
+                    "every user's memories, in a namespace whose recallScope is 'user' (without"
+                            + " --user such a namespace refuses the recall)")
+    boolean allUsers;
 
     @Option(names = "--limit", defaultValue = "25", paramLabel = "N")
     int limit;
@@ -77,6 +86,9 @@ final class RecallCommand implements Callable<Integer> {
         body.put("maxTokens", maxTokens);
         double cosine = threshold == null ? RecallRequest.DEFAULT_THRESHOLD : threshold;
         body.put("threshold", cosine);
+        Optional<Namespace.RecallScope> scope =
+                allUsers ? Optional.of(Namespace.RecallScope.NAMESPACE) : Optional.empty();
+        scope.ifPresent(s -> body.put("scope", s.label()));
         JsonNode answer;
         RemoteOptions server =
                 remote != null && remote.remote() ? remote : local.runningServer().orElse(null);
@@ -90,7 +102,8 @@ final class RecallCommand implements Callable<Integer> {
                             .withScope(user == null ? "" : user, agent == null ? "" : agent)
                             .withLimit(limit)
                             .withThreshold(cosine)
-                            .withMaxTokens(maxTokens);
+                            .withMaxTokens(maxTokens)
+                            .withRecallScope(scope);
             try (Cairn cairn = local.openToRead(namespace);
                     MemoryService memory =
                             MemoryWiring.open(

@@ -137,6 +137,12 @@ final class McpContent {
                                 new McpSchema.PromptArgument(
                                         "userId", "Recall this user's memories too.", false),
                                 new McpSchema.PromptArgument(
+                                        "scope",
+                                        "'namespace' to recall every user's memories without a"
+                                                + " userId (a namespace whose recallScope is"
+                                                + " 'user' needs one of the two).",
+                                        false),
+                                new McpSchema.PromptArgument(
                                         "maxTokens",
                                         "Budget of the context in model tokens (default 3500).",
                                         false)));
@@ -174,7 +180,8 @@ final class McpContent {
                                         null,
                                         null,
                                         null,
-                                        null));
+                                        null,
+                                        string(args.get("scope"))));
         RetrieveResult retrieved =
                 components
                         .knowledge()

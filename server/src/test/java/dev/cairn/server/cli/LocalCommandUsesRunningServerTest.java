@@ -119,12 +119,24 @@ class LocalCommandUsesRunningServerTest {
                                     "flew to Istanbul in May and to Kyoto in October"),
                             "test");
 
+            Outcome forgot =
+                    run(
+                            "recall",
+                            "Where has Fahim travelled?",
+                            "--namespace",
+                            "team",
+                            "--data",
+                            data.toString());
+            assertThat(forgot.exit()).isNotZero();
+            assertThat(forgot.err()).contains("recalls one user at a time").contains("userId");
+
             Outcome o =
                     run(
                             "recall",
                             "Where has Fahim travelled?",
                             "--namespace",
                             "team",
+                            "--all-users",
                             "--data",
                             data.toString());
 

@@ -4,16 +4,20 @@ import dev.cairn.memory.Layer;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.service.RecallMode;
 import dev.cairn.memory.service.RecallRequest;
+import dev.cairn.store.Namespace;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * {@code POST /v1/namespaces/{ns}/recall} (also the {@code recall_memory} tool's arguments). The
- * library checks the ranges; {@code query} must not be blank.
+ * library checks the ranges; {@code query} must not be blank. {@code scope} ({@code user} or {@code
+ * namespace}) says whose memories a recall without {@code userId} reads; absent, the namespace's
+ * {@code recallScope} decides.
  */
 public record RecallBody(
         String query,
@@ -25,7 +29,8 @@ public record RecallBody(
         List<String> types,
         List<String> layers,
         Integer timeoutMs,
-        String mode) {
+        String mode,
+        String scope) {
 
     public RecallBody {
         query = Objects.requireNonNullElse(query, "");
@@ -40,6 +45,7 @@ public record RecallBody(
                 Objects.requireNonNullElse(
                         timeoutMs, (int) RecallRequest.DEFAULT_TIMEOUT.toMillis());
         mode = Objects.requireNonNullElse(mode, RecallMode.HYBRID.name().toLowerCase(Locale.ROOT));
+        scope = Objects.requireNonNullElse(scope, "");
     }
 
     /** The recall in a namespace; 400 naming {@code query} when it is blank. */
@@ -51,6 +57,19 @@ public record RecallBody(
         types.forEach(t -> typeSet.add(MemoryType.parse(t)));
         Set<Layer> layerSet = EnumSet.noneOf(Layer.class);
         layers.forEach(l -> layerSet.add(Layer.parse(l)));
+        Optional<Namespace.RecallScope> recallScope =
+                scope.isEmpty()
+                        ? Optional.empty()
+                        : Optional.of(Namespace.RecallScope.parse(scope, "scope"));
+        if (recallScope.equals(Optional.of(Namespace.RecallScope.NAMESPACE)) && !userId.isBlank()) {
+            throw new IllegalArgumentException(
+                    "field 'scope' is 'namespace' (every user's memories) but field 'userId'"
+                            + " names one user: send one of them");
+        }
+        if (recallScope.equals(Optional.of(Namespace.RecallScope.USER)) && userId.isBlank()) {
+            throw new IllegalArgumentException(
+                    "field 'scope' is 'user' but field 'userId' is missing");
+        }
         return new RecallRequest(
                 namespace,
                 query,
@@ -62,6 +81,7 @@ public record RecallBody(
                 typeSet,
                 layerSet,
                 Duration.ofMillis(timeoutMs),
-                RecallMode.parse(mode));
+                RecallMode.parse(mode),
+                recallScope);
     }
 }

@@ -21,7 +21,8 @@ public record RecallAnswer(
         Map<String, List<String>> layers,
         boolean partial,
         long tookMs,
-        List<Person> people) {
+        List<Person> people,
+        String scope) {
 
     /**
      * A person the query named: {@code asked} is the query's word, {@code name} the name of theirs
@@ -75,6 +76,7 @@ public record RecallAnswer(
                 layers,
                 r.partial(),
                 r.tookMillis(),
-                r.people().stream().map(Person::of).toList());
+                r.people().stream().map(Person::of).toList(),
+                r.scope().label());
     }
 }
