@@ -107,13 +107,40 @@ public final class RecallScorer {
         }
     }
 
-    /** A memory and its relevance to the query, as the candidate search found it. */
-    public record Candidate(Memory memory, double relevance) {
+    /**
+     * A memory and its relevance to the query, as the candidate search found it and the boosts
+     * lifted it, with how much each boost added.
+     */
+    public record Candidate(Memory memory, double relevance, Map<RecallBoost, Double> boosts) {
         public Candidate {
             Objects.requireNonNull(memory, "memory");
             if (Double.isNaN(relevance)) {
                 throw new IllegalArgumentException("illegal relevance: NaN, must be a number");
             }
+            Objects.requireNonNull(boosts, "boosts");
+        }
+
+        /** A candidate as the search found it, before any boost. */
+        public Candidate(Memory memory, double relevance) {
+            this(memory, relevance, Map.of());
+        }
+
+        /** This candidate at {@code lifted} relevance, the difference booked to {@code boost}. */
+        public Candidate lift(RecallBoost boost, double lifted) {
+            Map<RecallBoost, Double> added = new EnumMap<>(RecallBoost.class);
+            added.putAll(boosts);
+            added.merge(boost, lifted - relevance, Double::sum);
+            return new Candidate(memory, lifted, added);
+        }
+
+        /** This candidate with its relevance and every boost's share divided by {@code scale}. */
+        Candidate scaled(double scale) {
+            if (scale == 1.0) {
+                return this;
+            }
+            Map<RecallBoost, Double> added = new EnumMap<>(RecallBoost.class);
+            boosts.forEach((b, v) -> added.put(b, v / scale));
+            return new Candidate(memory, relevance / scale, added);
         }
     }
 
@@ -145,13 +172,27 @@ public final class RecallScorer {
 
     /** Scores one memory; {@code relevance} is clamped to [0, 1]. */
     public ScoredMemory score(Memory memory, double relevance, Instant now) {
+        return score(new Candidate(memory, relevance), now);
+    }
+
+    /**
+     * Scores one candidate, its relevance and boosts divided by {@code scale} (>= 1) first: recall
+     * scales every candidate by the largest relevance so boosted ones past 1 keep their order.
+     */
+    public ScoredMemory score(Candidate candidate, double scale, Instant now) {
+        return score(candidate.scaled(scale), now);
+    }
+
+    private ScoredMemory score(Candidate candidate, Instant now) {
+        Memory memory = candidate.memory();
         ScoreComponents c =
                 new ScoreComponents(
-                        Math.max(0.0, Math.min(1.0, relevance)),
+                        Math.max(0.0, Math.min(1.0, candidate.relevance())),
                         memory.importance(),
                         recency(memory.updatedAt(), now),
                         memory.confidence(),
-                        weights.bonus(memory.type()));
+                        weights.bonus(memory.type()),
+                        candidate.boosts());
         double score =
                 weights.relevance() * c.relevance()
                         + weights.importance() * c.importance()
@@ -163,9 +204,6 @@ public final class RecallScorer {
 
     /** Scores and sorts (score desc, id asc). */
     public List<ScoredMemory> rank(Collection<Candidate> candidates, Instant now) {
-        return candidates.stream()
-                .map(c -> score(c.memory(), c.relevance(), now))
-                .sorted(ScoredMemory.ORDER)
-                .toList();
+        return candidates.stream().map(c -> score(c, now)).sorted(ScoredMemory.ORDER).toList();
     }
 }

@@ -46,6 +46,31 @@ class RecallScorerTest {
     }
 
     @Test
+    void eachBoostBooksWhatItAddedAndScalingKeepsTheSumEqualToTheRelevance() {
+        Memory m = memory("m1", MemoryType.FACT, T0);
+        RecallScorer.Candidate c =
+                new RecallScorer.Candidate(m, 0.6)
+                        .lift(RecallBoost.PERIOD, 0.6 * 1.1)
+                        .lift(RecallBoost.SESSION, 0.66 + 0.2)
+                        .lift(RecallBoost.SPEAKER, 0.86 * 1.5);
+
+        assertThat(c.relevance()).isCloseTo(1.29, offset(1e-12));
+        assertThat(c.boosts())
+                .containsOnlyKeys(RecallBoost.PERIOD, RecallBoost.SESSION, RecallBoost.SPEAKER);
+        assertThat(c.boosts().get(RecallBoost.PERIOD)).isCloseTo(0.06, offset(1e-12));
+        assertThat(c.boosts().get(RecallBoost.SESSION)).isCloseTo(0.2, offset(1e-12));
+        assertThat(c.boosts().get(RecallBoost.SPEAKER)).isCloseTo(0.43, offset(1e-12));
+
+        ScoreComponents scaled = scorer.score(c, 1.29, T0).components();
+        double boosted = scaled.boosts().values().stream().mapToDouble(Double::doubleValue).sum();
+        assertThat(scaled.relevance()).isCloseTo(1.0, offset(1e-12));
+        assertThat(scaled.relevance() - boosted)
+                .as("what is left is the match, scaled the same way")
+                .isCloseTo(0.6 / 1.29, offset(1e-12));
+        assertThat(scorer.score(m, 0.6, T0).components().boosts()).isEmpty();
+    }
+
+    @Test
     void zeroWeightDropsASignal() {
         RecallScorer relevanceOnly =
                 RecallScorer.create(new RecallScorer.Weights(1, 0, 0, 0, 120, Map.of()));

@@ -498,6 +498,22 @@ class MemoryEndpointsTest {
         assertThat(spelled.at("/people/0/via").asText()).isEqualTo("label");
         assertThat(spelled.at("/people/0/match").asText()).isEqualTo("spelling");
         assertThat(spelled.at("/memories/0/memory/id").asText()).isEqualTo(faheem);
+        // the named person's memory says how much the speaker boost added to its relevance
+        JsonNode components = spelled.at("/memories/0/components");
+        double speaker = components.path("boosts").path("speaker").asDouble();
+        assertThat(speaker).isPositive().isLessThan(components.path("relevance").asDouble());
+        assertThat(components.path("boosts").properties())
+                .extracting(java.util.Map.Entry::getKey)
+                .allMatch(
+                        b ->
+                                java.util.Set.of(
+                                                "period",
+                                                "time",
+                                                "session",
+                                                "exchange",
+                                                "speaker",
+                                                "facet")
+                                        .contains(b));
 
         JsonNode nobody =
                 cairn.call(
@@ -508,6 +524,9 @@ class MemoryEndpointsTest {
                         .json();
         assertThat(nobody.path("people").isArray()).isTrue();
         assertThat(nobody.path("people")).isEmpty();
+        assertThat(nobody.at("/memories/0/components").has("boosts"))
+                .as("no boost applied, none shown")
+                .isFalse();
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.cairn.memory.Memory;
 import dev.cairn.memory.PersonNames;
 import dev.cairn.memory.QueryPeriod;
 import dev.cairn.memory.QuestionWords;
+import dev.cairn.memory.RecallBoost;
 import dev.cairn.memory.RecallScorer;
 import dev.cairn.memory.RecallScorer.Candidate;
 import dev.cairn.memory.ScoredMemory;
@@ -237,14 +238,19 @@ final class MemoryRecall implements AutoCloseable {
                     continue;
                 }
             }
-            double relevance = c.score();
+            Candidate candidate = new Candidate(e.memory(), c.score());
             if (period.isPresent() && period.get().covers(e.memory().createdAt())) {
-                relevance *= 1 + config.periodBonus();
+                candidate =
+                        candidate.lift(
+                                RecallBoost.PERIOD,
+                                candidate.relevance() * (1 + config.periodBonus()));
             }
             if (asksWhen && e.statesTime()) {
-                relevance *= 1 + config.timeBonus();
+                candidate =
+                        candidate.lift(
+                                RecallBoost.TIME, candidate.relevance() * (1 + config.timeBonus()));
             }
-            found.add(new Candidate(e.memory(), relevance));
+            found.add(candidate);
         }
         if (config.sessionShare() > 0) {
             found = withSessions(found);
@@ -257,7 +263,12 @@ final class MemoryRecall implements AutoCloseable {
         if (!named.isEmpty()) {
             Set<String> users = new HashSet<>();
             named.forEach(p -> users.add(p.userId()));
-            found = lifted(found, m -> users.contains(m.scope().userId()), speakerBonus);
+            found =
+                    lifted(
+                            found,
+                            m -> users.contains(m.scope().userId()),
+                            RecallBoost.SPEAKER,
+                            speakerBonus);
         }
         if (!facets.isEmpty()) {
             found =
@@ -267,6 +278,7 @@ final class MemoryRecall implements AutoCloseable {
                                 MemoryIndexes.Entry e = table.get(m.id());
                                 return e != null && e.facets().stream().anyMatch(facets::contains);
                             },
+                            RecallBoost.FACET,
                             config.facetBonus());
         }
         // the bonuses and lifts take strong memories past 1: scaling all keeps their order where
@@ -275,7 +287,7 @@ final class MemoryRecall implements AutoCloseable {
                 Math.max(1.0, found.stream().mapToDouble(Candidate::relevance).max().orElse(1.0));
         List<ScoredMemory> scored = new ArrayList<>(found.size());
         for (Candidate c : found) {
-            scored.add(scorer.score(c.memory(), c.relevance() / scale, now));
+            scored.add(scorer.score(c, scale, now));
         }
         List<ScoredMemory> ranked =
                 scored.stream().sorted(ScoredMemory.ORDER).limit(request.limit()).toList();
@@ -322,7 +334,7 @@ final class MemoryRecall implements AutoCloseable {
                 continue;
             }
             double best = sessionBest.get(c.memory().scope().sessionName());
-            lifted.add(new Candidate(c.memory(), c.relevance() + config.sessionShare() * best));
+            lifted.add(c.lift(RecallBoost.SESSION, c.relevance() + config.sessionShare() * best));
         }
         return lifted;
     }
@@ -350,7 +362,7 @@ final class MemoryRecall implements AutoCloseable {
                 if (own != null
                         && own.relevance() < shared
                         && !own.memory().scope().userId().equals(c.memory().scope().userId())) {
-                    best.put(own.memory().id(), new Candidate(own.memory(), shared));
+                    best.put(own.memory().id(), own.lift(RecallBoost.EXCHANGE, shared));
                 }
             }
         }
@@ -359,16 +371,13 @@ final class MemoryRecall implements AutoCloseable {
 
     /**
      * {@code found} with the memories {@code picked} accepts {@code bonus} more relevant (not
-     * capped), the others as they are.
+     * capped; booked to {@code boost}), the others as they are.
      */
     private static List<Candidate> lifted(
-            List<Candidate> found, Predicate<Memory> picked, double bonus) {
+            List<Candidate> found, Predicate<Memory> picked, RecallBoost boost, double bonus) {
         List<Candidate> out = new ArrayList<>(found.size());
         for (Candidate c : found) {
-            out.add(
-                    picked.test(c.memory())
-                            ? new Candidate(c.memory(), c.relevance() * (1 + bonus))
-                            : c);
+            out.add(picked.test(c.memory()) ? c.lift(boost, c.relevance() * (1 + bonus)) : c);
         }
         return out;
     }

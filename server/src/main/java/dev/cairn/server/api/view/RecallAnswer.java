@@ -1,7 +1,9 @@
 package dev.cairn.server.api.view;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cairn.memory.AssembledContext;
 import dev.cairn.memory.PersonNames;
+import dev.cairn.memory.ScoreComponents;
 import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.service.RecallResult;
 import java.util.LinkedHashMap;
@@ -43,13 +45,23 @@ public record RecallAnswer(
     /** A recalled memory with its score and what the score is made of. */
     public record Scored(MemoryView memory, double score, Components components) {}
 
-    /** The parts of a recall score. */
+    /**
+     * The parts of a recall score; {@code boosts} says how much of {@code relevance} each boost
+     * added (period, time, session, exchange, speaker, facet), only those that applied.
+     */
     public record Components(
             double relevance,
             double recency,
             double typeBonus,
             double confidence,
-            double importance) {}
+            double importance,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Double> boosts) {}
+
+    private static Map<String, Double> boosts(ScoreComponents components) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        components.boosts().forEach((b, v) -> out.put(b.label(), v));
+        return out;
+    }
 
     public static RecallAnswer of(RecallResult r) {
         List<Scored> memories =
@@ -64,7 +76,8 @@ public record RecallAnswer(
                                                         s.components().recency(),
                                                         s.components().typeBonus(),
                                                         s.components().confidence(),
-                                                        s.components().importance())))
+                                                        s.components().importance(),
+                                                        boosts(s.components()))))
                         .toList();
         AssembledContext context = r.context();
         Map<String, List<String>> layers = new LinkedHashMap<>();

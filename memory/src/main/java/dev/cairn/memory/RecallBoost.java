@@ -1,0 +1,29 @@
+package dev.cairn.memory;
+
+import java.util.Locale;
+
+/**
+ * What lifts a memory's relevance above how well it matches the query. Each is a recall parameter
+ * (MemoryServiceConfig) justified on LoCoMo's two halves and on the project's own chats
+ * (docs/memory.md, "Every recall parameter, on all three sets"); a recall answer shows, per memory,
+ * how much relevance each one added.
+ */
+public enum RecallBoost {
+    /** The question names a period ("in May", "last week") and the memory was written in it. */
+    PERIOD,
+    /** The question asks when, and the memory states a time. */
+    TIME,
+    /** A share of the best match among the found turns of the memory's conversation session. */
+    SESSION,
+    /** The other speaker's found turn right before or after a matching turn shares its match. */
+    EXCHANGE,
+    /** The memory is a turn of the person the question names. */
+    SPEAKER,
+    /** A list question asks for a facet (places, food, ...) the memory tells of. */
+    FACET;
+
+    /** The lower-case name the API uses, e.g. {@code speaker}. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
