@@ -1,8 +1,8 @@
 package dev.cairn.server.cli;
 
+import dev.cairn.embeddings.EmbeddingCache;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
-import dev.cairn.eval.locomo.CachingEmbeddingModel;
 import dev.cairn.eval.locomo.Locomo;
 import dev.cairn.eval.locomo.LocomoEval;
 import dev.cairn.memory.service.MemoryService;
@@ -188,9 +188,11 @@ final class EvalLocomoCommand implements Callable<Integer> {
 
     @Option(
             names = "--embedding-cache",
-            defaultValue = "cairn-eval/locomo-embeddings.bin",
+            defaultValue = "cairn-eval/locomo-embeddings.db",
             paramLabel = "FILE",
-            description = "vectors kept between runs (default cairn-eval/locomo-embeddings.bin)")
+            description =
+                    "vectors kept between runs, a SQLite embedding cache as a data dir's (default"
+                            + " cairn-eval/locomo-embeddings.db)")
     Path embeddingCache;
 
     @Override
@@ -253,8 +255,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
         boolean temporary = work == null;
         Path dir = temporary ? Files.createTempDirectory("cairn-locomo-") : work;
         LocomoEval.Result result;
-        try (EmbeddingModel bert = EmbeddingModels.defaultModel();
-                EmbeddingModel model = CachingEmbeddingModel.open(bert, embeddingCache);
+        try (EmbeddingCache cache = EmbeddingCache.sqlite(embeddingCache);
+                EmbeddingModel model =
+                        EmbeddingModels.cached(EmbeddingModels.defaultModel(), cache);
                 Store store =
                         Store.embedded(
                                 dir, StoreConfig.defaults().withDimensions(model.dimensions()));
