@@ -2,6 +2,7 @@ package dev.cairn.embeddings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,7 +14,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The scheduler in front of the real encoder: queries overtake documents, documents take turns. */
+/**
+ * The scheduler in front of the real encoder: queries and short document jobs overtake documents,
+ * other document jobs take turns.
+ */
 class ForwardPassSchedulerTest {
 
     private static List<String> passages(String topic, int count, int sentences) {
@@ -78,12 +82,53 @@ class ForwardPassSchedulerTest {
     }
 
     @Test
+    void aOneTextDocumentJobOvertakesARunningDocumentPassBetweenItsLayers() throws Exception {
+        BertEncoder bge = TestModels.bge();
+        ForwardPassScheduler scheduler = bge.passes();
+        String memory = "The staging database is restored from the nightly snapshot.";
+        assumeTrue(
+                bge.documentsRunAsShortPass(List.of(memory)),
+                "this CPU runs short document passes on a route queries do not nest on");
+        float[] alone = bge.embedDocuments(List.of(memory)).getFirst();
+        // one slice: without overtaking, the memory would wait for the whole of it
+        List<String> slice = passages("failover", ForwardPassScheduler.DOCUMENT_SLICE, 6);
+        List<String> finished = Collections.synchronizedList(new ArrayList<>());
+        long overtakesBefore = scheduler.overtakes();
+        long passesBefore = scheduler.passes();
+        try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            Future<List<float[]>> indexing =
+                    pool.submit(
+                            () -> {
+                                List<float[]> rows = bge.embedDocuments(slice);
+                                finished.add("slice");
+                                return rows;
+                            });
+            awaitUntil(() -> scheduler.passes() > passesBefore); // the slice is running
+            Future<float[]> written =
+                    pool.submit(
+                            () -> {
+                                float[] v = bge.embedDocuments(List.of(memory)).getFirst();
+                                finished.add("memory");
+                                return v;
+                            });
+            assertThat(written.get()).as("the same vector as alone").isEqualTo(alone);
+            assertThat(indexing.get()).hasSize(slice.size()).doesNotContainNull();
+        }
+        assertThat(finished).containsExactly("memory", "slice");
+        assertThat(scheduler.overtakes() - overtakesBefore)
+                .as("the memory ran between two layers of the slice's pass")
+                .isEqualTo(1);
+    }
+
+    @Test
     void aSmallDocumentJobTakesItsTurnBeforeALargeOneFinishes() throws Exception {
         BertEncoder bge = TestModels.bge();
         ForwardPassScheduler scheduler = bge.passes();
         List<String> large = passages("backup", 2 * ForwardPassScheduler.DOCUMENT_SLICE, 1);
-        String memory = "The staging database is restored from the nightly snapshot.";
-        float[] memoryAlone = bge.embedDocuments(List.of(memory)).getFirst();
+        // too long for a short pass, so it takes turns rather than overtaking
+        List<String> small = passages("restore", 4, 6);
+        assertThat(bge.documentsRunAsShortPass(small)).isFalse();
+        float[] smallAlone = bge.embedDocuments(small).getFirst();
         List<String> finished = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch release = new CountDownLatch(1);
         try (ExecutorService pool = Executors.newFixedThreadPool(3)) {
@@ -102,7 +147,7 @@ class ForwardPassSchedulerTest {
             Future<float[]> single =
                     pool.submit(
                             () -> {
-                                float[] v = bge.embedDocuments(List.of(memory)).getFirst();
+                                float[] v = bge.embedDocuments(small).getFirst();
                                 finished.add("small");
                                 return v;
                             });
@@ -110,7 +155,7 @@ class ForwardPassSchedulerTest {
             Thread.sleep(50);
             release.countDown();
             blocker.get();
-            assertThat(TestModels.cosine(single.get(), memoryAlone)).isGreaterThan(0.999);
+            assertThat(TestModels.cosine(single.get(), smallAlone)).isGreaterThan(0.999);
             List<float[]> rows = bulk.get();
             assertThat(rows).hasSize(large.size()).doesNotContainNull();
             // rows come back in input order even though slices ran in length order
