@@ -209,7 +209,7 @@ abstract class JdbcStore implements Store {
 
     @Override
     public Page<Namespace> namespaces(PageRequest page) {
-        String after = decodeCursor(page.cursor());
+        String after = page.after();
         return read(
                 c -> {
                     long total;
@@ -486,31 +486,7 @@ abstract class JdbcStore implements Store {
             return new Page<>(rows, total, "");
         }
         List<T> items = rows.subList(0, limit);
-        return new Page<>(items, total, encodeCursor(key.apply(items.get(limit - 1))));
-    }
-
-    static String encodeCursor(String lastKey) {
-        return Base64.getUrlEncoder()
-                .withoutPadding()
-                .encodeToString(("k:" + lastKey).getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** The key after which a page starts; "" for the first page. */
-    static String decodeCursor(String cursor) {
-        if (cursor.isEmpty()) {
-            return "";
-        }
-        try {
-            String decoded =
-                    new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-            if (decoded.startsWith("k:")) {
-                return decoded.substring(2);
-            }
-        } catch (IllegalArgumentException e) {
-            // fall through
-        }
-        throw new IllegalArgumentException(
-                "illegal cursor: '" + cursor + "', must be a nextCursor of a previous page");
+        return new Page<>(items, total, PageRequest.cursorAfter(key.apply(items.get(limit - 1))));
     }
 
     static String toJson(Object value) {
