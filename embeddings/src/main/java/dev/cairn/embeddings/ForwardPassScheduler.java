@@ -24,12 +24,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       between its layers; queries waiting then run at once, nested, so a query waits at most one
  *       layer of one document batch (tens of milliseconds), however many documents are queued.
  *   <li><b>Short document jobs overtake too.</b> A document call whose texts run as one short pass
- *       (the route a nested query pass takes, see {@link ForwardPass#runsAsShortPass}), such as
- *       one memory being written, runs between two layers like a query, after the queries waiting
- *       then. Taking turns alone left it waiting for the slice in progress, a whole pass of 32
- *       texts: 1 to 2 s on two busy cores, and 10 s for a server's first (cold) batch pass, so
- *       the first memory write in one namespace while another embedded 1,500 ARK messages took
- *       3.6 to 10 s (issue 40).
+ *       (the route a nested query pass takes, see {@link ForwardPass#runsAsShortPass}), such as one
+ *       memory being written, runs between two layers like a query, after the queries waiting then.
+ *       Taking turns alone left it waiting for the slice in progress, a whole pass of 32 texts: 1
+ *       to 2 s on two busy cores, and 10 s for a server's first (cold) batch pass, so the first
+ *       memory write in one namespace while another embedded 1,500 ARK messages took 3.6 to 10 s
+ *       (issue 40).
  *   <li><b>Document callers take turns.</b> Each other {@link #embedDocuments} call is a job, its
  *       texts sorted by length and cut into slices of {@link #DOCUMENT_SLICE} texts; jobs run one
  *       slice each in turn (a job that arrives while a slice runs goes before the job of that
@@ -107,8 +107,8 @@ final class ForwardPassScheduler {
     private final ArrayDeque<DocumentJob> turns = new ArrayDeque<>();
 
     /**
-     * Whether a pass that overtook (queries, a short document job) is running: nothing overtakes
-     * it in turn, so passes nest at most one deep. Inference thread only.
+     * Whether a pass that overtook (queries, a short document job) is running: nothing overtakes it
+     * in turn, so passes nest at most one deep. Inference thread only.
      */
     private boolean inOvertakingPass;
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,16 +47,19 @@ class ForwardPassSchedulerTest {
         assertThat(condition.getAsBoolean()).as("condition reached within 60 s").isTrue();
     }
 
-    @Test
-    void aQueryOvertakesALongDocumentJobAndGetsTheVectorItWouldGetAlone() throws Exception {
-        BertEncoder bge = TestModels.bge();
+    /**
+     * How a second call fared that was made while the first pass of {@code documents} ran: the
+     * order the two finished in ("documents", "second"), its vector, and how many passes overtook.
+     */
+    private record Overtaking(List<String> finished, float[] vector, long overtakes) {}
+
+    private static Overtaking askWhileAPassRuns(
+            BertEncoder bge, List<String> documents, Callable<float[]> second) throws Exception {
         ForwardPassScheduler scheduler = bge.passes();
-        String query = "how do I recover a lagging replica?";
-        float[] alone = bge.embedQuery(query);
-        List<String> documents = passages("failover", 40, 6);
         List<String> finished = Collections.synchronizedList(new ArrayList<>());
         long overtakesBefore = scheduler.overtakes();
         long passesBefore = scheduler.passes();
+        float[] vector;
         try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
             Future<List<float[]>> indexing =
                     pool.submit(
@@ -64,19 +68,31 @@ class ForwardPassSchedulerTest {
                                 finished.add("documents");
                                 return rows;
                             });
-            awaitUntil(() -> scheduler.passes() > passesBefore); // the first slice is running
+            awaitUntil(() -> scheduler.passes() > passesBefore); // the first pass is running
             Future<float[]> asked =
                     pool.submit(
                             () -> {
-                                float[] v = bge.embedQuery(query);
-                                finished.add("query");
+                                float[] v = second.call();
+                                finished.add("second");
                                 return v;
                             });
-            assertThat(TestModels.cosine(asked.get(), alone)).isGreaterThan(0.999);
-            assertThat(indexing.get()).hasSize(40);
+            vector = asked.get();
+            assertThat(indexing.get()).hasSize(documents.size()).doesNotContainNull();
         }
-        assertThat(finished).containsExactly("query", "documents");
-        assertThat(scheduler.overtakes() - overtakesBefore)
+        return new Overtaking(
+                List.copyOf(finished), vector, scheduler.overtakes() - overtakesBefore);
+    }
+
+    @Test
+    void aQueryOvertakesALongDocumentJobAndGetsTheVectorItWouldGetAlone() throws Exception {
+        BertEncoder bge = TestModels.bge();
+        String query = "how do I recover a lagging replica?";
+        float[] alone = bge.embedQuery(query);
+        Overtaking run =
+                askWhileAPassRuns(bge, passages("failover", 40, 6), () -> bge.embedQuery(query));
+        assertThat(TestModels.cosine(run.vector(), alone)).isGreaterThan(0.999);
+        assertThat(run.finished()).containsExactly("second", "documents");
+        assertThat(run.overtakes())
                 .as("the query ran between two layers of a document pass")
                 .isEqualTo(1);
     }
@@ -84,38 +100,20 @@ class ForwardPassSchedulerTest {
     @Test
     void aOneTextDocumentJobOvertakesARunningDocumentPassBetweenItsLayers() throws Exception {
         BertEncoder bge = TestModels.bge();
-        ForwardPassScheduler scheduler = bge.passes();
         String memory = "The staging database is restored from the nightly snapshot.";
         assumeTrue(
                 bge.documentsRunAsShortPass(List.of(memory)),
                 "this CPU runs short document passes on a route queries do not nest on");
         float[] alone = bge.embedDocuments(List.of(memory)).getFirst();
         // one slice: without overtaking, the memory would wait for the whole of it
-        List<String> slice = passages("failover", ForwardPassScheduler.DOCUMENT_SLICE, 6);
-        List<String> finished = Collections.synchronizedList(new ArrayList<>());
-        long overtakesBefore = scheduler.overtakes();
-        long passesBefore = scheduler.passes();
-        try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
-            Future<List<float[]>> indexing =
-                    pool.submit(
-                            () -> {
-                                List<float[]> rows = bge.embedDocuments(slice);
-                                finished.add("slice");
-                                return rows;
-                            });
-            awaitUntil(() -> scheduler.passes() > passesBefore); // the slice is running
-            Future<float[]> written =
-                    pool.submit(
-                            () -> {
-                                float[] v = bge.embedDocuments(List.of(memory)).getFirst();
-                                finished.add("memory");
-                                return v;
-                            });
-            assertThat(written.get()).as("the same vector as alone").isEqualTo(alone);
-            assertThat(indexing.get()).hasSize(slice.size()).doesNotContainNull();
-        }
-        assertThat(finished).containsExactly("memory", "slice");
-        assertThat(scheduler.overtakes() - overtakesBefore)
+        Overtaking run =
+                askWhileAPassRuns(
+                        bge,
+                        passages("failover", ForwardPassScheduler.DOCUMENT_SLICE, 6),
+                        () -> bge.embedDocuments(List.of(memory)).getFirst());
+        assertThat(run.vector()).as("the same vector as alone").isEqualTo(alone);
+        assertThat(run.finished()).containsExactly("second", "documents");
+        assertThat(run.overtakes())
                 .as("the memory ran between two layers of the slice's pass")
                 .isEqualTo(1);
     }

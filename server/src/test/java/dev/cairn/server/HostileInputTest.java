@@ -478,7 +478,8 @@ class HostileInputTest {
         if (c.name().contains("cursor") && !c.name().startsWith("ark")) {
             assertThat(detail(c, answer))
                     .as(c.name())
-                    .startsWith("query parameter 'cursor' must be the nextCursor of an earlier page");
+                    .startsWith(
+                            "query parameter 'cursor' must be the nextCursor of an earlier page");
         }
     }
 

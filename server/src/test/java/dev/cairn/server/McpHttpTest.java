@@ -158,20 +158,24 @@ class McpHttpTest {
         }
     }
 
+    /** POSTs {@code body} to /mcp/ops as it is, with a bearer token unless it is null. */
+    static HttpResponse<String> postRaw(String body, String token) throws Exception {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(
+                                URI.create("http://localhost:" + cairn.server.port() + "/mcp/ops"))
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json, text/event-stream")
+                        .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HttpClient.newHttpClient()
+                .send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     @Test
     void withoutATokenTheEndpointAnswers401() throws Exception {
-        HttpResponse<String> response =
-                HttpClient.newHttpClient()
-                        .send(
-                                HttpRequest.newBuilder(
-                                                URI.create(
-                                                        "http://localhost:"
-                                                                + cairn.server.port()
-                                                                + "/mcp/ops"))
-                                        .header("Accept", "application/json, text/event-stream")
-                                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = postRaw("{}", null);
         assertThat(response.statusCode()).isEqualTo(401);
         assertThatThrownBy(() -> client("ops", "not-a-token")).isInstanceOf(RuntimeException.class);
     }
@@ -197,22 +201,7 @@ class McpHttpTest {
                         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
                         "missing Mcp-Session-Id header");
         for (Map.Entry<String, String> c : detailOf.entrySet()) {
-            HttpResponse<String> response =
-                    HttpClient.newHttpClient()
-                            .send(
-                                    HttpRequest.newBuilder(
-                                                    URI.create(
-                                                            "http://localhost:"
-                                                                    + cairn.server.port()
-                                                                    + "/mcp/ops"))
-                                            .header("Authorization", "Bearer " + A)
-                                            .header("Content-Type", "application/json")
-                                            .header(
-                                                    "Accept",
-                                                    "application/json, text/event-stream")
-                                            .POST(HttpRequest.BodyPublishers.ofString(c.getKey()))
-                                            .build(),
-                                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = postRaw(c.getKey(), A);
             assertThat(response.statusCode()).as(c.getKey()).isEqualTo(400);
             assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
             var error =

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  * One namespace with a backlog of 1,500 ARK messages to embed does not stall another: while the
  * busy namespace's first transcript search starts its backlog, the quiet namespace's recall,
  * retrieve and transcript search answer in full (not partial, with their dense signal), its memory
- * writes are delayed by at most a second, and the busy namespace's first search answers within
- * its dense deadline. {@link PostgresNamespaceFairnessTest} runs the same on PostgreSQL.
+ * writes are delayed by at most a second, and the busy namespace's first search answers within its
+ * dense deadline. {@link PostgresNamespaceFairnessTest} runs the same on PostgreSQL.
  */
 class NamespaceFairnessTest {
 
@@ -25,8 +25,8 @@ class NamespaceFairnessTest {
 
     /**
      * How much longer than alone another namespace's writes take while a bulk embeds, in the
-     * median. Before short document jobs overtook between layers, a write waited for the slice
-     * in progress and often the next: 3.6 to 10 s (the first, cold batch pass) on two busy cores.
+     * median. Before short document jobs overtook between layers, a write waited for the slice in
+     * progress and often the next: 3.6 to 10 s (the first, cold batch pass) on two busy cores.
      */
     static final Duration MAX_WRITE_DELAY = Duration.ofSeconds(1);
 
@@ -161,8 +161,9 @@ class NamespaceFairnessTest {
             assertThat(busy.status()).as(busy.body()).isEqualTo(200);
             assertThat(busy.json().path("items").get(0).path("snippet").asText())
                     .contains("message 1234 ");
-            assertThat(firstSearch).as("the busy namespace's first search").isLessThan(
-                    MAX_FIRST_SEARCH);
+            assertThat(firstSearch)
+                    .as("the busy namespace's first search")
+                    .isLessThan(MAX_FIRST_SEARCH);
         }
     }
 

@@ -97,7 +97,9 @@ class ServiceHygieneTest {
         Path lucene = dir.resolve("lucene");
         // the change log commits the Lucene indexes every 2 s: wait until both have a commit
         Waits.until(
-                () -> committed(lucene.resolve("memories")) && committed(lucene.resolve("documents")),
+                () ->
+                        committed(lucene.resolve("memories"))
+                                && committed(lucene.resolve("documents")),
                 Duration.ofSeconds(30));
         assertThat(committed(lucene.resolve("memories"))).isTrue();
 

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * half a request line or half their headers, and clients that trickle a byte at a time, are closed
  * once the header timeout passes (not before), while recall keeps answering other clients
  * throughout; 500 that send a whole head and then stall or trickle their body are answered 408 (or,
- * when nobody reads the body, closed) once the body timeout passes; a body sent in time is
- * answered and its connection kept; a kept-alive connection is closed after the idle timeout.
+ * when nobody reads the body, closed) once the body timeout passes; a body sent in time is answered
+ * and its connection kept; a kept-alive connection is closed after the idle timeout.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StalledConnectionsTest {
@@ -173,8 +173,7 @@ class StalledConnectionsTest {
     void stalledAndTricklingBodiesAreAnswered408OrClosedAfterTheBodyTimeout() throws Exception {
         long timedOutBefore = cairn.server.timedOutBodies();
         String body = "{\"type\":\"fact\",\"content\":\"Deploys need two approvals\"}";
-        byte[] half =
-                body.substring(0, body.length() / 2).getBytes(StandardCharsets.US_ASCII);
+        byte[] half = body.substring(0, body.length() / 2).getBytes(StandardCharsets.US_ASCII);
         List<Socket> sockets = new ArrayList<>();
         List<CompletableFuture<Ending>> endings = new ArrayList<>();
         // a token and half a body; a token and no body; no token (401 at once, the body is
@@ -187,8 +186,7 @@ class StalledConnectionsTest {
                 sockets.add(s);
                 OutputStream out = s.getOutputStream();
                 boolean withToken = i % 3 != 2;
-                out.write(
-                        bodyHead(body.length(), withToken).getBytes(StandardCharsets.US_ASCII));
+                out.write(bodyHead(body.length(), withToken).getBytes(StandardCharsets.US_ASCII));
                 if (i >= stalled) {
                     out.flush();
                     threads.submit(() -> trickle(s, body.getBytes(StandardCharsets.US_ASCII)));
@@ -226,12 +224,10 @@ class StalledConnectionsTest {
                 assertThat(ending.answer().status()).as("connection %d", i).isEqualTo(408);
                 assertThat(ending.answer().contentType()).isEqualTo("application/problem+json");
                 assertThat(ending.answer().body())
-                        .contains(
-                                "the request body did not arrive within 2 s of the request head");
+                        .contains("the request body did not arrive within 2 s of the request head");
             }
         }
-        assertThat(cairn.server.timedOutBodies() - timedOutBefore)
-                .isEqualTo(stalled + TRICKLING);
+        assertThat(cairn.server.timedOutBodies() - timedOutBefore).isEqualTo(stalled + TRICKLING);
     }
 
     @Test
@@ -282,8 +278,7 @@ class StalledConnectionsTest {
             // reset by the server, or closed by the test: closed either way
         }
         return new Ending(
-                RawHttp.parse(received.toByteArray()),
-                Duration.ofNanos(System.nanoTime() - since));
+                RawHttp.parse(received.toByteArray()), Duration.ofNanos(System.nanoTime() - since));
     }
 
     /** Writes {@code body} a byte every 400 ms until the server closes the connection. */

@@ -5,10 +5,10 @@ import java.util.Base64;
 import java.util.Objects;
 
 /**
- * Which page of a list to return. Every list pages the same way: a page's {@link
- * Page#nextCursor()} is {@link #cursorAfter} its last item's sort key, opaque to callers, and a
- * request's {@link #after()} is that key again. A cursor that no page gave out is refused here,
- * for every list alike (it used to answer the first page of some lists and 400 on others).
+ * Which page of a list to return. Every list pages the same way: a page's {@link Page#nextCursor()}
+ * is {@link #cursorAfter} its last item's sort key, opaque to callers, and a request's {@link
+ * #after()} is that key again. A cursor that no page gave out is refused here, for every list alike
+ * (it used to answer the first page of some lists and 400 on others).
  *
  * @param limit at most this many items, 1..{@value #MAX_LIMIT}
  * @param cursor the {@link Page#nextCursor()} of the previous page, or empty for the first page
@@ -60,7 +60,6 @@ public record PageRequest(int limit, String cursor) {
         } catch (IllegalArgumentException e) {
             // not base64url: refused below
         }
-        throw new IllegalArgumentException(
-                "illegal cursor: not the nextCursor of a previous page");
+        throw new IllegalArgumentException("illegal cursor: not the nextCursor of a previous page");
     }
 }

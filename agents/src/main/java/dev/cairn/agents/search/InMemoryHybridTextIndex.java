@@ -160,8 +160,7 @@ final class InMemoryHybridTextIndex implements HybridTextIndex {
         }
         SignalRun run = search.run(tasks, WEIGHTS, Map.of(Signal.DENSE, EMBEDDING_WAIT), started);
         // a query vector that came after the deadline ranks nothing, so it scores nothing either
-        float[] queryVector =
-                run.answered().containsKey(Signal.DENSE) ? embeddedQuery.get() : null;
+        float[] queryVector = run.answered().containsKey(Signal.DENSE) ? embeddedQuery.get() : null;
         run.failures()
                 .values()
                 .forEach(

@@ -184,7 +184,8 @@ final class SqlMemoryRepository implements MemoryRepository {
                     }
                     if (items.size() > page.limit()) {
                         List<Memory> shown = items.subList(0, page.limit());
-                        return new Page<>(shown, total, PageRequest.cursorAfter(shown.getLast().id()));
+                        return new Page<>(
+                                shown, total, PageRequest.cursorAfter(shown.getLast().id()));
                     }
                     return new Page<>(items, total, "");
                 });

@@ -220,8 +220,8 @@ public final class DocumentParser {
         private static final int LINE_OFFSET = 2;
 
         /**
-         * Most aliases ({@code *name}) of lists and mappings in front matter: a few are
-         * convenient, many are how a small text expands into a huge one ("billion laughs").
+         * Most aliases ({@code *name}) of lists and mappings in front matter: a few are convenient,
+         * many are how a small text expands into a huge one ("billion laughs").
          */
         static final int MAX_COLLECTION_ALIASES = 10;
 

@@ -134,7 +134,8 @@ class DocumentParserTest {
         String deep = "---\nk: " + "[".repeat(25) + "]".repeat(25) + "\n---\n# Body\n";
         assertThatThrownBy(() -> DocumentParser.parseMarkdown(deep, "deep.md"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("front matter in deep.md nests lists and mappings deeper than 20 levels");
+                .hasMessage(
+                        "front matter in deep.md nests lists and mappings deeper than 20 levels");
     }
 
     @Test

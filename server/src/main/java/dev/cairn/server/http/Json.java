@@ -60,9 +60,8 @@ public final class Json {
      * Reads the raw body, at most {@code limit} bytes: 415 unless the content type is JSON, 413
      * past the limit, 400 for a negative {@code Content-Length}, a body that ends before its
      * declared length, and bytes that are not strict UTF-8 (overlong forms such as {@code C0 AF}
-     * for "/", encoded surrogates, truncated sequences); 408 for a body that did not arrive
-     * within the body timeout ({@link RequestDeadlines}). This is the one place request bodies are
-     * read.
+     * for "/", encoded surrogates, truncated sequences); 408 for a body that did not arrive within
+     * the body timeout ({@link RequestDeadlines}). This is the one place request bodies are read.
      */
     public static byte[] readBody(ServerRequest req, long limit) {
         requireJsonContentType(req);

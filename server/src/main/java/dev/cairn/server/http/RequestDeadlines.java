@@ -29,28 +29,28 @@ import java.util.concurrent.atomic.AtomicLong;
  * Times every request's head and body, so that stalled and trickling clients cannot pile up:
  *
  * <ul>
- *   <li>A connection that has not completed its request head within the header timeout is closed:
- *       a client that opens a connection and sends nothing, half a request line, half its headers,
- *       or one byte every few seconds (slowloris) is let go.
+ *   <li>A connection that has not completed its request head within the header timeout is closed: a
+ *       client that opens a connection and sends nothing, half a request line, half its headers, or
+ *       one byte every few seconds (slowloris) is let go.
  *   <li>A request whose body has not arrived in full within the body timeout after its head is
  *       answered 408 if its handler is reading the body (its input is shut, the read ends, {@link
- *       Json#readBody} answers 408), and its connection is closed a moment later either way
- *       (also when nobody reads the body, as while the web server drains a body its handler left
- *       unread). Before, a complete head followed by a stalled or trickled body held its
- *       connection for good (500 of 500 still open after 100 s).
+ *       Json#readBody} answers 408), and its connection is closed a moment later either way (also
+ *       when nobody reads the body, as while the web server drains a body its handler left unread).
+ *       Before, a complete head followed by a stalled or trickled body held its connection for good
+ *       (500 of 500 still open after 100 s).
  * </ul>
  *
  * <p>Why Cairn does this itself: the web server's socket read timeout is not applied to accepted
  * connections, and its idle-connection timeout interrupts a connection only while it waits for a
- * request line; a connection that has not sent a full first line is not tracked at all, one
- * stalled in its headers is marked for closing but never woken, and a body is read without any
- * deadline. So the deadlines are kept here: a connection gets a head deadline when it is accepted
- * (through {@link #watching}) and again when the request line of a later request on a kept-alive
- * connection arrives; the complete head replaces it with a body deadline when the request has a
- * body, or clears it. This class is also the routing filter that tells it, per request, when the
- * body has been read in full ({@link #filter}). A sweeper thread acts on every connection past its
- * deadline. Idle time between requests stays with the web server's idle timeout, which does reach
- * connections waiting for their next request line.
+ * request line; a connection that has not sent a full first line is not tracked at all, one stalled
+ * in its headers is marked for closing but never woken, and a body is read without any deadline. So
+ * the deadlines are kept here: a connection gets a head deadline when it is accepted (through
+ * {@link #watching}) and again when the request line of a later request on a kept-alive connection
+ * arrives; the complete head replaces it with a body deadline when the request has a body, or
+ * clears it. This class is also the routing filter that tells it, per request, when the body has
+ * been read in full ({@link #filter}). A sweeper thread acts on every connection past its deadline.
+ * Idle time between requests stays with the web server's idle timeout, which does reach connections
+ * waiting for their next request line.
  *
  * <p>Thread-safe. {@link #close()} stops the sweeper.
  */
@@ -119,7 +119,8 @@ public final class RequestDeadlines implements Http1ConnectionListener, Filter, 
         // 10% late
         long shorter = Math.min(headerTimeout.toMillis(), bodyTimeout.toMillis());
         this.sweepPeriod = Duration.ofMillis(Math.clamp(shorter / 10, 10, 1000));
-        this.sweeper = Thread.ofPlatform().name("cairn-request-deadlines").daemon().start(this::sweep);
+        this.sweeper =
+                Thread.ofPlatform().name("cairn-request-deadlines").daemon().start(this::sweep);
     }
 
     private static void requirePositive(String name, Duration value) {
@@ -287,8 +288,8 @@ public final class RequestDeadlines implements Http1ConnectionListener, Filter, 
     }
 
     /**
-     * Shuts the connection's input, so that a read of the body in progress ends and its handler
-     * can still answer 408, and closes the socket {@link #CLOSE_GRACE} later.
+     * Shuts the connection's input, so that a read of the body in progress ends and its handler can
+     * still answer 408, and closes the socket {@link #CLOSE_GRACE} later.
      */
     private static void timeOutBody(Watched watched) {
         watched.bodyTimedOut = true;

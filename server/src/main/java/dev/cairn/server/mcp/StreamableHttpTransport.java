@@ -1,12 +1,12 @@
 package dev.cairn.server.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.http.EventStream;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.RequestBodies;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
