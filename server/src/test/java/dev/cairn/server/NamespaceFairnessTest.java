@@ -37,10 +37,12 @@ class NamespaceFairnessTest {
     static final Duration MAX_SLOWEST_WRITE_DELAY = Duration.ofSeconds(2);
 
     /**
-     * The busy namespace's first search: its dense deadline (2 s, loading included), and a second
-     * for BM25 and the answer on two cores that are busy embedding.
+     * The busy namespace's first search: its dense deadline (2 s, loading included), and room for
+     * loading 1,500 messages and BM25 when they take longer, on two cores busy embedding and with
+     * other builds (3.0 s measured at a load average of 10). Before, the 2 s came on top of
+     * loading and BM25: 3.4 to 4.5 s with this test's shorter messages.
      */
-    static final Duration MAX_FIRST_SEARCH = Duration.ofSeconds(3);
+    static final Duration MAX_FIRST_SEARCH = Duration.ofSeconds(4);
 
     ServerSettings settings(Path dataDir) {
         return ServerSettings.defaults(dataDir).withPort(0).withAdminToken(A);
