@@ -110,7 +110,19 @@ final class BertEncoder implements EmbeddingModel {
     private final BertSpec spec;
     private final NDManager manager;
     private final BertWeights weights;
-    private final ForwardPassScheduler passes = new ForwardPassScheduler(this::forwardAll);
+    private final ForwardPassScheduler passes =
+            new ForwardPassScheduler(
+                    new ForwardPassScheduler.ForwardPass() {
+                        @Override
+                        public List<float[]> run(long[][] ids, boolean queries) {
+                            return forwardAll(ids, queries);
+                        }
+
+                        @Override
+                        public boolean runsAsShortPass(long[][] ids) {
+                            return documentsRunAsShortPass(ids);
+                        }
+                    });
 
     /** How a forward pass computes its linear layers. */
     enum Precision {
@@ -682,6 +694,29 @@ final class BertEncoder implements EmbeddingModel {
         return List.of(out);
     }
 
+    /**
+     * Whether these documents run as short passes on the int8 column slices or the fp16 weights:
+     * the routes a query pass takes when it runs nested between the layers of a document pass, so
+     * the scheduler may run them nested as well. Their vectors are the same bits either way: the
+     * route depends only on the rows of the pass.
+     */
+    boolean documentsRunAsShortPass(long[][] ids) {
+        if (ids.length == 0 || ids.length > batchSize) {
+            return false;
+        }
+        long longest = 0;
+        for (long[] row : ids) {
+            longest = Math.max(longest, row.length);
+        }
+        Precision route = precision(longest * ids.length, false);
+        return route == Precision.INT8_SLICES || route == Precision.HALF;
+    }
+
+    /** {@link #documentsRunAsShortPass(long[][])} of texts; package-private for tests. */
+    boolean documentsRunAsShortPass(List<String> texts) {
+        return documentsRunAsShortPass(tokenizer.encodeForModel(texts));
+    }
+
     /** One forward pass of {@code batch}'s inputs in {@code precision}, on the inference thread. */
     private float[][] pass(long[][] ids, Integer[] batch, Precision precision) {
         // a short pass runs its GEMMs on the fp16 or int8 column slices, one per core, and the
@@ -796,7 +831,7 @@ final class BertEncoder implements EmbeddingModel {
                 float[][] vectors =
                         int8ShortPass
                                 .orElseThrow()
-                                .pooled(m, flatIds, lengths, t, passes::yieldToQueries);
+                                .pooled(m, flatIds, lengths, t, passes::yieldBetweenLayers);
                 for (float[] v : vectors) {
                     RowKernels.normalise(v);
                 }
@@ -941,7 +976,7 @@ final class BertEncoder implements EmbeddingModel {
             }
             x = next;
             quantisedX = quantisedNext;
-            passes.yieldToQueries();
+            passes.yieldBetweenLayers();
         }
         return clsPooling ? x : pool(x.reshape(b, t, h), mask, b, t);
     }

@@ -20,13 +20,21 @@ import java.util.concurrent.atomic.AtomicLong;
  *       and run together in the next pass, and each caller gets its own rows back (micro-batching).
  *       A query that arrives when the thread is idle runs at once, alone: batching adds no waiting,
  *       only the passes that concurrency already forced are shared.
- *   <li><b>Queries overtake documents.</b> A document pass calls {@link #yieldToQueries()} between
- *       its layers; queries waiting then run at once, nested, so a query waits at most one layer of
- *       one document batch (tens of milliseconds), however many documents are queued.
- *   <li><b>Document callers take turns.</b> Each {@link #embedDocuments} call is a job, its texts
- *       sorted by length and cut into slices of {@link #DOCUMENT_SLICE} texts; jobs run one slice
- *       each in turn, so a namespace indexing 1,500 messages and another writing one memory share
- *       the thread fairly instead of the second waiting for the first to finish.
+ *   <li><b>Queries overtake documents.</b> A document pass calls {@link #yieldBetweenLayers()}
+ *       between its layers; queries waiting then run at once, nested, so a query waits at most one
+ *       layer of one document batch (tens of milliseconds), however many documents are queued.
+ *   <li><b>Short document jobs overtake too.</b> A document call whose texts run as one short pass
+ *       (the route a nested query pass takes, see {@link ForwardPass#runsAsShortPass}), such as one
+ *       memory being written, runs between two layers like a query, after the queries waiting then.
+ *       Taking turns alone left it waiting for the slice in progress, a whole pass of 32 texts: 1
+ *       to 2 s on two busy cores, and 10 s for a server's first (cold) batch pass, so the first
+ *       memory write in one namespace while another embedded 1,500 ARK messages took 3.6 to 10 s
+ *       (issue 40).
+ *   <li><b>Document callers take turns.</b> Each other {@link #embedDocuments} call is a job, its
+ *       texts sorted by length and cut into slices of {@link #DOCUMENT_SLICE} texts; jobs run one
+ *       slice each in turn (a job that arrives while a slice runs goes before the job of that
+ *       slice), so a namespace indexing 1,500 messages and another ingesting a document share the
+ *       thread fairly instead of the second waiting for the first to finish.
  * </ul>
  *
  * <p>Thread-safe.
@@ -74,24 +82,35 @@ final class ForwardPassScheduler {
     }
 
     /** One forward pass on the inference thread: rows in input order. */
-    @FunctionalInterface
     interface ForwardPass {
         /**
          * Embeds tokenised texts; {@code queries} says which kind they are (the encoder may compute
          * the two kinds differently).
          */
         List<float[]> run(long[][] ids, boolean queries);
+
+        /**
+         * Whether these document texts run as one short pass on a route that nested query passes
+         * take, so they may run nested between the layers of another document pass as well.
+         */
+        boolean runsAsShortPass(long[][] ids);
     }
 
     private final ForwardPass forward;
     private final ConcurrentLinkedQueue<QueryRequest> queries = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<DocumentJob> arrivingJobs = new ConcurrentLinkedQueue<>();
 
+    /** Document jobs that run as one short pass: they overtake like queries. */
+    private final ConcurrentLinkedQueue<DocumentJob> shortJobs = new ConcurrentLinkedQueue<>();
+
     /** Jobs with slices left, in turn order; touched on the inference thread only. */
     private final ArrayDeque<DocumentJob> turns = new ArrayDeque<>();
 
-    /** Whether a query pass is running; inference thread only. */
-    private boolean inQueryPass;
+    /**
+     * Whether a pass that overtook (queries, a short document job) is running: nothing overtakes it
+     * in turn, so passes nest at most one deep. Inference thread only.
+     */
+    private boolean inOvertakingPass;
 
     /** Set by {@link #close}: what is queued fails, nothing new runs. */
     private volatile boolean closed;
@@ -128,19 +147,28 @@ final class ForwardPassScheduler {
             return direct(ids, false);
         }
         DocumentJob job = new DocumentJob(ids);
-        arrivingJobs.add(job);
+        boolean overtakes = ids.length <= DOCUMENT_SLICE && forward.runsAsShortPass(ids);
+        (overtakes ? shortJobs : arrivingJobs).add(job);
         TorchRuntime.later(this::drain);
         return await(job.rows);
     }
 
     /**
-     * Runs the queries waiting now, if any, unless a query pass is already running; called by the
-     * encoder on the inference thread between the layers of a document pass.
+     * Runs the queries waiting now, then the short document jobs waiting now, if any, unless such
+     * an overtaking pass is running already; called by the encoder on the inference thread between
+     * the layers of a pass.
      */
-    void yieldToQueries() {
-        if (!closed && !inQueryPass && !queries.isEmpty() && TorchRuntime.isInferenceThread()) {
+    void yieldBetweenLayers() {
+        if (closed || inOvertakingPass || !TorchRuntime.isInferenceThread()) {
+            return;
+        }
+        if (!queries.isEmpty()) {
             overtakes.incrementAndGet();
             runQueries();
+        }
+        if (!shortJobs.isEmpty()) {
+            overtakes.incrementAndGet();
+            runShortJobs();
         }
     }
 
@@ -174,6 +202,9 @@ final class ForwardPassScheduler {
             q.rows().completeExceptionally(cause);
         }
         DocumentJob j;
+        while ((j = shortJobs.poll()) != null) {
+            turns.addLast(j);
+        }
         while ((j = arrivingJobs.poll()) != null) {
             turns.addLast(j);
         }
@@ -213,17 +244,42 @@ final class ForwardPassScheduler {
                 runQueries();
                 continue;
             }
-            DocumentJob arrived;
-            while ((arrived = arrivingJobs.poll()) != null) {
-                turns.addLast(arrived);
+            if (!shortJobs.isEmpty()) {
+                runShortJobs();
+                continue;
             }
+            takeArrivals();
             DocumentJob job = turns.pollFirst();
             if (job == null) {
                 return;
             }
-            if (runSlice(job)) {
+            boolean more = runSlice(job);
+            // a job that arrived during the slice goes before this job's next one
+            takeArrivals();
+            if (more) {
                 turns.addLast(job);
             }
+        }
+    }
+
+    private void takeArrivals() {
+        DocumentJob arrived;
+        while ((arrived = arrivingJobs.poll()) != null) {
+            turns.addLast(arrived);
+        }
+    }
+
+    /** Runs every short document job waiting now, each as its one pass. */
+    private void runShortJobs() {
+        DocumentJob job;
+        boolean outer = inOvertakingPass;
+        inOvertakingPass = true;
+        try {
+            while ((job = shortJobs.poll()) != null) {
+                runSlice(job);
+            }
+        } finally {
+            inOvertakingPass = outer;
         }
     }
 
@@ -247,7 +303,8 @@ final class ForwardPassScheduler {
             at += r.ids().length;
         }
         List<float[]> rows;
-        inQueryPass = true;
+        boolean outer = inOvertakingPass;
+        inOvertakingPass = true;
         try {
             passes.incrementAndGet();
             rows = forward.run(all, true);
@@ -255,7 +312,7 @@ final class ForwardPassScheduler {
             taken.forEach(r -> r.rows().completeExceptionally(e));
             return;
         } finally {
-            inQueryPass = false;
+            inOvertakingPass = outer;
         }
         at = 0;
         for (QueryRequest r : taken) {
@@ -322,7 +379,7 @@ final class ForwardPassScheduler {
         return requests.get();
     }
 
-    /** Query passes that ran in the middle of a document pass. */
+    /** Query passes and short document jobs that ran in the middle of another pass. */
     long overtakes() {
         return overtakes.get();
     }

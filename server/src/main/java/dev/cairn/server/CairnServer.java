@@ -5,8 +5,8 @@ import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ClientDisconnects;
-import dev.cairn.server.http.HeadDeadlines;
 import dev.cairn.server.http.ProtocolErrors;
+import dev.cairn.server.http.RequestDeadlines;
 import dev.cairn.store.Store;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.common.tls.Tls;
@@ -32,7 +32,7 @@ public final class CairnServer implements AutoCloseable {
 
     private final ServerSettings settings;
     private final ServerComponents components;
-    private final HeadDeadlines headDeadlines;
+    private final RequestDeadlines deadlines;
     private final WebServer web;
     private final ServerMarker marker;
 
@@ -44,7 +44,7 @@ public final class CairnServer implements AutoCloseable {
         StartupPhases phases = new StartupPhases();
         this.components = ServerComponents.open(settings, phases);
         ClientDisconnects.install();
-        this.headDeadlines = new HeadDeadlines(listener.headerTimeout());
+        this.deadlines = new RequestDeadlines(listener.headerTimeout(), listener.bodyTimeout());
         try {
             WebServerConfig.Builder builder =
                     WebServer.builder()
@@ -56,13 +56,14 @@ public final class CairnServer implements AutoCloseable {
                             // Errors found before routing answer problem+json too.
                             .directHandlers(ProtocolErrors.handlers())
                             // Stalled and trickling clients are let go: they cannot pile up
-                            // and starve the others (see HeadDeadlines for why both are needed).
-                            .connectionOptions(headDeadlines.watching(SocketOptions.create()))
+                            // and starve the others (see RequestDeadlines for why all three
+                            // hooks, options, listener and filter, are needed).
+                            .connectionOptions(deadlines.watching(SocketOptions.create()))
                             // the one HTTP/1 configuration: with the discovered default beside
                             // it, a request line Helidon cannot parse got no answer at all
                             .protocolsDiscoverServices(false)
                             .addProtocol(
-                                    Http1Config.builder().addReceiveListener(headDeadlines).build())
+                                    Http1Config.builder().addReceiveListener(deadlines).build())
                             .idleConnectionTimeout(listener.idleTimeout())
                             .idleConnectionPeriod(idleCheckPeriod(listener.idleTimeout()))
                             .shutdownHook(false)
@@ -71,11 +72,13 @@ public final class CairnServer implements AutoCloseable {
                                             "routing",
                                             () ->
                                                     CairnRouting.register(
-                                                            HttpRouting.builder(), components)));
+                                                            HttpRouting.builder()
+                                                                    .addFilter(deadlines),
+                                                            components)));
             tls.ifPresent(builder::tls);
             this.web = phases.time("http", () -> builder.build().start());
         } catch (RuntimeException e) {
-            headDeadlines.close();
+            deadlines.close();
             components.close();
             throw e;
         }
@@ -127,7 +130,12 @@ public final class CairnServer implements AutoCloseable {
 
     /** How many connections were closed for not sending a complete request head in time. */
     public long closedForStalling() {
-        return headDeadlines.closedForStalling();
+        return deadlines.closedForStalling();
+    }
+
+    /** How many request bodies did not arrive within the body timeout. */
+    public long timedOutBodies() {
+        return deadlines.timedOutBodies();
     }
 
     /** The admin token's secret when this start generated it; it is never shown again. */
@@ -155,7 +163,7 @@ public final class CairnServer implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "web server did not stop cleanly", e);
         } finally {
-            headDeadlines.close();
+            deadlines.close();
             components.close();
         }
     }

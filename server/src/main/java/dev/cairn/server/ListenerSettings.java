@@ -7,19 +7,29 @@ import java.util.Objects;
 
 /**
  * How the server's listener treats connections: how long a client may take to send a complete
- * request head, how long a connection may idle between requests, and TLS. Keys under {@code
- * cairn.server}: {@code header-timeout-seconds}, {@code idle-timeout-seconds}, {@code tls.keystore}
- * and {@code tls.keystore-password}, or {@code tls.certificate} and {@code tls.key}.
+ * request head and then its body, how long a connection may idle between requests, and TLS. Keys
+ * under {@code cairn.server}: {@code header-timeout-seconds}, {@code body-timeout-seconds}, {@code
+ * idle-timeout-seconds}, {@code tls.keystore} and {@code tls.keystore-password}, or {@code
+ * tls.certificate} and {@code tls.key}.
  *
  * @param headerTimeout a connection that has not sent its whole request head this long after it
  *     opened (or after the request line of a later request) is closed
+ * @param bodyTimeout a request whose body has not arrived in full this long after its head is
+ *     answered 408 (when its handler reads the body) and its connection closed
  * @param idleTimeout a connection idle this long between requests is closed
  * @param tls plain HTTP or where the TLS key and certificate are
  */
-public record ListenerSettings(Duration headerTimeout, Duration idleTimeout, TlsSettings tls) {
+public record ListenerSettings(
+        Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, TlsSettings tls) {
 
     /** Generous for a person on a slow link; a real client sends its head in milliseconds. */
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * A body of the default 10 MiB limit arrives within it at 2.8 Mbit/s; an agent's bodies are
+     * kilobytes, sent in milliseconds.
+     */
+    public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(30);
 
     /** Long enough for keep-alive between an agent's calls, short enough to free idle sockets. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -29,12 +39,17 @@ public record ListenerSettings(Duration headerTimeout, Duration idleTimeout, Tls
 
     public ListenerSettings {
         requirePositive("header-timeout", headerTimeout);
+        requirePositive("body-timeout", bodyTimeout);
         requirePositive("idle-timeout", idleTimeout);
         Objects.requireNonNull(tls, "tls");
     }
 
     public static ListenerSettings defaults() {
-        return new ListenerSettings(DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, TlsSettings.NONE);
+        return new ListenerSettings(
+                DEFAULT_HEADER_TIMEOUT,
+                DEFAULT_BODY_TIMEOUT,
+                DEFAULT_IDLE_TIMEOUT,
+                TlsSettings.NONE);
     }
 
     /** Reads the {@code cairn.server} config node. */
@@ -44,6 +59,10 @@ public record ListenerSettings(Duration headerTimeout, Duration idleTimeout, Tls
                         server.get("header-timeout-seconds")
                                 .asLong()
                                 .orElse(DEFAULT_HEADER_TIMEOUT.toSeconds())),
+                Duration.ofSeconds(
+                        server.get("body-timeout-seconds")
+                                .asLong()
+                                .orElse(DEFAULT_BODY_TIMEOUT.toSeconds())),
                 Duration.ofSeconds(
                         server.get("idle-timeout-seconds")
                                 .asLong()
@@ -87,14 +106,18 @@ public record ListenerSettings(Duration headerTimeout, Duration idleTimeout, Tls
     }
 
     public ListenerSettings withHeaderTimeout(Duration newTimeout) {
-        return new ListenerSettings(newTimeout, idleTimeout, tls);
+        return new ListenerSettings(newTimeout, bodyTimeout, idleTimeout, tls);
+    }
+
+    public ListenerSettings withBodyTimeout(Duration newTimeout) {
+        return new ListenerSettings(headerTimeout, newTimeout, idleTimeout, tls);
     }
 
     public ListenerSettings withIdleTimeout(Duration newTimeout) {
-        return new ListenerSettings(headerTimeout, newTimeout, tls);
+        return new ListenerSettings(headerTimeout, bodyTimeout, newTimeout, tls);
     }
 
     public ListenerSettings withTls(TlsSettings newTls) {
-        return new ListenerSettings(headerTimeout, idleTimeout, newTls);
+        return new ListenerSettings(headerTimeout, bodyTimeout, idleTimeout, newTls);
     }
 }

@@ -358,6 +358,12 @@ class HostileInputTest {
         cases.add(get("entity ?relations=-1", NS + "/entities/x?relations=-1", 400));
         for (String q : List.of("cursor=-1", "cursor=abc", "cursor=99999999999999999999")) {
             cases.add(get("ark messages ?" + q, "/ark/hostile/messages?" + q, 400));
+            // one rule for every list: a cursor no page gave out is a 400 naming the parameter
+            cases.add(get("memories ?" + q, NS + "/memories?" + q, 400));
+            cases.add(get("documents ?" + q, NS + "/documents?" + q, 400));
+            cases.add(get("proposals ?" + q, NS + "/proposals?" + q, 400));
+            cases.add(get("feedback ?" + q, NS + "/feedback?" + q, 400));
+            cases.add(get("namespaces ?" + q, "/v1/namespaces?" + q, 400));
         }
         return cases.stream();
     }
@@ -474,6 +480,12 @@ class HostileInputTest {
         RawHttp.Answer answer = check(c);
         if (c.name().contains("ttl") || c.name().contains("limit") || c.name().contains("top_k")) {
             assertThat(detail(c, answer)).as(c.name()).containsAnyOf("[", "must be", "<=", ">=");
+        }
+        if (c.name().contains("cursor") && !c.name().startsWith("ark")) {
+            assertThat(detail(c, answer))
+                    .as(c.name())
+                    .startsWith(
+                            "query parameter 'cursor' must be the nextCursor of an earlier page");
         }
     }
 

@@ -158,22 +158,59 @@ class McpHttpTest {
         }
     }
 
+    /** POSTs {@code body} to /mcp/ops as it is, with a bearer token unless it is null. */
+    static HttpResponse<String> postRaw(String body, String token) throws Exception {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(
+                                URI.create("http://localhost:" + cairn.server.port() + "/mcp/ops"))
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json, text/event-stream")
+                        .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HttpClient.newHttpClient()
+                .send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     @Test
     void withoutATokenTheEndpointAnswers401() throws Exception {
-        HttpResponse<String> response =
-                HttpClient.newHttpClient()
-                        .send(
-                                HttpRequest.newBuilder(
-                                                URI.create(
-                                                        "http://localhost:"
-                                                                + cairn.server.port()
-                                                                + "/mcp/ops"))
-                                        .header("Accept", "application/json, text/event-stream")
-                                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = postRaw("{}", null);
         assertThat(response.statusCode()).isEqualTo(401);
         assertThatThrownBy(() -> client("ops", "not-a-token")).isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
+    void malformedJsonRpcIsRefusedInCairnsWordsNotTheSdks() throws Exception {
+        Map<String, String> detailOf =
+                Map.of(
+                        "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"tools/list\"}",
+                        "the message's \"id\" must be a string or an integer, not null",
+                        "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"tools/list\"}",
+                        "the message's \"id\" must be a string or an integer, not number",
+                        "{\"id\":1,\"method\":\"tools/list\"}",
+                        "a JSON-RPC message needs \"jsonrpc\": \"2.0\"",
+                        "{\"jsonrpc\":\"2.0\",\"id\":1}",
+                        "a JSON-RPC response has either a \"result\" or an \"error\"",
+                        "{\"jsonrpc\":\"2.0\",\"method\":7}",
+                        "the message's \"method\" must be a non-empty string",
+                        "{\"jsonrpc\":\"2.0\",",
+                        "malformed JSON at line 1, column ",
+                        // a valid request without a session: the error envelope itself used to
+                        // fail in the SDK, answering its "null IDs are not allowed"
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+                        "missing Mcp-Session-Id header");
+        for (Map.Entry<String, String> c : detailOf.entrySet()) {
+            HttpResponse<String> response = postRaw(c.getKey(), A);
+            assertThat(response.statusCode()).as(c.getKey()).isEqualTo(400);
+            assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
+            var error =
+                    new CairnCalls.Response(400, "application/json", response.body())
+                            .json()
+                            .path("error");
+            assertThat(error.path("message").asText()).as(response.body()).startsWith(c.getValue());
+            assertThat(error.path("message").asText()).doesNotContain("IDs are not allowed");
+        }
     }
 
     @Test

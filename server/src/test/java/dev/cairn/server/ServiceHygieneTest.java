@@ -69,7 +69,7 @@ class ServiceHygieneTest {
     }
 
     @Test
-    void theDataDirAndItsFilesAreOwnerOnly() throws IOException {
+    void everythingUnderTheDataDirIsOwnerOnlyAfterWrites() throws Exception {
         var token =
                 cairn.call(
                         "POST",
@@ -77,21 +77,55 @@ class ServiceHygieneTest {
                         A,
                         "{\"name\":\"hygiene\",\"roles\":[\"read\"],\"namespaces\":[\"*\"]}");
         assertThat(token.status()).as(token.body()).isEqualTo(201);
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"private\"}");
+        var memory =
+                cairn.call(
+                        "POST",
+                        "/v1/namespaces/private/memories",
+                        A,
+                        "{\"type\":\"fact\",\"content\":\"Dana's badge number is 4471\"}");
+        assertThat(memory.status()).as(memory.body()).isEqualTo(201);
+        var document =
+                cairn.call(
+                        "POST",
+                        "/v1/namespaces/private/documents",
+                        A,
+                        "{\"id\":\"payroll\",\"content\":\"# Payroll\\n\\nSalaries are paid"
+                                + " on the 25th.\"}");
+        assertThat(document.status()).as(document.body()).isEqualTo(201);
         Path dir = dataDir.resolve("data");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)))
-                .isEqualTo("rwx------");
-        try (Stream<Path> files = Files.list(dir)) {
-            List<Path> regular = files.filter(Files::isRegularFile).toList();
-            assertThat(regular).extracting(p -> p.getFileName().toString()).contains("tokens.json");
-            for (Path f : regular) {
-                if (f.getFileName().toString().endsWith("-wal")
-                        || f.getFileName().toString().endsWith("-shm")) {
-                    continue; // SQLite makes these later, inside the owner-only dir
-                }
-                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
-                        .as(f.toString())
-                        .isEqualTo("rw-------");
+        Path lucene = dir.resolve("lucene");
+        // the change log commits the Lucene indexes every 2 s: wait until both have a commit
+        Waits.until(
+                () ->
+                        committed(lucene.resolve("memories"))
+                                && committed(lucene.resolve("documents")),
+                Duration.ofSeconds(30));
+        assertThat(committed(lucene.resolve("memories"))).isTrue();
+
+        List<Path> all;
+        try (Stream<Path> paths = Files.walk(dir)) {
+            all = paths.toList();
+        }
+        assertThat(all)
+                .extracting(p -> dir.relativize(p).toString())
+                .contains("tokens.json", "lucene/memories/private", "lucene/documents/private");
+        for (Path p : all) {
+            if (!Files.exists(p)) {
+                continue; // a Lucene file merged away meanwhile
             }
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p)))
+                    .as(dir.relativize(p).toString())
+                    .isEqualTo(Files.isDirectory(p) ? "rwx------" : "rw-------");
+        }
+    }
+
+    /** Whether some namespace's Lucene directory under {@code index} has a commit. */
+    private static boolean committed(Path index) {
+        try (Stream<Path> paths = Files.walk(index)) {
+            return paths.anyMatch(p -> p.getFileName().toString().startsWith("segments_"));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
         }
     }
 

@@ -2,7 +2,7 @@ package dev.cairn.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.server.http.HeadDeadlines;
+import dev.cairn.server.http.RequestDeadlines;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -27,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Stalled clients on loopback, bounded, against a real server: 500 connections that send nothing,
  * half a request line or half their headers, and clients that trickle a byte at a time, are closed
  * once the header timeout passes (not before), while recall keeps answering other clients
- * throughout; a kept-alive connection is closed after the idle timeout.
+ * throughout; 500 that send a whole head and then stall or trickle their body are answered 408 (or,
+ * when nobody reads the body, closed) once the body timeout passes; a body sent in time is answered
+ * and its connection kept; a kept-alive connection is closed after the idle timeout.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StalledConnectionsTest {
@@ -35,6 +37,7 @@ class StalledConnectionsTest {
     static final int STALLED = 500;
     static final int TRICKLING = 20;
     static final Duration HEADER_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration BODY_TIMEOUT = Duration.ofSeconds(2);
 
     /** Longer than the header timeout, so every stalled head is closed by the header deadline. */
     static final Duration IDLE_TIMEOUT = Duration.ofSeconds(4);
@@ -64,6 +67,7 @@ class StalledConnectionsTest {
         ListenerSettings listener =
                 ListenerSettings.defaults()
                         .withHeaderTimeout(HEADER_TIMEOUT)
+                        .withBodyTimeout(BODY_TIMEOUT)
                         .withIdleTimeout(IDLE_TIMEOUT);
         cairn =
                 new ServerFixture(
@@ -76,6 +80,8 @@ class StalledConnectionsTest {
                 "/v1/namespaces",
                 CairnCalls.ADMIN,
                 "{\"name\":\"load\",\"recallScope\":\"namespace\"}");
+        // the bodies' writes go here, so that recall in "load" keeps finding its one memory
+        cairn.call("POST", "/v1/namespaces", CairnCalls.ADMIN, "{\"name\":\"slow\"}");
         var written =
                 cairn.call(
                         "POST",
@@ -95,7 +101,7 @@ class StalledConnectionsTest {
     @Test
     void stalledAndTricklingConnectionsAreClosedAfterTheHeaderTimeoutWhileRecallAnswers()
             throws Exception {
-        LogCapture logs = new LogCapture(HeadDeadlines.class.getName());
+        LogCapture logs = new LogCapture(RequestDeadlines.class.getName());
         List<LogRecord> logged = logs.records();
         long closedBefore = cairn.server.closedForStalling();
         List<Socket> sockets = new ArrayList<>();
@@ -156,6 +162,142 @@ class StalledConnectionsTest {
         assertThat(logged).filteredOn(r -> r.getThrown() != null).isEmpty();
         assertThat(logged).filteredOn(StalledConnectionsTest::reportsClosing).isNotEmpty();
         assertThat(logged.size()).as("log lines for %d closed clients", STALLED).isLessThan(50);
+    }
+
+    /** A memory write whose head declares {@code length} body bytes, with or without a token. */
+    private static String bodyHead(int length, boolean withToken) {
+        return "POST /v1/namespaces/slow/memories HTTP/1.1\r\nHost: localhost\r\n"
+                + (withToken ? "Authorization: Bearer " + CairnCalls.ADMIN + "\r\n" : "")
+                + "Content-Type: application/json\r\nContent-Length: "
+                + length
+                + "\r\n\r\n";
+    }
+
+    @Test
+    void stalledAndTricklingBodiesAreAnswered408OrClosedAfterTheBodyTimeout() throws Exception {
+        long timedOutBefore = cairn.server.timedOutBodies();
+        String body = "{\"type\":\"fact\",\"content\":\"Deploys need two approvals\"}";
+        byte[] half = body.substring(0, body.length() / 2).getBytes(StandardCharsets.US_ASCII);
+        List<Socket> sockets = new ArrayList<>();
+        List<CompletableFuture<Ending>> endings = new ArrayList<>();
+        // a token and half a body; a token and no body; no token (401 at once, the body is
+        // left unread and drained); the rest trickle their body a byte every 400 ms
+        int stalled = STALLED;
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < stalled + TRICKLING; i++) {
+                long opened = System.nanoTime();
+                Socket s = new Socket("127.0.0.1", cairn.server.port());
+                sockets.add(s);
+                OutputStream out = s.getOutputStream();
+                boolean withToken = i % 3 != 2;
+                out.write(bodyHead(body.length(), withToken).getBytes(StandardCharsets.US_ASCII));
+                if (i >= stalled) {
+                    out.flush();
+                    threads.submit(() -> trickle(s, body.getBytes(StandardCharsets.US_ASCII)));
+                } else {
+                    if (i % 3 == 0) {
+                        out.write(half);
+                    }
+                    out.flush();
+                }
+                endings.add(CompletableFuture.supplyAsync(() -> ending(s, opened), threads));
+            }
+            int recalls = 0;
+            long deadline = System.nanoTime() + BODY_TIMEOUT.plus(MAX_LATE).toNanos();
+            while (System.nanoTime() < deadline
+                    && !endings.stream().allMatch(CompletableFuture::isDone)) {
+                recallAnswersQuickly(recalls++);
+            }
+            CompletableFuture.allOf(endings.toArray(CompletableFuture[]::new))
+                    .get(MAX_LATE.toSeconds() + 10, TimeUnit.SECONDS);
+            assertThat(recalls).as("recalls answered while bodies stalled").isPositive();
+        } finally {
+            for (Socket s : sockets) {
+                s.close();
+            }
+        }
+        for (int i = 0; i < endings.size(); i++) {
+            Ending ending = endings.get(i).join();
+            assertThat(ending.closedAfter())
+                    .as("connection %d closed after", i)
+                    .isGreaterThanOrEqualTo(BODY_TIMEOUT.minusMillis(50))
+                    .isLessThan(BODY_TIMEOUT.plus(MAX_LATE));
+            if (i % 3 == 2) {
+                assertThat(ending.answer().status()).as("connection %d", i).isEqualTo(401);
+            } else {
+                assertThat(ending.answer().status()).as("connection %d", i).isEqualTo(408);
+                assertThat(ending.answer().contentType()).isEqualTo("application/problem+json");
+                assertThat(ending.answer().body())
+                        .contains("the request body did not arrive within 2 s of the request head");
+            }
+        }
+        assertThat(cairn.server.timedOutBodies() - timedOutBefore).isEqualTo(stalled + TRICKLING);
+    }
+
+    @Test
+    void aBodySentSlowlyButInTimeIsAnsweredAndItsConnectionKept() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", cairn.server.port())) {
+            s.setSoTimeout((int) IDLE_TIMEOUT.plus(MAX_LATE).toMillis());
+            OutputStream out = s.getOutputStream();
+            byte[] body =
+                    "{\"type\":\"fact\",\"content\":\"Rollbacks need the release lead\"}"
+                            .getBytes(StandardCharsets.US_ASCII);
+            out.write(bodyHead(body.length, true).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            int third = body.length / 3;
+            for (int part = 0; part < 3; part++) {
+                Thread.sleep(BODY_TIMEOUT.toMillis() / 5);
+                int from = part * third;
+                out.write(body, from, part == 2 ? body.length - from : third);
+                out.flush();
+            }
+            assertThat(RawHttp.readHead(s.getInputStream())).startsWith("HTTP/1.1 201");
+            // the body is in: past its timeout (within the idle timeout) the connection is kept
+            Thread.sleep(BODY_TIMEOUT.plusMillis(500).toMillis());
+            out.write(
+                    "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(RawHttp.readHead(s.getInputStream())).startsWith("HTTP/1.1 200");
+        }
+    }
+
+    /** What a stalled-body connection got: its answer (status 0 for none) and when it closed. */
+    record Ending(RawHttp.Answer answer, Duration closedAfter) {}
+
+    /** Reads until the server closes {@code s}: the answer, and how long after {@code since}. */
+    private static Ending ending(Socket s, long since) {
+        java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
+        try {
+            s.setSoTimeout(60_000);
+            InputStream in = s.getInputStream();
+            byte[] buffer = new byte[4096];
+            int n;
+            while ((n = in.read(buffer)) != -1) {
+                received.write(buffer, 0, n);
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the server kept a stalled body's connection for 60 s", e);
+        } catch (IOException e) {
+            // reset by the server, or closed by the test: closed either way
+        }
+        return new Ending(
+                RawHttp.parse(received.toByteArray()), Duration.ofNanos(System.nanoTime() - since));
+    }
+
+    /** Writes {@code body} a byte every 400 ms until the server closes the connection. */
+    private static Void trickle(Socket s, byte[] body) {
+        try {
+            OutputStream out = s.getOutputStream();
+            for (byte b : body) {
+                Thread.sleep(400);
+                out.write(b);
+                out.flush();
+            }
+        } catch (IOException | InterruptedException e) {
+            // closed by the server: what the test waits for
+        }
+        return null;
     }
 
     private static boolean reportsClosing(LogRecord r) {

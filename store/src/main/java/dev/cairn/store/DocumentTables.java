@@ -242,7 +242,7 @@ final class DocumentTables {
 
     Page<StoredDocument> documents(String namespace, PageRequest page, String titleQuery) {
         Namespace.requireValidName(namespace);
-        String after = JdbcStore.decodeCursor(page.cursor());
+        String after = page.after();
         boolean filter = !titleQuery.isEmpty();
         String where = "namespace = ?" + (filter ? " AND " + store.titleContainsSql() : "");
         return store.read(

@@ -3,7 +3,6 @@ package dev.cairn.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,7 +10,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -211,7 +209,7 @@ abstract class JdbcStore implements Store {
 
     @Override
     public Page<Namespace> namespaces(PageRequest page) {
-        String after = decodeCursor(page.cursor());
+        String after = page.after();
         return read(
                 c -> {
                     long total;
@@ -513,31 +511,7 @@ abstract class JdbcStore implements Store {
             return new Page<>(rows, total, "");
         }
         List<T> items = rows.subList(0, limit);
-        return new Page<>(items, total, encodeCursor(key.apply(items.get(limit - 1))));
-    }
-
-    static String encodeCursor(String lastKey) {
-        return Base64.getUrlEncoder()
-                .withoutPadding()
-                .encodeToString(("k:" + lastKey).getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** The key after which a page starts; "" for the first page. */
-    static String decodeCursor(String cursor) {
-        if (cursor.isEmpty()) {
-            return "";
-        }
-        try {
-            String decoded =
-                    new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-            if (decoded.startsWith("k:")) {
-                return decoded.substring(2);
-            }
-        } catch (IllegalArgumentException e) {
-            // fall through
-        }
-        throw new IllegalArgumentException(
-                "illegal cursor: '" + cursor + "', must be a nextCursor of a previous page");
+        return new Page<>(items, total, PageRequest.cursorAfter(key.apply(items.get(limit - 1))));
     }
 
     static String toJson(Object value) {

@@ -2,9 +2,13 @@ package dev.cairn.agents.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.embeddings.TokenCounter;
 import dev.cairn.retrieval.TestModel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -98,6 +102,76 @@ class HybridTextIndexTest {
             assertThat(other.getFirst().dense()).hasValue(1);
             assertThat(index.outstandingVectors("quiet")).isZero();
             assertThat(index.outstandingVectors("busy")).isGreaterThan(0);
+        }
+    }
+
+    @Test
+    void aFirstSearchAnswersByWordsWithinTheDenseDeadlineCountedFromItsStart() throws Exception {
+        EmbeddingModel real = TestModel.get();
+        CountDownLatch never = new CountDownLatch(1);
+        // documents never finish embedding: the search can only answer by words
+        EmbeddingModel stuck =
+                new EmbeddingModel() {
+                    public String id() {
+                        return real.id();
+                    }
+
+                    public int dimensions() {
+                        return real.dimensions();
+                    }
+
+                    public int maxTokens() {
+                        return real.maxTokens();
+                    }
+
+                    public List<float[]> embedQueries(List<String> texts) {
+                        return real.embedQueries(texts);
+                    }
+
+                    public List<float[]> embedDocuments(List<String> texts) {
+                        try {
+                            never.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        throw new IllegalStateException("closed");
+                    }
+
+                    public TokenCounter tokenCounter() {
+                        return real.tokenCounter();
+                    }
+
+                    public void close() {
+                        never.countDown();
+                    }
+                };
+        Duration loading = Duration.ofMillis(1500);
+        try (InMemoryHybridTextIndex index = new InMemoryHybridTextIndex(stuck)) {
+            try {
+                long start = System.nanoTime();
+                List<TextHit> hits =
+                        index.search(
+                                "slow",
+                                "restart the postgresql primary",
+                                1,
+                                () -> {
+                                    try {
+                                        Thread.sleep(loading); // a namespace slow to read
+                                    } catch (InterruptedException e) {
+                                        Thread.currentThread().interrupt();
+                                    }
+                                    return ENTRIES;
+                                });
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                assertThat(hits).extracting(TextHit::id).containsExactly("1");
+                assertThat(hits.getFirst().dense()).isEmpty();
+                // counted after loading, the wait made it loading + 2 s = 3.5 s
+                assertThat(took)
+                        .isGreaterThanOrEqualTo(InMemoryHybridTextIndex.EMBEDDING_WAIT)
+                        .isLessThan(InMemoryHybridTextIndex.EMBEDDING_WAIT.plusSeconds(1));
+            } finally {
+                stuck.close(); // lets the embedding worker go before the index closes
+            }
         }
     }
 

@@ -179,9 +179,9 @@ final class SqlProposalRepository implements ProposalRepository {
                     }
                     List<String> pageArgs = new ArrayList<>(args);
                     String cursor = "";
-                    if (!page.cursor().isEmpty()) {
+                    if (!page.after().isEmpty()) {
                         cursor = " AND id < ?";
-                        pageArgs.add(page.cursor());
+                        pageArgs.add(page.after());
                     }
                     List<Proposal> items = new ArrayList<>();
                     try (PreparedStatement ps =
@@ -201,7 +201,10 @@ final class SqlProposalRepository implements ProposalRepository {
                     }
                     boolean more = items.size() > page.limit();
                     List<Proposal> shown = more ? items.subList(0, page.limit()) : items;
-                    return new Page<>(List.copyOf(shown), total, more ? shown.getLast().id() : "");
+                    return new Page<>(
+                            List.copyOf(shown),
+                            total,
+                            more ? PageRequest.cursorAfter(shown.getLast().id()) : "");
                 });
     }
 

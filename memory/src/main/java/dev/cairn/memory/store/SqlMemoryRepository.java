@@ -165,7 +165,7 @@ final class SqlMemoryRepository implements MemoryRepository {
                         }
                     }
                     List<Object> pageArgs = new ArrayList<>(args);
-                    pageArgs.add(page.cursor());
+                    pageArgs.add(page.after());
                     pageArgs.add(page.limit() + 1);
                     List<Memory> items = new ArrayList<>();
                     try (PreparedStatement ps =
@@ -184,7 +184,8 @@ final class SqlMemoryRepository implements MemoryRepository {
                     }
                     if (items.size() > page.limit()) {
                         List<Memory> shown = items.subList(0, page.limit());
-                        return new Page<>(shown, total, shown.getLast().id());
+                        return new Page<>(
+                                shown, total, PageRequest.cursorAfter(shown.getLast().id()));
                     }
                     return new Page<>(items, total, "");
                 });

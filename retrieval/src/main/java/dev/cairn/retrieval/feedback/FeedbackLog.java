@@ -95,7 +95,7 @@ public final class FeedbackLog {
                             total = rs.getLong(1);
                         }
                     }
-                    String after = page.cursor().isEmpty() ? "" : " AND id < ?";
+                    String after = page.after().isEmpty() ? "" : " AND id < ?";
                     List<Judgment> items =
                             select(
                                     c,
@@ -104,10 +104,13 @@ public final class FeedbackLog {
                                             + " ORDER BY id DESC LIMIT "
                                             + (page.limit() + 1),
                                     namespace,
-                                    page.cursor());
+                                    page.after());
                     boolean more = items.size() > page.limit();
                     List<Judgment> shown = more ? items.subList(0, page.limit()) : items;
-                    return new Page<>(List.copyOf(shown), total, more ? shown.getLast().id() : "");
+                    return new Page<>(
+                            List.copyOf(shown),
+                            total,
+                            more ? PageRequest.cursorAfter(shown.getLast().id()) : "");
                 });
     }
 

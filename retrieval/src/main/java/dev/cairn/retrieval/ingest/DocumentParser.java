@@ -219,11 +219,20 @@ public final class DocumentParser {
         /** First line of the YAML text is line 2 of the file. */
         private static final int LINE_OFFSET = 2;
 
+        /**
+         * Most aliases ({@code *name}) of lists and mappings in front matter: a few are convenient,
+         * many are how a small text expands into a huge one ("billion laughs").
+         */
+        static final int MAX_COLLECTION_ALIASES = 10;
+
+        /** Deepest nesting of lists and mappings in front matter. */
+        static final int MAX_NESTING = 20;
+
         static FrontMatter parse(String yaml, String fileName) {
             LoaderOptions options = new LoaderOptions();
             options.setAllowDuplicateKeys(false);
-            options.setMaxAliasesForCollections(10);
-            options.setNestingDepthLimit(20);
+            options.setMaxAliasesForCollections(MAX_COLLECTION_ALIASES);
+            options.setNestingDepthLimit(MAX_NESTING);
             Node root;
             try {
                 root =
@@ -241,9 +250,7 @@ public final class DocumentParser {
                                 + (e.getProblem() == null ? e.getContext() : e.getProblem()),
                         e);
             } catch (YAMLException e) {
-                throw new IllegalArgumentException(
-                        "malformed front matter in " + fileName + " at line 1: " + e.getMessage(),
-                        e);
+                throw new IllegalArgumentException(beyondLimits(fileName, e), e);
             }
             FrontMatter fm = new FrontMatter();
             if (root == null) {
@@ -289,6 +296,25 @@ public final class DocumentParser {
                 }
             }
             return fm;
+        }
+
+        /**
+         * Cairn's words for the limits the YAML library enforces without saying where (it has no
+         * exception type per limit, so its message tells which), never the library's own text.
+         */
+        private static String beyondLimits(String fileName, YAMLException e) {
+            String why = String.valueOf(e.getMessage());
+            String prefix = "front matter in " + fileName + " ";
+            if (why.contains("aliases")) {
+                return prefix
+                        + "refers to lists or mappings by alias (*name) more than "
+                        + MAX_COLLECTION_ALIASES
+                        + " times; write the values out instead";
+            }
+            if (why.contains("Nesting Depth")) {
+                return prefix + "nests lists and mappings deeper than " + MAX_NESTING + " levels";
+            }
+            return "malformed front matter in " + fileName + ": it is not readable as YAML";
         }
 
         /** The relation type a front matter key names, if it names one (exact wire name). */

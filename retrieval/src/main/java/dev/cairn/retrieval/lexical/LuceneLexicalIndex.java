@@ -41,7 +41,6 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
 
@@ -90,14 +89,14 @@ final class LuceneLexicalIndex implements LexicalIndex {
 
     static LuceneLexicalIndex onDisk(Path dir, LexicalConfig config) {
         try {
-            Files.createDirectories(dir);
+            OwnerOnlyDirectory.createDirectories(dir);
             LuceneLexicalIndex index =
                     new LuceneLexicalIndex(
                             config,
                             dir,
                             ns -> {
                                 try {
-                                    return FSDirectory.open(dir.resolve(ns));
+                                    return OwnerOnlyDirectory.open(dir.resolve(ns));
                                 } catch (IOException e) {
                                     throw new UncheckedIOException(e);
                                 }

@@ -108,6 +108,37 @@ class DocumentParserTest {
     }
 
     @Test
+    void frontMatterPastTheAliasLimitIsRefusedInCairnsWords() {
+        StringBuilder md = new StringBuilder("---\nbase: &b [x, y]\n");
+        for (int i = 0; i <= 10; i++) {
+            md.append("k").append(i).append(": *b\n");
+        }
+        md.append("---\n# Body\n");
+        assertThatThrownBy(() -> DocumentParser.parseMarkdown(md.toString(), "laughs.md"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "front matter in laughs.md refers to lists or mappings by alias (*name)"
+                                + " more than 10 times; write the values out instead");
+        // ten are fine
+        StringBuilder ten = new StringBuilder("---\nbase: &b [x, y]\n");
+        for (int i = 0; i < 10; i++) {
+            ten.append("k").append(i).append(": *b\n");
+        }
+        ten.append("---\n# Body\n");
+        assertThat(DocumentParser.parseMarkdown(ten.toString(), "ten.md").metadata())
+                .containsEntry("k9", "[x, y]");
+    }
+
+    @Test
+    void frontMatterNestedTooDeeplyIsRefusedInCairnsWords() {
+        String deep = "---\nk: " + "[".repeat(25) + "]".repeat(25) + "\n---\n# Body\n";
+        assertThatThrownBy(() -> DocumentParser.parseMarkdown(deep, "deep.md"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "front matter in deep.md nests lists and mappings deeper than 20 levels");
+    }
+
+    @Test
     void duplicateKeysAreRejected() {
         assertThatThrownBy(() -> DocumentParser.parseMarkdown("---\nid: a\nid: b\n---\n", "d.md"))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -79,12 +79,15 @@ public final class NamespaceRoutes implements HttpService {
         List<Namespace> visible =
                 caller.token().namespaces().stream()
                         .sorted()
-                        .filter(ns -> ns.compareTo(page.cursor()) > 0)
+                        .filter(ns -> ns.compareTo(page.after()) > 0)
                         .map(store::namespace)
                         .flatMap(java.util.Optional::stream)
                         .toList();
         List<Namespace> items = visible.stream().limit(page.limit()).toList();
-        String next = visible.size() > page.limit() ? items.getLast().name() : "";
+        String next =
+                visible.size() > page.limit()
+                        ? PageRequest.cursorAfter(items.getLast().name())
+                        : "";
         Json.send(
                 res,
                 200,

@@ -1,8 +1,10 @@
 package dev.cairn.server.http;
 
+import java.time.Duration;
+
 /**
  * An error whose HTTP status is not one of the JDK exception mappings (400, 404, 409): 401, 403,
- * 405, 413, 415. The message is the problem's {@code detail} and is always safe to show.
+ * 405, 408, 413, 415. The message is the problem's {@code detail} and is always safe to show.
  */
 public final class HttpProblem extends RuntimeException {
 
@@ -51,6 +53,15 @@ public final class HttpProblem extends RuntimeException {
 
     public static HttpProblem methodNotAllowed(String method, String path) {
         return new HttpProblem(405, "method " + method + " is not allowed on " + path);
+    }
+
+    /** 408: the request body did not arrive in full within the body timeout. */
+    public static HttpProblem requestTimeout(Duration bodyTimeout) {
+        return new HttpProblem(
+                408,
+                "the request body did not arrive within "
+                        + bodyTimeout.toSeconds()
+                        + " s of the request head; send it at once");
     }
 
     public static HttpProblem payloadTooLarge(long limit) {

@@ -20,6 +20,8 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * JSON responses and bounded raw request bodies; {@link RequestBodies} parses and binds them.
@@ -58,8 +60,8 @@ public final class Json {
      * Reads the raw body, at most {@code limit} bytes: 415 unless the content type is JSON, 413
      * past the limit, 400 for a negative {@code Content-Length}, a body that ends before its
      * declared length, and bytes that are not strict UTF-8 (overlong forms such as {@code C0 AF}
-     * for "/", encoded surrogates, truncated sequences). This is the one place request bodies are
-     * read.
+     * for "/", encoded surrogates, truncated sequences); 408 for a body that did not arrive within
+     * the body timeout ({@link RequestDeadlines}). This is the one place request bodies are read.
      */
     public static byte[] readBody(ServerRequest req, long limit) {
         requireJsonContentType(req);
@@ -76,6 +78,10 @@ public final class Json {
         } catch (IOException | RuntimeException e) {
             if (e instanceof HttpProblem problem) {
                 throw problem;
+            }
+            Optional<Duration> timedOut = RequestDeadlines.bodyTimedOut(req);
+            if (timedOut.isPresent()) {
+                throw HttpProblem.requestTimeout(timedOut.get());
             }
             // The client closed or stalled before sending what it declared: its fault, one line.
             LOG.log(

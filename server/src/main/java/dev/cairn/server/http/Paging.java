@@ -8,10 +8,23 @@ public final class Paging {
 
     private Paging() {}
 
+    /**
+     * The page a list request asks for: 400 naming the parameter for a {@code limit} out of range
+     * or a {@code cursor} that is not a {@code nextCursor} an earlier page gave (every list the
+     * same, see {@link PageRequest}).
+     */
     public static PageRequest pageRequest(ServerRequest req) {
         int limit = intParam(req, "limit", PageRequest.DEFAULT_LIMIT);
         String cursor = req.query().first("cursor").orElse("");
-        return new PageRequest(limit, cursor);
+        PageRequest.first(limit); // a bad limit is named by its own message
+        try {
+            return new PageRequest(limit, cursor);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "query parameter 'cursor' must be the nextCursor of an earlier page, got '"
+                            + LogText.escape(cursor)
+                            + "'");
+        }
     }
 
     public static int intParam(ServerRequest req, String name, int defaultValue) {

@@ -1,9 +1,12 @@
 package dev.cairn.server.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.http.EventStream;
 import dev.cairn.server.http.Json;
+import dev.cairn.server.http.RequestBodies;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
@@ -23,6 +26,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -117,15 +121,30 @@ public final class StreamableHttpTransport
         }
         McpTransportContext context = context(req);
         McpSchema.JSONRPCMessage message;
+        byte[] body;
         try {
-            String body = new String(Json.readBody(req, maxBodyBytes), StandardCharsets.UTF_8);
-            message = McpSchema.deserializeJsonRpcMessage(mapper, body);
+            body = Json.readBody(req, maxBodyBytes);
+            // Cairn's words for what is wrong, never the SDK's ("null IDs are not allowed")
+            ObjectNode envelope = RequestBodies.parseObject(body);
+            String problem = envelopeProblem(envelope);
+            if (problem != null) {
+                error(res, 400, McpSchema.ErrorCodes.INVALID_REQUEST, problem);
+                return;
+            }
+        } catch (IllegalArgumentException e) {
+            error(res, 400, McpSchema.ErrorCodes.PARSE_ERROR, e.getMessage());
+            return;
+        }
+        try {
+            message =
+                    McpSchema.deserializeJsonRpcMessage(
+                            mapper, new String(body, StandardCharsets.UTF_8));
         } catch (IOException | IllegalArgumentException e) {
             error(
                     res,
                     400,
-                    McpSchema.ErrorCodes.PARSE_ERROR,
-                    "invalid JSON-RPC message: " + e.getMessage());
+                    McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "not a JSON-RPC 2.0 request, notification or response");
             return;
         }
         if (message instanceof McpSchema.JSONRPCRequest request
@@ -163,6 +182,36 @@ public final class StreamableHttpTransport
             default ->
                     error(res, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "unknown message type");
         }
+    }
+
+    /**
+     * What makes {@code envelope} no JSON-RPC 2.0 message MCP accepts, in plain words; null when it
+     * is one. MCP, unlike plain JSON-RPC, does not allow a null id.
+     */
+    static String envelopeProblem(ObjectNode envelope) {
+        JsonNode version = envelope.get("jsonrpc");
+        if (version == null || !version.isTextual() || !version.asText().equals("2.0")) {
+            return "a JSON-RPC message needs \"jsonrpc\": \"2.0\"";
+        }
+        JsonNode id = envelope.get("id");
+        if (id != null && !id.isTextual() && !id.isIntegralNumber()) {
+            return "the message's \"id\" must be a string or an integer, not "
+                    + (id.isNull() ? "null" : id.getNodeType().toString().toLowerCase(Locale.ROOT));
+        }
+        JsonNode method = envelope.get("method");
+        if (method != null) {
+            return method.isTextual() && !method.asText().isEmpty()
+                    ? null
+                    : "the message's \"method\" must be a non-empty string";
+        }
+        if (id == null) {
+            return "a JSON-RPC message needs a \"method\" (a request or notification) or an"
+                    + " \"id\" with a \"result\" or an \"error\" (a response)";
+        }
+        if (envelope.has("result") == envelope.has("error")) {
+            return "a JSON-RPC response has either a \"result\" or an \"error\"";
+        }
+        return null;
     }
 
     private void initialize(
@@ -252,16 +301,19 @@ public final class StreamableHttpTransport
         sessionNamespaces.remove(sessionId);
     }
 
+    /**
+     * A JSON-RPC error answer with a null id (the request's id is unknown or unusable), written
+     * here: the SDK's response record refuses a null id, which turned every such answer into a
+     * problem detail carrying the SDK's "null IDs are not allowed".
+     */
     private void error(ServerResponse res, int status, int code, String message) {
+        ObjectNode answer = Json.MAPPER.createObjectNode();
+        answer.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+        answer.putNull("id");
+        answer.putObject("error").put("code", code).put("message", message);
         res.status(Status.create(status));
         res.header(HeaderNames.CONTENT_TYPE, JSON);
-        res.send(
-                write(
-                        new McpSchema.JSONRPCResponse(
-                                McpSchema.JSONRPC_VERSION,
-                                null,
-                                null,
-                                new McpSchema.JSONRPCResponse.JSONRPCError(code, message, null))));
+        res.send(Json.bytes(answer));
     }
 
     byte[] write(Object value) {
