@@ -17,6 +17,7 @@ import dev.cairn.server.http.LogText;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRules;
@@ -47,8 +48,10 @@ public final class GraphRoutes implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get(BASE + "/entities", this::listEntities)
-                .get(BASE + "/entities/{id}", this::getEntity)
+        rules.get(
+                        BASE + "/entities",
+                        QueryParameters.accept("q", "limit", "relations").to(this::listEntities))
+                .get(BASE + "/entities/{id}", QueryParameters.accept("relations").to(this::getEntity))
                 .post(BASE + "/relations", this::createRelation)
                 .get(BASE + "/documents/{id}/graph", this::documentGraph);
         Routes.methodNotAllowed(

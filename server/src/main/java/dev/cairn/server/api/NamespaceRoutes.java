@@ -11,6 +11,7 @@ import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
@@ -36,7 +37,7 @@ public final class NamespaceRoutes implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.post("/v1/namespaces", this::create)
-                .get("/v1/namespaces", this::list)
+                .get("/v1/namespaces", QueryParameters.PAGE.to(this::list))
                 .get("/v1/namespaces/{ns}", this::get)
                 .delete("/v1/namespaces/{ns}", this::delete);
         Routes.methodNotAllowed(rules, "/v1/namespaces", "/v1/namespaces/{ns}");
