@@ -1,6 +1,7 @@
 package dev.cairn.server.api;
 
 import dev.cairn.server.api.view.HealthAnswer;
+import dev.cairn.server.api.view.RootPointer;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.Store;
@@ -42,11 +43,8 @@ public final class SystemRoutes implements HttpService {
                 .get("/openapi", this::openApi);
     }
 
-    /** What {@code GET /} tells an API client: where the API, the console and their docs are. */
-    public record Pointer(String name, String api, String console, String openapi, String health) {}
-
-    static final Pointer POINTER =
-            new Pointer("cairn", "/v1", AuthFilter.CONSOLE + "/", "/openapi", "/health");
+    /** What {@code GET /} answers an API client. */
+    static final RootPointer POINTER = RootPointer.of(AuthFilter.CONSOLE + "/");
 
     /**
      * {@code GET /}, open like {@code /health}: a browser (its {@code Accept} names {@code
