@@ -188,8 +188,8 @@ public final class KnowledgeBase implements AutoCloseable {
 
     /**
      * Ingests one document as {@link #ingest(String, ParsedDocument)} does, or, in {@link
-     * IngestMode#SKIP_UNCHANGED}, answers its stored version without embedding anything when it
-     * is stored already under the same ingest key ({@link IngestResult#unchanged()}).
+     * IngestMode#SKIP_UNCHANGED}, answers its stored version without embedding anything when it is
+     * stored already under the same ingest key ({@link IngestResult#unchanged()}).
      *
      * @throws NoSuchElementException when the namespace does not exist
      * @throws IllegalArgumentException as {@link #check} does
@@ -199,8 +199,8 @@ public final class KnowledgeBase implements AutoCloseable {
     }
 
     /**
-     * Checks a document as an ingest does before embedding anything, so a bulk caller can leave
-     * out the one document an ingest would refuse instead of failing its whole batch.
+     * Checks a document as an ingest does before embedding anything, so a bulk caller can leave out
+     * the one document an ingest would refuse instead of failing its whole batch.
      *
      * @throws IllegalArgumentException naming the document and the problem: over {@link
      *     RetrievalConfig#maxDocumentBytes()} ({@link PayloadTooLargeException}), no content, an

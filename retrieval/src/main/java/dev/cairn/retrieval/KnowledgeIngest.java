@@ -290,8 +290,8 @@ final class KnowledgeIngest {
     }
 
     /**
-     * Refuses a document an ingest cannot store, before anything of its batch is embedded: over
-     * the size limit, without content, or declaring an entity of an unknown kind.
+     * Refuses a document an ingest cannot store, before anything of its batch is embedded: over the
+     * size limit, without content, or declaring an entity of an unknown kind.
      *
      * @throws IllegalArgumentException naming the document and what is wrong with it ({@link
      *     PayloadTooLargeException} for the size)

@@ -186,7 +186,9 @@ class OpenApiDocumentTest {
         declared.forEach(
                 (route, names) ->
                         assertThat(new TreeSet<>(names))
-                                .as("query parameters of %s: the route's against openapi.yaml's", route)
+                                .as(
+                                        "query parameters of %s: the route's against openapi.yaml's",
+                                        route)
                                 .isEqualTo(documented.get(route)));
     }
 

@@ -100,7 +100,8 @@ class QueryParametersEndpointTest {
         var orloj = cairn.call("POST", "/orloj/params/search?top_k=3", A, "{\"query\":\"x\"}");
         assertThat(orloj.status()).as(orloj.body()).isEqualTo(400);
         assertThat(orloj.json().path("error").asText())
-                .isEqualTo("unknown query parameter 'top_k' for POST /orloj/{ns}/search; it takes none");
+                .isEqualTo(
+                        "unknown query parameter 'top_k' for POST /orloj/{ns}/search; it takes none");
     }
 
     @Test
@@ -167,7 +168,8 @@ class QueryParametersEndpointTest {
         assertThat(again.status()).as(again.body()).isEqualTo(200);
         assertThat(again.json().path("version").asLong()).isEqualTo(1);
         assertThat(again.json().path("unchanged").asBoolean()).isTrue();
-        assertThat(again.json().path("chunks").asInt()).isEqualTo(first.json().path("chunks").asInt());
+        assertThat(again.json().path("chunks").asInt())
+                .isEqualTo(first.json().path("chunks").asInt());
 
         var replaced = cairn.call("POST", NS + "/documents", A, doc);
         assertThat(replaced.status()).isEqualTo(201);

@@ -15,9 +15,9 @@ import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.LogText;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
-import dev.cairn.server.http.QueryParameters;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRules;
@@ -51,7 +51,9 @@ public final class GraphRoutes implements HttpService {
         rules.get(
                         BASE + "/entities",
                         QueryParameters.accept("q", "limit", "relations").to(this::listEntities))
-                .get(BASE + "/entities/{id}", QueryParameters.accept("relations").to(this::getEntity))
+                .get(
+                        BASE + "/entities/{id}",
+                        QueryParameters.accept("relations").to(this::getEntity))
                 .post(BASE + "/relations", this::createRelation)
                 .get(BASE + "/documents/{id}/graph", this::documentGraph);
         Routes.methodNotAllowed(

@@ -200,8 +200,7 @@ public final class KnowledgeRoutes implements HttpService {
     private void retrieve(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireReadable(req, store);
         RetrieveBody body = RequestBodies.read(req, maxBodyBytes, RetrieveBody.class);
-        boolean withTrace =
-                QueryParameters.flag(req, "trace") || body.trace();
+        boolean withTrace = QueryParameters.flag(req, "trace") || body.trace();
         RetrieveResult result = knowledge.retrieve(ns, body.toRequest());
         if (result.partial()) {
             MetricsFilter.markPartial(req);

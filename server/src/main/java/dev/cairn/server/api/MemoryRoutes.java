@@ -26,9 +26,9 @@ import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
-import dev.cairn.server.http.QueryParameters;
 import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -300,5 +300,4 @@ public final class MemoryRoutes implements HttpService {
     private static <E> List<E> enums(ServerRequest req, String name, Function<String, E> parse) {
         return csv(req, name).stream().map(parse).toList();
     }
-
 }

@@ -29,10 +29,10 @@ import java.util.stream.Stream;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code cairn ingest PATH... --namespace NS}: Markdown, text and BEIR {@code corpus.jsonl} files
@@ -42,8 +42,8 @@ import picocli.CommandLine.Model.CommandSpec;
  * <p>One document does not stop a folder: one without a body is skipped with a warning line, one
  * that cannot be read, parsed or stored fails alone, and the summary line counts ingested,
  * unchanged, skipped (with the reasons) and failed documents. The exit code is non-zero only when
- * one failed. Run again (or after an interruption), locally or through a server, it embeds only
- * the documents not already stored from the same input.
+ * one failed. Run again (or after an interruption), locally or through a server, it embeds only the
+ * documents not already stored from the same input.
  */
 @Command(
         name = "ingest",
@@ -97,12 +97,14 @@ final class IngestCommand implements Callable<Integer> {
                 cairn.store().createNamespace(namespace, "");
             }
             KnowledgeBase kb = cairn.knowledge();
-            IngestProgress progress = new IngestProgress(documentCount(sources), false, spec.commandLine().getErr());
+            IngestProgress progress =
+                    new IngestProgress(documentCount(sources), false, spec.commandLine().getErr());
             try (progress;
                     Entries entries = new Entries(sources)) {
                 // a document the ingest would refuse is left out here, so it fails alone
                 // instead of failing its batch
-                Iterable<ParsedDocument> ready = () -> ready(entries.iterator(), progress, kb::check);
+                Iterable<ParsedDocument> ready =
+                        () -> ready(entries.iterator(), progress, kb::check);
                 reportingTheSummaryOnFailure(
                         progress,
                         namespace,
@@ -126,8 +128,8 @@ final class IngestCommand implements Callable<Integer> {
     }
 
     /**
-     * Runs the ingest and prints the summary line at the end, also when the run stops early, so
-     * the output says what was stored before the failure.
+     * Runs the ingest and prints the summary line at the end, also when the run stops early, so the
+     * output says what was stored before the failure.
      */
     private static void reportingTheSummaryOnFailure(
             IngestProgress progress, String where, Runnable ingest) {
@@ -293,7 +295,8 @@ final class IngestCommand implements Callable<Integer> {
             remote.post("/v1/namespaces", Map.of("name", namespace));
             System.out.printf(Locale.ROOT, "created namespace %s%n", namespace);
         }
-        IngestProgress progress = new IngestProgress(documentCount(sources), false, spec.commandLine().getErr());
+        IngestProgress progress =
+                new IngestProgress(documentCount(sources), false, spec.commandLine().getErr());
         try (progress;
                 Entries entries = new Entries(sources)) {
             reportingTheSummaryOnFailure(
@@ -303,7 +306,8 @@ final class IngestCommand implements Callable<Integer> {
                         for (Entry entry : entries) {
                             switch (entry) {
                                 case Ready r -> send(remote, r, progress);
-                                case Skipped k -> progress.skipped(k.what(), k.reason(), k.detail());
+                                case Skipped k ->
+                                        progress.skipped(k.what(), k.reason(), k.detail());
                                 case Failed f -> progress.failed(f.what(), f.reason());
                             }
                         }

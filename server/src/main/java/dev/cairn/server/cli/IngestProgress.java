@@ -17,8 +17,8 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * The progress of an ingest on the command line ({@code cairn ingest}, local and {@code --server},
  * and {@code cairn eval beir}): a bar in documents with documents/s and an ETA while it runs (on a
  * terminal; in a log, a line every 30 s for eval), a warning line on stderr for each document left
- * out, and one summary line at the end with the rate and what happened to every document
- * (ingested, unchanged, skipped with the reasons, failed), which is what a log keeps.
+ * out, and one summary line at the end with the rate and what happened to every document (ingested,
+ * unchanged, skipped with the reasons, failed), which is what a log keeps.
  *
  * <p>Thread-safe: a local ingest reports stored documents on the caller's thread and the ones it
  * leaves out on the thread that reads the files.
@@ -45,7 +45,9 @@ final class IngestProgress implements AutoCloseable {
         this(total, always, new PrintWriter(System.err, true));
     }
 
-    /** As {@link #IngestProgress(long, boolean)}, with the warning lines going to {@code warnings}. */
+    /**
+     * As {@link #IngestProgress(long, boolean)}, with the warning lines going to {@code warnings}.
+     */
     IngestProgress(long total, boolean always, PrintWriter warnings) {
         this.warnings = warnings;
         ProgressBarBuilder builder =
@@ -79,8 +81,8 @@ final class IngestProgress implements AutoCloseable {
     }
 
     /**
-     * Counts a document left out on purpose, for a reason the user can act on or ignore ({@code
-     * no content}: a Hugo {@code _index.md} with front matter only), and says so in one line.
+     * Counts a document left out on purpose, for a reason the user can act on or ignore ({@code no
+     * content}: a Hugo {@code _index.md} with front matter only), and says so in one line.
      */
     synchronized void skipped(String what, String reason, String detail) {
         skipped.merge(reason, 1, Integer::sum);

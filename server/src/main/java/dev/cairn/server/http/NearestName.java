@@ -13,7 +13,9 @@ import java.util.Locale;
  */
 public final class NearestName {
 
-    /** Edits (after dropping dashes and case) within which a valid name counts as what was meant. */
+    /**
+     * Edits (after dropping dashes and case) within which a valid name counts as what was meant.
+     */
     public static final int MAX_DISTANCE = 3;
 
     private NearestName() {}

@@ -95,7 +95,8 @@ public final class QueryParameters {
                 String known =
                         names.isEmpty()
                                 ? "it takes none"
-                                : "known: " + names.stream().sorted().collect(Collectors.joining(", "));
+                                : "known: "
+                                        + names.stream().sorted().collect(Collectors.joining(", "));
                 throw new HttpProblem(
                         400,
                         ErrorEnvelope.VALIDATION_ERROR,
@@ -161,7 +162,10 @@ public final class QueryParameters {
     private record StrictRules(HttpRules rules) implements HttpRules {
         @Override
         public HttpRules register(HttpService... services) {
-            rules.register(Arrays.stream(services).map(QueryParameters::strict).toArray(HttpService[]::new));
+            rules.register(
+                    Arrays.stream(services)
+                            .map(QueryParameters::strict)
+                            .toArray(HttpService[]::new));
             return this;
         }
 
@@ -169,7 +173,9 @@ public final class QueryParameters {
         public HttpRules register(String pathPattern, HttpService... services) {
             rules.register(
                     pathPattern,
-                    Arrays.stream(services).map(QueryParameters::strict).toArray(HttpService[]::new));
+                    Arrays.stream(services)
+                            .map(QueryParameters::strict)
+                            .toArray(HttpService[]::new));
             return this;
         }
 

@@ -3,10 +3,10 @@ package dev.cairn.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.server.http.NearestName;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
-import dev.cairn.server.http.NearestName;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

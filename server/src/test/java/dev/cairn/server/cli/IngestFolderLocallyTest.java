@@ -28,14 +28,17 @@ class IngestFolderLocallyTest {
         Path site = hugoSite(dir.resolve("site"));
         Path data = dir.resolve("data");
 
-        Outcome first = run("ingest", site.toString(), "--namespace", "ops", "--data", data.toString());
+        Outcome first =
+                run("ingest", site.toString(), "--namespace", "ops", "--data", data.toString());
 
         assertThat(first.exit()).as(first.err()).isZero();
         assertThat(first.err().lines().filter(l -> l.startsWith("cairn: skipped ")))
                 .containsExactlyInAnyOrder(
-                        "cairn: skipped " + site.resolve("network/_index.md")
+                        "cairn: skipped "
+                                + site.resolve("network/_index.md")
                                 + ": no content (front matter only, no body)",
-                        "cairn: skipped " + site.resolve("storage/_index.md")
+                        "cairn: skipped "
+                                + site.resolve("storage/_index.md")
                                 + ": no content (front matter only, no body)",
                         "cairn: skipped " + site.resolve("notes.txt") + ": no content (empty)");
         assertThat(first.out())
@@ -49,7 +52,8 @@ class IngestFolderLocallyTest {
                     .containsExactlyInAnyOrder(PAGES);
         }
 
-        Outcome again = run("ingest", site.toString(), "--namespace", "ops", "--data", data.toString());
+        Outcome again =
+                run("ingest", site.toString(), "--namespace", "ops", "--data", data.toString());
 
         assertThat(again.exit()).as(again.err()).isZero();
         assertThat(again.out())
@@ -78,9 +82,12 @@ class IngestFolderLocallyTest {
         assertThat(o.exit()).as(o.err()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(o.err())
                 .containsPattern(
-                        "cairn: failed to ingest " + java.util.regex.Pattern.quote(bad.toString())
+                        "cairn: failed to ingest "
+                                + java.util.regex.Pattern.quote(bad.toString())
                                 + ": .*spaceship");
-        assertThat(o.out()).contains("ingested 4 documents").contains("3 skipped (no content: 3), 1 failed");
+        assertThat(o.out())
+                .contains("ingested 4 documents")
+                .contains("3 skipped (no content: 3), 1 failed");
         try (Store store = Store.embedded(data)) {
             assertThat(store.documents("ops", PageRequest.first(100), "").items())
                     .extracting(StoredDocument::id)

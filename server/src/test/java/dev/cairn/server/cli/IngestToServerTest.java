@@ -1,18 +1,17 @@
 package dev.cairn.server.cli;
 
+import static dev.cairn.server.cli.IngestFixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerSettings;
-import static dev.cairn.server.cli.IngestFixtures.run;
-
 import dev.cairn.server.cli.IngestFixtures.Outcome;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.StoredDocument;
-import java.util.Map;
-import java.util.stream.Collectors;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +42,6 @@ class IngestToServerTest {
     static void stop() {
         server.close();
     }
-
 
     @Test
     void createsTheNamespaceOnTheServerAndPrintsChunkCounts() throws Exception {
