@@ -107,9 +107,11 @@ class QueryParametersEndpointTest {
     @Test
     void whatTheRealClientsSendIsStillTaken() {
         // ARK's controller reads a conversation's history with exactly this query
+        // (ark/internal/genai/memory_http.go, fetchMessageRecords)
         assertThat(cairn.call("GET", "/ark/params/messages?conversation_id=c1", A, null).status())
                 .isEqualTo(200);
-        // ARK's dashboard pages and filters
+        // ark-api's memory-messages filter by conversation_id and query_id; the console pages
+        // with limit and cursor and watches with watch
         assertThat(
                         cairn.call(
                                         "GET",
@@ -119,7 +121,7 @@ class QueryParametersEndpointTest {
                                         null)
                                 .status())
                 .isEqualTo(200);
-        // Orloj's client sends everything in bodies
+        // Orloj's client (runtime/persistent_memory_http.go) sends everything in bodies
         assertThat(cairn.call("POST", "/orloj/params/list", A, "{\"prefix\":\"\"}").status())
                 .isEqualTo(200);
     }

@@ -284,7 +284,7 @@ final class IngestCommand implements Callable<Integer> {
      * safety): it fails alone and the run goes on. Any other error (no access, namespace gone,
      * server failing) stops the run.
      */
-    private static final Set<Integer> DOCUMENT_REFUSED = Set.of(400, 409, 413, 415, 422);
+    private static final Set<Integer> DOCUMENT_REFUSED = Set.of(400, 409, 413, 422);
 
     private int ingestRemote(RemoteOptions remote, List<Source> sources) throws IOException {
         if (remote.getIfExists("/v1/namespaces/" + namespace).isEmpty()) {
