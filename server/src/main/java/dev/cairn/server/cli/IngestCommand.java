@@ -105,7 +105,7 @@ final class IngestCommand implements Callable<Integer> {
                 // instead of failing its batch
                 Iterable<ParsedDocument> ready =
                         () -> ready(entries.iterator(), progress, kb::check);
-                reportingTheSummaryOnFailure(
+                runWithSummary(
                         progress,
                         namespace,
                         () ->
@@ -131,8 +131,7 @@ final class IngestCommand implements Callable<Integer> {
      * Runs the ingest and prints the summary line at the end, also when the run stops early, so the
      * output says what was stored before the failure.
      */
-    private static void reportingTheSummaryOnFailure(
-            IngestProgress progress, String where, Runnable ingest) {
+    private static void runWithSummary(IngestProgress progress, String where, Runnable ingest) {
         try {
             ingest.run();
         } finally {
@@ -299,7 +298,7 @@ final class IngestCommand implements Callable<Integer> {
                 new IngestProgress(documentCount(sources), false, spec.commandLine().getErr());
         try (progress;
                 Entries entries = new Entries(sources)) {
-            reportingTheSummaryOnFailure(
+            runWithSummary(
                     progress,
                     namespace + " at " + remote.server,
                     () -> {

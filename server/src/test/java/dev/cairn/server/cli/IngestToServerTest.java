@@ -6,8 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerSettings;
 import dev.cairn.server.cli.IngestFixtures.Outcome;
+import dev.cairn.server.http.Json;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.StoredDocument;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -200,5 +205,55 @@ class IngestToServerTest {
         assertThat(o.err()).contains("cairn: failed to ingest " + bad + ": ").contains("spaceship");
         assertThat(o.out()).contains("ingested 4 documents").contains("1 failed");
         assertThat(versions("refused")).containsOnlyKeys(IngestFixtures.PAGES);
+    }
+
+    @Test
+    void aRunTheServerStopsStillEndsWithTheSummaryOfWhatItDid() throws Exception {
+        Path site = IngestFixtures.hugoSite(dir.resolve("site-stopped"));
+        HttpClient http = HttpClient.newHttpClient();
+        String base = "http://localhost:" + server.port();
+        HttpResponse<String> namespace =
+                http.send(
+                        HttpRequest.newBuilder(URI.create(base + "/v1/namespaces"))
+                                .header("Authorization", "Bearer " + ADMIN)
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"stopped\"}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(namespace.statusCode()).isEqualTo(201);
+        HttpResponse<String> token =
+                http.send(
+                        HttpRequest.newBuilder(URI.create(base + "/v1/tokens"))
+                                .header("Authorization", "Bearer " + ADMIN)
+                                .header("Content-Type", "application/json")
+                                .POST(
+                                        HttpRequest.BodyPublishers.ofString(
+                                                "{\"name\":\"reader\",\"roles\":[\"read\"],"
+                                                        + "\"namespaces\":[\"stopped\"]}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(token.statusCode()).as(token.body()).isEqualTo(201);
+        String reader = Json.MAPPER.readTree(token.body()).path("token").asText();
+
+        // a read-only token: the first document sent is a 403, which is no document's fault
+        Outcome o =
+                run(
+                        "ingest",
+                        site.toString(),
+                        "--namespace",
+                        "stopped",
+                        "--server",
+                        "localhost:" + server.port(),
+                        "--token",
+                        reader);
+
+        assertThat(o.exit()).as(o.err()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(o.err()).contains("cairn: failed: server answered 403");
+        assertThat(o.out())
+                .contains(
+                        "ingested 0 documents (0 chunks) into stopped at localhost:"
+                                + server.port())
+                .contains("; 0 unchanged, 1 skipped (no content: 1), 0 failed");
+        assertThat(versions("stopped")).isEmpty();
     }
 }
