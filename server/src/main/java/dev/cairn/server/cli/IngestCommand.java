@@ -11,6 +11,7 @@ import dev.cairn.server.Cairn;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.Namespace;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +25,9 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import picocli.CommandLine.ArgGroup;
@@ -104,7 +108,7 @@ final class IngestCommand implements Callable<Integer> {
                 // a document the ingest would refuse is left out here, so it fails alone
                 // instead of failing its batch
                 Iterable<ParsedDocument> ready =
-                        () -> ready(entries.iterator(), progress, kb::check);
+                        () -> ready(entries.iterator(), progress, kb::check, stopRequested);
                 runWithSummary(
                         progress,
                         namespace,
@@ -127,16 +131,59 @@ final class IngestCommand implements Callable<Integer> {
         return progress.failed() == 0 ? 0 : Main.EXIT_FAILURE;
     }
 
+    /** Set when the run is stopped from outside; no further document is started. */
+    private final AtomicBoolean stopRequested = new AtomicBoolean();
+
+    /**
+     * How long a stopped run may take to finish what is in flight (a request to the server, or the
+     * batches a local ingest has read) so that the summary counts it; past this the process ends
+     * and the summary counts what had finished then (a batch in flight is written whole or not at
+     * all).
+     */
+    static final int STOP_WAIT_SECONDS = 10;
+
     /**
      * Runs the ingest and prints the summary line at the end, also when the run stops early, so the
-     * output says what was stored before the failure.
+     * output says what was stored before the failure. Stopped from outside (Ctrl-C, SIGTERM), it
+     * starts no further document, lets the one in flight finish, prints the summary and says that a
+     * run again goes on where this one stopped.
      */
-    private static void runWithSummary(IngestProgress progress, String where, Runnable ingest) {
+    private void runWithSummary(IngestProgress progress, String where, Runnable ingest) {
+        PrintWriter err = spec.commandLine().getErr();
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread onStop =
+                Thread.ofPlatform()
+                        .name("ingest-stop")
+                        .unstarted(
+                                () -> {
+                                    stopRequested.set(true);
+                                    boolean done;
+                                    try {
+                                        done = finished.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+                                    } catch (InterruptedException e) {
+                                        done = false;
+                                    }
+                                    if (!done) {
+                                        progress.summary(System.out, where);
+                                    }
+                                    err.println(
+                                            "cairn: stopped; the same command again skips what is"
+                                                    + " stored and ingests the rest");
+                                    err.flush();
+                                });
+        Runtime.getRuntime().addShutdownHook(onStop);
         try {
             ingest.run();
         } finally {
             progress.close();
             progress.summary(System.out, where);
+            System.out.flush();
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onStop);
+            } catch (IllegalStateException shuttingDown) {
+                // stopped from outside: the hook says so once this run has finished
+            }
         }
     }
 
@@ -168,17 +215,20 @@ final class IngestCommand implements Callable<Integer> {
     }
 
     /**
-     * The ready documents of {@code entries}; the others, and the ready ones {@code check} refuses,
-     * go to {@code progress} as skipped or failed.
+     * The ready documents of {@code entries} until a stop is requested; the others, and the ready
+     * ones {@code check} refuses, go to {@code progress} as skipped or failed.
      */
     private static Iterator<ParsedDocument> ready(
-            Iterator<Entry> entries, IngestProgress progress, Consumer<ParsedDocument> check) {
+            Iterator<Entry> entries,
+            IngestProgress progress,
+            Consumer<ParsedDocument> check,
+            AtomicBoolean stopRequested) {
         return new Iterator<>() {
             private ParsedDocument next;
 
             @Override
             public boolean hasNext() {
-                while (next == null && entries.hasNext()) {
+                while (next == null && !stopRequested.get() && entries.hasNext()) {
                     switch (entries.next()) {
                         case Ready r -> {
                             try {
@@ -303,6 +353,9 @@ final class IngestCommand implements Callable<Integer> {
                     namespace + " at " + remote.server,
                     () -> {
                         for (Entry entry : entries) {
+                            if (stopRequested.get()) {
+                                break;
+                            }
                             switch (entry) {
                                 case Ready r -> send(remote, r, progress);
                                 case Skipped k ->
