@@ -8,7 +8,7 @@ import { ErrorBox, Loading, fmt, useAction, useLoad } from '../ui.js';
 const ROLES = ['read', 'write', 'review', 'admin'];
 
 export function Tokens({ ns, me }) {
-  const list = useLoad(() => get('/v1/tokens?limit=1000'), []);
+  const list = useLoad(() => get('/v1/tokens'), []);
   const [created, setCreated] = useState(null);
   return html`<section>
     <h2>Tokens</h2>

@@ -6,7 +6,8 @@ public enum IngestMode {
     REPLACE,
     /**
      * Skip a document stored under the same ingest key (same parsed input, chunking and model):
-     * bulk ingests, so that one interrupted and run again resumes where it stopped.
+     * bulk ingests, so that one interrupted and run again resumes where it stopped, locally and,
+     * through {@code POST documents?skipUnchanged=true}, one document at a time through a server.
      */
     SKIP_UNCHANGED
 }

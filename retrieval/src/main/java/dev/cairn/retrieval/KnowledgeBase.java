@@ -183,7 +183,31 @@ public final class KnowledgeBase implements AutoCloseable {
      * @throws IllegalArgumentException when the document is over the size limit or empty
      */
     public IngestResult ingest(String namespace, ParsedDocument document) {
-        return ingest.ingest(namespace, document);
+        return ingest.ingest(namespace, document, IngestMode.REPLACE);
+    }
+
+    /**
+     * Ingests one document as {@link #ingest(String, ParsedDocument)} does, or, in {@link
+     * IngestMode#SKIP_UNCHANGED}, answers its stored version without embedding anything when it is
+     * stored already under the same ingest key ({@link IngestResult#unchanged()}).
+     *
+     * @throws NoSuchElementException when the namespace does not exist
+     * @throws IllegalArgumentException as {@link #check} does
+     */
+    public IngestResult ingest(String namespace, ParsedDocument document, IngestMode mode) {
+        return ingest.ingest(namespace, document, mode);
+    }
+
+    /**
+     * Checks a document as an ingest does before embedding anything, so a bulk caller can leave out
+     * the one document an ingest would refuse instead of failing its whole batch.
+     *
+     * @throws IllegalArgumentException naming the document and the problem: over {@link
+     *     RetrievalConfig#maxDocumentBytes()} ({@link PayloadTooLargeException}), no content, an
+     *     entity of an unknown kind
+     */
+    public void check(ParsedDocument document) {
+        ingest.check(document);
     }
 
     /**

@@ -85,9 +85,9 @@ final class KnowledgeIngest {
      * @throws NoSuchElementException when the namespace does not exist
      * @throws IllegalArgumentException when the document is over the size limit or empty
      */
-    IngestResult ingest(String namespace, ParsedDocument document) {
+    IngestResult ingest(String namespace, ParsedDocument document, IngestMode mode) {
         List<IngestResult> results = new ArrayList<>(1);
-        ingestAll(namespace, List.of(document), IngestMode.REPLACE, results::add);
+        ingestAll(namespace, List.of(document), mode, results::add);
         return results.getFirst();
     }
 
@@ -134,7 +134,7 @@ final class KnowledgeIngest {
             implements Item {}
 
     private List<Item> prepare(String namespace, List<ParsedDocument> batch, IngestMode mode) {
-        batch.forEach(this::checkSize);
+        batch.forEach(this::check);
         Map<String, IngestedDocument> stored =
                 mode == IngestMode.SKIP_UNCHANGED
                         ? store.ingestedDocuments(
@@ -142,7 +142,6 @@ final class KnowledgeIngest {
                         : Map.of();
         List<Item> items = new ArrayList<>(batch.size());
         for (ParsedDocument document : batch) {
-            declarations(document); // validates entity kinds before anything is embedded
             String key = ingestKey(document);
             IngestedDocument same = stored.get(document.id());
             items.add(
@@ -290,7 +289,14 @@ final class KnowledgeIngest {
         return text.append(chunk.text()).toString();
     }
 
-    private void checkSize(ParsedDocument document) {
+    /**
+     * Refuses a document an ingest cannot store, before anything of its batch is embedded: over the
+     * size limit, without content, or declaring an entity of an unknown kind.
+     *
+     * @throws IllegalArgumentException naming the document and what is wrong with it ({@link
+     *     PayloadTooLargeException} for the size)
+     */
+    void check(ParsedDocument document) {
         long bytes = document.body().getBytes(StandardCharsets.UTF_8).length;
         if (bytes > config.maxDocumentBytes()) {
             throw new PayloadTooLargeException(
@@ -305,6 +311,7 @@ final class KnowledgeIngest {
         if (document.body().isBlank()) {
             throw new IllegalArgumentException("document '" + document.id() + "' has no content");
         }
+        declarations(document); // validates entity kinds
     }
 
     private static DocumentDraft draft(ParsedDocument d) {

@@ -465,4 +465,46 @@ abstract class KnowledgeBaseContractTest {
         assertThat(store.documents(ns, PageRequest.first(1), "").total()).isZero();
         assertThat(store.chunkCount(ns)).isZero();
     }
+
+    @Test
+    void aSingleIngestSkipsAnUnchangedDocumentOnlyWhenAskedAndEmbedsNothingForIt() {
+        CountingEmbeddingModel model = new CountingEmbeddingModel(TestModel.get());
+        reopen(model);
+        ParsedDocument doc = abstracts(1).getFirst();
+        IngestResult first = kb.ingest(ns, doc, IngestMode.SKIP_UNCHANGED);
+        int embeddedBefore = model.embedded();
+
+        IngestResult again = kb.ingest(ns, doc, IngestMode.SKIP_UNCHANGED);
+
+        assertThat(again.unchanged()).isTrue();
+        assertThat(again.version()).isEqualTo(first.version()).isEqualTo(1);
+        assertThat(again.chunks()).isEqualTo(first.chunks());
+        assertThat(model.embedded()).as("nothing embedded for it").isEqualTo(embeddedBefore);
+        IngestResult replaced = kb.ingest(ns, doc);
+        assertThat(replaced.unchanged()).isFalse();
+        assertThat(replaced.version()).isEqualTo(2);
+    }
+
+    @Test
+    void checkRefusesWhatAnIngestWouldRefuseAndNothingElse() {
+        kb.check(abstracts(1).getFirst());
+        assertThatThrownBy(
+                        () ->
+                                kb.check(
+                                        markdown(
+                                                "index.md",
+                                                "---\nid: section\ntitle: Section\n---\n")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("document 'section' has no content");
+        assertThatThrownBy(
+                        () ->
+                                kb.check(
+                                        markdown(
+                                                "bad.md",
+                                                "---\nid: bad\nentities:\n  - {name: ledger,"
+                                                        + " kind: spaceship}\n---\n# Bad\n\nText.\n")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("spaceship");
+        assertThat(store.documents(ns, PageRequest.first(1), "").total()).isZero();
+    }
 }

@@ -18,14 +18,18 @@ import dev.cairn.server.api.TranscriptRoutes;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Problems;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestTextFilter;
 import dev.cairn.server.http.Routes;
 import dev.cairn.server.mcp.CairnMcp;
 import dev.cairn.server.mcp.StreamableHttpTransport;
 import dev.cairn.store.Store;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.staticcontent.ClasspathHandlerConfig;
 import io.helidon.webserver.staticcontent.StaticContentFeature;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Cairn's HTTP routing, the one place every resource is registered: the web server and the routing
@@ -43,39 +47,11 @@ public final class CairnRouting {
      */
     public static HttpRouting.Builder register(
             HttpRouting.Builder routing, ServerComponents components) {
-        Store store = components.store();
-        long maxBody = components.settings().maxBodyBytes();
-        GovernanceModule governance = components.governance();
         routing.addFilter(new MetricsFilter(components.metrics()));
         routing.addFilter(new RequestTextFilter());
         routing.addFilter(new AuthFilter(components.tokens()));
         Problems.register(routing);
-        ToolRoutes tools = ToolRoutes.all(governance, maxBody);
-        // The MCP endpoint runs the same tool handlers as /v1/namespaces/{ns}/tools.
-        StreamableHttpTransport mcp = new StreamableHttpTransport(CairnMcp.jsonMapper(), maxBody);
-        new CairnMcp(tools, components).serve(mcp);
-        routing.register(
-                new SystemRoutes(store, components.metrics()),
-                new NamespaceRoutes(store, maxBody),
-                new TokenRoutes(components.tokens(), maxBody),
-                new KnowledgeRoutes(components.knowledge(), maxBody),
-                new FeedbackRoutes(components.knowledge(), maxBody),
-                new MemoryRoutes(components.memory(), store, maxBody),
-                new ArkRoutes(
-                        store, governance.transcripts(), maxBody, components.settings().ark()),
-                new OrlojRoutes(store, governance.keyValues(), maxBody),
-                new ProposalRoutes(store, governance.proposals(), governance.memory(), maxBody),
-                new ExtractRoutes(
-                        store,
-                        governance.extraction(),
-                        governance.proposals(),
-                        governance.memory(),
-                        maxBody),
-                new TranscriptRoutes(store, governance.transcripts(), maxBody),
-                tools,
-                new JudgeRoutes(components.judge(), store, maxBody),
-                new GraphRoutes(components.cairn().graph(), components.knowledge(), maxBody),
-                mcp);
+        routing.register(resources(components).toArray(HttpService[]::new));
         // The operator console: the console module's build output, in its jar under console/.
         routing.register(
                 AuthFilter.CONSOLE,
@@ -86,5 +62,48 @@ public final class CairnRouting {
                                 .build()));
         Routes.notFound(routing);
         return routing;
+    }
+
+    /**
+     * Every resource in registration order, each {@link QueryParameters#strict strict} about query
+     * parameters: a route takes only the ones it declares.
+     */
+    static List<HttpService> resources(ServerComponents components) {
+        Store store = components.store();
+        long maxBody = components.settings().maxBodyBytes();
+        GovernanceModule governance = components.governance();
+        ToolRoutes tools = ToolRoutes.all(governance, maxBody);
+        // The MCP endpoint runs the same tool handlers as /v1/namespaces/{ns}/tools.
+        StreamableHttpTransport mcp = new StreamableHttpTransport(CairnMcp.jsonMapper(), maxBody);
+        new CairnMcp(tools, components).serve(mcp);
+        return Stream.<HttpService>of(
+                        new SystemRoutes(store, components.metrics()),
+                        new NamespaceRoutes(store, maxBody),
+                        new TokenRoutes(components.tokens(), maxBody),
+                        new KnowledgeRoutes(components.knowledge(), maxBody),
+                        new FeedbackRoutes(components.knowledge(), maxBody),
+                        new MemoryRoutes(components.memory(), store, maxBody),
+                        new ArkRoutes(
+                                store,
+                                governance.transcripts(),
+                                maxBody,
+                                components.settings().ark()),
+                        new OrlojRoutes(store, governance.keyValues(), maxBody),
+                        new ProposalRoutes(
+                                store, governance.proposals(), governance.memory(), maxBody),
+                        new ExtractRoutes(
+                                store,
+                                governance.extraction(),
+                                governance.proposals(),
+                                governance.memory(),
+                                maxBody),
+                        new TranscriptRoutes(store, governance.transcripts(), maxBody),
+                        tools,
+                        new JudgeRoutes(components.judge(), store, maxBody),
+                        new GraphRoutes(
+                                components.cairn().graph(), components.knowledge(), maxBody),
+                        mcp)
+                .map(QueryParameters::strict)
+                .toList();
     }
 }

@@ -130,7 +130,7 @@ class AnswerShapesTest {
 
     @Test
     void documentAnswers() {
-        assertThat(fields(uploaded)).containsExactly("id", "version", "chunks");
+        assertThat(fields(uploaded)).containsExactly("id", "version", "chunks", "unchanged");
         JsonNode listed = cairn.call("GET", NS + "/documents", A, null).json();
         assertThat(fields(listed)).containsExactly("items", "total");
         assertThat(fields(listed.at("/items/0"))).containsExactlyElementsOf(DOCUMENT);

@@ -2,6 +2,8 @@ package dev.cairn.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.server.http.QueryParameters;
+import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.HttpService;
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,7 +60,16 @@ class OpenApiDocumentTest {
 
     /** Every route the production routing registers, as {@link #operation} strings. */
     static Set<String> routes() {
-        Set<String> routes = new TreeSet<>();
+        return queryParameters().keySet();
+    }
+
+    /**
+     * Every route the production routing registers, as {@link #operation} strings, with the query
+     * parameters it takes; a route registered without {@link QueryParameters} strictness maps to
+     * {@code null}.
+     */
+    static Map<String, Set<String>> queryParameters() {
+        Map<String, Set<String>> routes = new TreeMap<>();
         Object[] self = new Object[1];
         HttpRouting.Builder recorder =
                 (HttpRouting.Builder)
@@ -70,7 +82,20 @@ class OpenApiDocumentTest {
                                             && args != null
                                             && args.length > 0
                                             && args[0] instanceof String path) {
-                                        routes.add(operation(name, path));
+                                        routes.put(operation(name, path), null);
+                                    } else if (name.equals("route")
+                                            && args != null
+                                            && args.length == 3
+                                            && args[0] instanceof Method verb
+                                            && METHODS.contains(
+                                                    verb.text().toLowerCase(Locale.ROOT))
+                                            && args[1] instanceof String path) {
+                                        // what QueryParameters.strict registers for get, post...
+                                        routes.put(
+                                                operation(verb.text(), path),
+                                                args[2] instanceof QueryParameters.Checked checked
+                                                        ? checked.parameters().names()
+                                                        : null);
                                     } else if (name.equals("register")
                                             && args != null
                                             && args[0] instanceof HttpService[] services) {
@@ -108,6 +133,63 @@ class OpenApiDocumentTest {
         assertThat(routes)
                 .as("operations in openapi.yaml the server lacks")
                 .containsAll(documented());
+    }
+
+    /** The {@code in: query} parameters of each documented operation, its path's included. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Set<String>> documentedQueryParameters() {
+        Map<String, Set<String>> ops = new TreeMap<>();
+        Map<String, Map<String, Object>> paths =
+                (Map<String, Map<String, Object>>) document.get("paths");
+        paths.forEach(
+                (path, item) -> {
+                    Set<String> shared = queryNames(item.get("parameters"));
+                    item.forEach(
+                            (method, operation) -> {
+                                if (METHODS.contains(method)) {
+                                    Set<String> names = new TreeSet<>(shared);
+                                    names.addAll(
+                                            queryNames(
+                                                    ((Map<String, Object>) operation)
+                                                            .get("parameters")));
+                                    ops.put(operation(method, path), names);
+                                }
+                            });
+                });
+        return ops;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<String> queryNames(Object parameters) {
+        Set<String> names = new TreeSet<>();
+        if (parameters instanceof List<?> list) {
+            for (Object p : list) {
+                Map<String, Object> parameter = (Map<String, Object>) p;
+                if ("query".equals(parameter.get("in"))) {
+                    names.add((String) parameter.get("name"));
+                }
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void everyRouteTakesExactlyTheQueryParametersTheDocumentLists() {
+        Map<String, Set<String>> declared = queryParameters();
+        assertThat(declared)
+                .as("routes registered without QueryParameters.strict")
+                .allSatisfy((route, names) -> assertThat(names).as(route).isNotNull());
+        assertThat(declared)
+                .as("spot check: the documents list pages and filters by title")
+                .containsEntry("GET /v1/namespaces/{}/documents", Set.of("q", "limit", "cursor"));
+        Map<String, Set<String>> documented = documentedQueryParameters();
+        declared.forEach(
+                (route, names) ->
+                        assertThat(new TreeSet<>(names))
+                                .as(
+                                        "query parameters of %s: the route's against openapi.yaml's",
+                                        route)
+                                .isEqualTo(documented.get(route)));
     }
 
     @Test

@@ -18,6 +18,7 @@ import dev.cairn.server.http.EventStream;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.LogText;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RateLimiter;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
@@ -95,7 +96,11 @@ public final class ArkRoutes implements HttpService {
                 .delete(base + "/conversations/{cid}/queries/{qid}/messages", this::deleteQuery)
                 .delete(base + "/queries/{qid}/messages", this::deleteQueryEverywhere)
                 .post(base + "/messages", this::addMessages)
-                .get(base + "/messages", this::listMessages);
+                .get(
+                        base + "/messages",
+                        QueryParameters.accept(
+                                        "conversation_id", "query_id", "cursor", "limit", "watch")
+                                .to(this::listMessages));
         Routes.methodNotAllowed(
                 rules,
                 base + "/health",

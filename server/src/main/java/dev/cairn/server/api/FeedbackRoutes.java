@@ -11,6 +11,7 @@ import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
@@ -43,7 +44,7 @@ public final class FeedbackRoutes implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.post(BASE + "/feedback", this::record)
-                .get(BASE + "/feedback", this::list)
+                .get(BASE + "/feedback", QueryParameters.PAGE.to(this::list))
                 .post(BASE + "/adaptation/train", this::train)
                 .get(BASE + "/adaptation", this::adaptation)
                 .delete(BASE + "/adaptation", this::rollback);

@@ -15,6 +15,7 @@ import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.LogText;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.PageRequest;
@@ -47,8 +48,12 @@ public final class GraphRoutes implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get(BASE + "/entities", this::listEntities)
-                .get(BASE + "/entities/{id}", this::getEntity)
+        rules.get(
+                        BASE + "/entities",
+                        QueryParameters.accept("q", "limit", "relations").to(this::listEntities))
+                .get(
+                        BASE + "/entities/{id}",
+                        QueryParameters.accept("relations").to(this::getEntity))
                 .post(BASE + "/relations", this::createRelation)
                 .get(BASE + "/documents/{id}/graph", this::documentGraph);
         Routes.methodNotAllowed(

@@ -1,5 +1,6 @@
 package dev.cairn.server.api;
 
+import dev.cairn.retrieval.IngestMode;
 import dev.cairn.retrieval.IngestResult;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.RetrieveResult;
@@ -18,6 +19,7 @@ import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Authority;
@@ -52,11 +54,13 @@ public final class KnowledgeRoutes implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.post(BASE + "/documents", this::createDocument)
-                .get(BASE + "/documents", this::listDocuments)
+        rules.post(
+                        BASE + "/documents",
+                        QueryParameters.accept(SKIP_UNCHANGED).to(this::createDocument))
+                .get(BASE + "/documents", QueryParameters.PAGE.and("q").to(this::listDocuments))
                 .get(BASE + "/documents/{id}", this::getDocument)
                 .delete(BASE + "/documents/{id}", this::deleteDocument)
-                .post(BASE + "/retrieve", this::retrieve)
+                .post(BASE + "/retrieve", QueryParameters.accept("trace").to(this::retrieve))
                 .get(BASE + "/traces/{traceId}", this::trace);
         Routes.methodNotAllowed(
                 rules,
@@ -71,8 +75,22 @@ public final class KnowledgeRoutes implements HttpService {
     private void createDocument(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         DocumentBody body = RequestBodies.read(req, maxBodyBytes, DocumentBody.class);
-        Json.send(res, 201, ingest(knowledge, ns, body));
+        IngestMode mode =
+                QueryParameters.flag(req, SKIP_UNCHANGED)
+                        ? IngestMode.SKIP_UNCHANGED
+                        : IngestMode.REPLACE;
+        DocumentView.Ingested answer = ingest(knowledge, ns, body, mode);
+        // 200: nothing was written, the stored version stands; 201: a new version
+        Json.send(res, answer.unchanged() ? 200 : 201, answer);
     }
+
+    /**
+     * {@code POST documents?skipUnchanged=true}: answer the stored version (200, {@code unchanged:
+     * true}) without embedding when the document is stored already from the same input, the rule
+     * {@code cairn ingest} uses locally, so a bulk ingest through a server run again (or resumed)
+     * sends everything but embeds only what changed.
+     */
+    static final String SKIP_UNCHANGED = "skipUnchanged";
 
     /**
      * Parses and ingests a document body; shared by {@code POST documents} and the MCP {@code
@@ -80,6 +98,11 @@ public final class KnowledgeRoutes implements HttpService {
      */
     public static DocumentView.Ingested ingest(
             KnowledgeBase knowledge, String ns, DocumentBody body) {
+        return ingest(knowledge, ns, body, IngestMode.REPLACE);
+    }
+
+    private static DocumentView.Ingested ingest(
+            KnowledgeBase knowledge, String ns, DocumentBody body, IngestMode mode) {
         String content = Fields.required(body.content(), "content");
         long bytes = content.getBytes(StandardCharsets.UTF_8).length;
         long limit = knowledge.config().maxDocumentBytes();
@@ -97,8 +120,9 @@ public final class KnowledgeRoutes implements HttpService {
                 format == DocumentFormat.MARKDOWN
                         ? DocumentParser.parseMarkdown(content, fileName)
                         : DocumentParser.parseText(content, fileName);
-        IngestResult result = knowledge.ingest(ns, overrides(parsed, body));
-        return new DocumentView.Ingested(result.id(), result.version(), result.chunks());
+        IngestResult result = knowledge.ingest(ns, overrides(parsed, body), mode);
+        return new DocumentView.Ingested(
+                result.id(), result.version(), result.chunks(), result.unchanged());
     }
 
     /** Fields of the request body win over the front matter. */
@@ -176,8 +200,7 @@ public final class KnowledgeRoutes implements HttpService {
     private void retrieve(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireReadable(req, store);
         RetrieveBody body = RequestBodies.read(req, maxBodyBytes, RetrieveBody.class);
-        boolean withTrace =
-                req.query().first("trace").map(Boolean::parseBoolean).orElse(false) || body.trace();
+        boolean withTrace = QueryParameters.flag(req, "trace") || body.trace();
         RetrieveResult result = knowledge.retrieve(ns, body.toRequest());
         if (result.partial()) {
             MetricsFilter.markPartial(req);

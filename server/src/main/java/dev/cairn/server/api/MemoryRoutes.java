@@ -26,6 +26,7 @@ import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
@@ -36,7 +37,6 @@ import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -62,7 +62,7 @@ public final class MemoryRoutes implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.post(BASE + "/memories", this::create)
-                .get(BASE + "/memories", this::list)
+                .get(BASE + "/memories", LIST_PARAMETERS.to(this::list))
                 .get(BASE + "/memories/{id}", this::get)
                 .put(BASE + "/memories/{id}", this::update)
                 .delete(BASE + "/memories/{id}", this::delete)
@@ -117,6 +117,23 @@ public final class MemoryRoutes implements HttpService {
                 .withTtlDays(body.ttlDays());
     }
 
+    /** The filters of {@code GET memories}, each read in {@link #list}, and paging. */
+    private static final QueryParameters LIST_PARAMETERS =
+            QueryParameters.PAGE.and(
+                    "q",
+                    "type",
+                    "status",
+                    "tags",
+                    "userId",
+                    "agentId",
+                    "sessionName",
+                    "taskName",
+                    "parentTask",
+                    "source",
+                    "ids",
+                    "includeDisabled",
+                    "includeDeleted");
+
     private void list(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
         MemoryFilter filter =
@@ -131,8 +148,8 @@ public final class MemoryRoutes implements HttpService {
                         .withTask(query(req, "taskName"), query(req, "parentTask"))
                         .withSources(enums(req, "source", MemorySource.Kind::parse))
                         .withIds(csv(req, "ids"))
-                        .withIncludeDisabled(bool(req, "includeDisabled"))
-                        .withIncludeDeleted(bool(req, "includeDeleted"));
+                        .withIncludeDisabled(QueryParameters.flag(req, "includeDisabled"))
+                        .withIncludeDeleted(QueryParameters.flag(req, "includeDeleted"));
         Json.send(
                 res,
                 200,
@@ -282,20 +299,5 @@ public final class MemoryRoutes implements HttpService {
 
     private static <E> List<E> enums(ServerRequest req, String name, Function<String, E> parse) {
         return csv(req, name).stream().map(parse).toList();
-    }
-
-    private static boolean bool(ServerRequest req, String name) {
-        String v = query(req, name).toLowerCase(Locale.ROOT);
-        return switch (v) {
-            case "", "false" -> false;
-            case "true" -> true;
-            default ->
-                    throw new IllegalArgumentException(
-                            "query parameter '"
-                                    + name
-                                    + "' must be true or false, got '"
-                                    + v
-                                    + "'");
-        };
     }
 }

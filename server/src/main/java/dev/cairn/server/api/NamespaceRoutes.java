@@ -10,6 +10,7 @@ import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Namespace;
@@ -37,7 +38,7 @@ public final class NamespaceRoutes implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.post("/v1/namespaces", this::create)
-                .get("/v1/namespaces", this::list)
+                .get("/v1/namespaces", QueryParameters.PAGE.to(this::list))
                 .get("/v1/namespaces/{ns}", this::get)
                 .patch("/v1/namespaces/{ns}", this::update)
                 .delete("/v1/namespaces/{ns}", this::delete);

@@ -18,6 +18,7 @@ import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
+import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.PageRequest;
@@ -53,7 +54,11 @@ public final class ProposalRoutes implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.post(BASE, this::create)
-                .get(BASE, this::list)
+                .get(
+                        BASE,
+                        QueryParameters.PAGE
+                                .and("type", "status", "taskName", "agentName", "q")
+                                .to(this::list))
                 .get(BASE + "/{id}", this::get)
                 .post(BASE + "/{id}/review", this::review)
                 .post(BASE + "/{id}/apply", this::apply)

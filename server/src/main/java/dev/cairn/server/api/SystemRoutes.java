@@ -1,6 +1,8 @@
 package dev.cairn.server.api;
 
 import dev.cairn.server.api.view.HealthAnswer;
+import dev.cairn.server.api.view.RootPointer;
+import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.Store;
 import io.helidon.http.HeaderNames;
@@ -15,7 +17,10 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.util.Locale;
 
-/** The open endpoints: {@code /health}, {@code /metrics} (Prometheus text), {@code /openapi}. */
+/**
+ * The open endpoints: {@code /} (a pointer to the API and the console), {@code /health}, {@code
+ * /metrics} (Prometheus text), {@code /openapi}.
+ */
 public final class SystemRoutes implements HttpService {
 
     private static final System.Logger LOG = System.getLogger(SystemRoutes.class.getName());
@@ -31,10 +36,31 @@ public final class SystemRoutes implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/health", this::health)
+        rules.get("/", SystemRoutes::root)
+                .get("/health", this::health)
                 .head("/health", this::health)
                 .get("/metrics", this::metrics)
                 .get("/openapi", this::openApi);
+    }
+
+    /** What {@code GET /} answers an API client. */
+    static final RootPointer POINTER = RootPointer.of(AuthFilter.CONSOLE + "/");
+
+    /**
+     * {@code GET /}, open like {@code /health}: a browser (its {@code Accept} names {@code
+     * text/html}) is sent to the console with a 303; anything else gets {@link #POINTER}, which
+     * names paths only, nothing about this server or its data.
+     */
+    private static void root(ServerRequest req, ServerResponse res) {
+        boolean browser =
+                String.join(",", req.headers().values(HeaderNames.ACCEPT))
+                        .toLowerCase(Locale.ROOT)
+                        .contains("text/html");
+        if (browser) {
+            res.status(303).header(HeaderNames.LOCATION, POINTER.console()).send();
+        } else {
+            Json.send(res, 200, POINTER);
+        }
     }
 
     private void health(ServerRequest req, ServerResponse res) {

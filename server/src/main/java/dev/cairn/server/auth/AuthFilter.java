@@ -12,17 +12,17 @@ import io.helidon.webserver.http.ServerRequest;
 import java.util.Set;
 
 /**
- * Authenticates every request outside the open paths ({@code /health}, {@code /metrics}, {@code
- * /openapi}, the console's static files ({@code GET /console/...}), ARK's {@code GET
- * /ark/{ns}/health}) from its {@code Authorization: Bearer} header and registers the {@link
- * Principal} in the request context. ARK's {@code POST /ark/{ns}/conversations} may come without
- * the header (ARK's client sends none there); when it has one, the token is checked as anywhere
- * else, so its creates count against the token's own limit. Authorisation (roles, namespaces)
- * happens in the resources, which know what an operation needs.
+ * Authenticates every request outside the open paths ({@code /} (a pointer, or a redirect to the
+ * console), {@code /health}, {@code /metrics}, {@code /openapi}, the console's static files ({@code
+ * GET /console/...}), ARK's {@code GET /ark/{ns}/health}) from its {@code Authorization: Bearer}
+ * header and registers the {@link Principal} in the request context. ARK's {@code POST
+ * /ark/{ns}/conversations} may come without the header (ARK's client sends none there); when it has
+ * one, the token is checked as anywhere else, so its creates count against the token's own limit.
+ * Authorisation (roles, namespaces) happens in the resources, which know what an operation needs.
  */
 public final class AuthFilter implements Filter {
 
-    private static final Set<String> OPEN_PATHS = Set.of("/health", "/metrics", "/openapi");
+    private static final Set<String> OPEN_PATHS = Set.of("/", "/health", "/metrics", "/openapi");
 
     /** Where {@link dev.cairn.server.CairnRouting} serves the operator console. */
     public static final String CONSOLE = "/console";

@@ -69,12 +69,44 @@ final class RemoteOptions {
 
     /** POSTs JSON and answers the response body; a non-2xx answer fails with its detail. */
     String post(String path, Object body) {
+        return postForAnswer(path, body).orThrow();
+    }
+
+    /** A server's answer: its status and, for an error, the problem's {@code detail}. */
+    record Answer(int status, String body) {
+        boolean ok() {
+            return status / 100 == 2;
+        }
+
+        /** The body of a 2xx answer; any other fails with the status and the detail. */
+        String orThrow() {
+            if (!ok()) {
+                throw new IllegalStateException("server answered " + status + ": " + detail());
+            }
+            return body;
+        }
+
+        /** The problem document's {@code detail}, or the body as it is when it is none. */
+        String detail() {
+            try {
+                return Json.MAPPER.readTree(body).path("detail").asText(body);
+            } catch (IOException notAProblem) {
+                return body;
+            }
+        }
+    }
+
+    /**
+     * POSTs JSON and answers whatever the server answered, error or not, for a caller that goes on
+     * after one refused item; unreachable still fails.
+     */
+    Answer postForAnswer(String path, Object body) {
         HttpRequest request =
                 request(path)
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofByteArray(Json.bytes(body)))
                         .build();
-        return send(request, false).orElseThrow();
+        return exchange(request);
     }
 
     /** DELETEs a path and answers the response body; a non-2xx answer fails with its detail. */
@@ -98,23 +130,18 @@ final class RemoteOptions {
     }
 
     private Optional<String> send(HttpRequest request, boolean notFoundIsEmpty) {
+        Answer answer = exchange(request);
+        if (notFoundIsEmpty && answer.status() == 404) {
+            return Optional.empty();
+        }
+        return Optional.of(answer.orThrow());
+    }
+
+    private Answer exchange(HttpRequest request) {
         try {
             HttpResponse<String> response =
                     http.send(request, HttpResponse.BodyHandlers.ofString());
-            if (notFoundIsEmpty && response.statusCode() == 404) {
-                return Optional.empty();
-            }
-            if (response.statusCode() / 100 != 2) {
-                String detail = response.body();
-                try {
-                    detail = Json.MAPPER.readTree(response.body()).path("detail").asText(detail);
-                } catch (IOException ignored) {
-                    // not a problem document: show the body as it is
-                }
-                throw new IllegalStateException(
-                        "server answered " + response.statusCode() + ": " + detail);
-            }
-            return Optional.of(response.body());
+            return new Answer(response.statusCode(), response.body());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot reach " + server, e);
         } catch (InterruptedException e) {

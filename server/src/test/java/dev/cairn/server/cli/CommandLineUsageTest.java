@@ -3,6 +3,7 @@ package dev.cairn.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.server.http.NearestName;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -74,10 +75,10 @@ class CommandLineUsageTest {
 
     @Test
     void editDistanceCountsATranspositionAsOneEdit() {
-        assertThat(UsageHints.distance("namespace", "namespce")).isEqualTo(1);
-        assertThat(UsageHints.distance("retrieve", "retreive")).isEqualTo(1);
-        assertThat(UsageHints.distance("serve", "serve")).isZero();
-        assertThat(UsageHints.distance("", "abc")).isEqualTo(3);
+        assertThat(NearestName.distance("namespace", "namespce")).isEqualTo(1);
+        assertThat(NearestName.distance("retrieve", "retreive")).isEqualTo(1);
+        assertThat(NearestName.distance("serve", "serve")).isZero();
+        assertThat(NearestName.distance("", "abc")).isEqualTo(3);
     }
 
     @Test

@@ -67,6 +67,11 @@ public record DocumentView(
         }
     }
 
-    /** The answer of a document upload. */
-    public record Ingested(String id, long version, int chunks) {}
+    /**
+     * The answer of a document upload.
+     *
+     * @param unchanged true when the upload asked to skip an unchanged document and it was one:
+     *     nothing was embedded or written, {@code version} is the stored one
+     */
+    public record Ingested(String id, long version, int chunks, boolean unchanged) {}
 }
