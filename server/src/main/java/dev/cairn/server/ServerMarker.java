@@ -65,11 +65,21 @@ public record ServerMarker(long pid, URI url, String token) {
 
     /**
      * The server that holds {@code dataDir}: the marker there when its process still runs. A marker
-     * left by a killed server (its pid gone) holds nothing.
+     * left by a killed server holds nothing: its pid is gone, or (after a reboot) taken by a
+     * process that is no JVM.
      */
     public static Optional<ServerMarker> holder(Path dataDir) {
         return read(dataDir)
-                .filter(m -> ProcessHandle.of(m.pid()).map(ProcessHandle::isAlive).orElse(false));
+                .filter(m -> ProcessHandle.of(m.pid()).filter(ServerMarker::jvm).isPresent());
+    }
+
+    /** A live process that may be a Cairn server: a JVM, or one whose command cannot be read. */
+    private static boolean jvm(ProcessHandle process) {
+        return process.isAlive()
+                && process.info()
+                        .command()
+                        .map(c -> Path.of(c).getFileName().toString().startsWith("java"))
+                        .orElse(true);
     }
 
     /** The marker in {@code dataDir}, empty when there is none or it cannot be read. */

@@ -169,6 +169,16 @@ class LauncherTest {
     void aMarkerLeftByAServerThatIsGoneHoldsNothing() throws Exception {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor(10, TimeUnit.SECONDS);
+        assertThat(markerOf(gone.pid())).as("its pid is gone").isEmpty();
+        // after a reboot the pid may be another program's: not a JVM, so not a server
+        Process other = new ProcessBuilder("sleep", "30").start();
+        try {
+            assertThat(markerOf(other.pid())).as("its pid is a sleep").isEmpty();
+        } finally {
+            other.destroy();
+        }
+        assertThat(markerOf(ProcessHandle.current().pid())).as("a live JVM").isPresent();
+
         Path data = Files.createDirectories(dir.resolve("stale-marker-data"));
         new ServerMarker(gone.pid(), URI.create("http://localhost:1"), "t").write(data);
         try (ServerSocket busy = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
@@ -250,6 +260,13 @@ class LauncherTest {
             server.destroyForcibly();
             server.waitFor(30, TimeUnit.SECONDS);
         }
+    }
+
+    /** The holder {@link ServerMarker#holder} finds for a marker naming {@code pid}. */
+    private java.util.Optional<ServerMarker> markerOf(long pid) throws IOException {
+        Path data = Files.createTempDirectory(dir, "marker");
+        new ServerMarker(pid, URI.create("http://localhost:1"), "t").write(data);
+        return ServerMarker.holder(data);
     }
 
     private record Run(int exit, String out, String err, Duration took) {}
