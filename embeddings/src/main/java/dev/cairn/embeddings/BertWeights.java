@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  * attention needs no separate scaling; token-type row 0 is folded into the position table.
  *
  * <p>Two steps: {@link #convert} does all of the above in pure Java into a {@link WeightImage}
- * (kept in the server's data dir by {@link WeightCacheFile}, so a restart skips the ONNX parse and
+ * (kept in the per-user cache by {@link WeightCacheFile}, so a restart skips the ONNX parse and
  * this conversion), {@link #upload} makes the encoder's arrays on that image's memory.
  *
  * <p>Immutable once built; the arrays belong to the manager passed to {@link #upload}.

@@ -20,10 +20,10 @@ public final class EmbeddingModels {
     }
 
     /**
-     * As {@link #bgeSmallEnV15()}, keeping the converted weights in {@code dir} (a server's data
-     * dir): the first load writes {@code model-weights-<model id>.bin} there in the background, and
-     * later loads read it instead of parsing and converting the ONNX file (seconds less per start).
-     * A file made from another model file or build, or damaged, is ignored with one log line and
+     * As {@link #bgeSmallEnV15()}, keeping the converted weights in {@code dir}: the first load
+     * writes {@code model-weights-<model id>-<build digest>.bin} there in the background, and later
+     * loads read it instead of parsing and converting the ONNX file (seconds less per start). A
+     * file made from another model file or build, or damaged, is ignored with one log line and
      * rewritten.
      */
     public static EmbeddingModel bgeSmallEnV15(Path dir) {
@@ -70,6 +70,28 @@ public final class EmbeddingModels {
      */
     public static EmbeddingModel cached(EmbeddingModel model, EmbeddingCache cache) {
         return new CachingEmbeddingModel(model, cache);
+    }
+
+    /**
+     * The default model with its converted weights kept in the per-user cache directory, {@code
+     * $XDG_CACHE_HOME/cairn} or {@code ~/.cache/cairn} ({@link #weightCacheDir()}): one file per
+     * model and build of Cairn shared by every data dir and command, instead of one per data dir.
+     * When the directory cannot be written, one warning says so and a directory under {@code
+     * java.io.tmpdir} serves instead.
+     */
+    public static EmbeddingModel defaultModelWithSharedWeights() {
+        return WeightCacheDir.user()
+                .map(EmbeddingModels::defaultModel)
+                .orElseGet(EmbeddingModels::defaultModel);
+    }
+
+    /**
+     * Where {@link #defaultModelWithSharedWeights()} keeps the converted weights: the system
+     * property {@code cairn.weights.cache-dir}, else {@code $XDG_CACHE_HOME/cairn}, else {@code
+     * ~/.cache/cairn}.
+     */
+    public static Path weightCacheDir() {
+        return WeightCacheDir.configured();
     }
 
     /** The default model, {@link #bgeSmallEnV15()}. */

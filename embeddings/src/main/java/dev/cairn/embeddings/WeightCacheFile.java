@@ -19,14 +19,22 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.jar.JarEntry;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
@@ -47,10 +55,13 @@ import java.util.zip.CRC32C;
  * Otherwise it is ignored with one log line, the weights are converted again and the file is
  * rewritten, so a wrong file is never served and costs one cold load.
  *
- * <p>Written to a temporary file and renamed over the old one, so a reader sees a whole file or
- * none. Not forced to disk: a file torn by a crash fails its checksum and is rebuilt, and forcing
- * 150 MB on a busy disk could take longer than the conversion it saves. Stateless apart from the
- * path; thread-safe.
+ * <p>The files live in one directory per user ({@link WeightCacheDir}), shared by every data dir
+ * and process; each is named by its model and {@link Key#digest}, so builds do not overwrite each
+ * other's, and only the {@value #KEPT_PER_MODEL} most recently used of a model are kept. Written to
+ * a temporary file of the writing process and renamed over the old one, so a reader sees a whole
+ * file or none and two processes converting at once do not corrupt each other. Not forced to disk:
+ * a file torn by a crash fails its checksum and is rebuilt, and forcing 150 MB on a busy disk could
+ * take longer than the conversion it saves. Stateless apart from the path; thread-safe.
  */
 final class WeightCacheFile {
 
@@ -98,7 +109,35 @@ final class WeightCacheFile {
                     modelFile(spec.onnxResource()) + ", " + spec.heads() + " heads",
                     CODE_STAMP);
         }
+
+        /**
+         * Twelve hex digits of a SHA-256 of everything but the model id: files of other builds or
+         * model files sit beside this one under other names instead of replacing it, so two builds
+         * in use on one machine (two checkouts) do not convert over each other's file.
+         */
+        String digest() {
+            try {
+                byte[] hash =
+                        MessageDigest.getInstance("SHA-256")
+                                .digest(
+                                        (version + "\n" + source + "\n" + codeStamp)
+                                                .getBytes(StandardCharsets.UTF_8));
+                return HexFormat.of().formatHex(hash, 0, 6);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 missing from the JDK", e);
+            }
+        }
     }
+
+    /** Every file's name starts so; the model id and the key's digest follow. */
+    static final String PREFIX = "model-weights-";
+
+    /**
+     * Files of one model kept in a directory, the most recently used first; older ones (other
+     * builds of Cairn, other model files) are deleted when a new one is saved. Three: the build in
+     * use and two more checkouts or versions used alongside it.
+     */
+    static final int KEPT_PER_MODEL = 3;
 
     private final Path file;
     private final Key key;
@@ -108,11 +147,15 @@ final class WeightCacheFile {
         this.key = key;
     }
 
-    /** The file for {@code key} in {@code dir}: {@code model-weights-<model id>.bin}. */
+    /**
+     * The file for {@code key} in {@code dir}: {@code model-weights-<model id>-<digest>.bin} (see
+     * {@link Key#digest}).
+     */
     static WeightCacheFile in(Path dir, Key key) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(key, "key");
-        return new WeightCacheFile(dir.resolve("model-weights-" + key.model() + ".bin"), key);
+        return new WeightCacheFile(
+                dir.resolve(PREFIX + key.model() + "-" + key.digest() + ".bin"), key);
     }
 
     Path file() {
@@ -125,7 +168,11 @@ final class WeightCacheFile {
      */
     Optional<WeightImage> load() {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            return check(channel);
+            Optional<WeightImage> image = check(channel);
+            if (image.isPresent()) {
+                markUsed();
+            }
+            return image;
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
@@ -251,17 +298,19 @@ final class WeightCacheFile {
      * @throws UncheckedIOException when it cannot be written (the previous file stays)
      */
     void save(WeightImage image) {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Path tmp = null;
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            Files.deleteIfExists(tmp);
+            Path dir = Files.createDirectories(file.toAbsolutePath().getParent());
+            // a file of its own per writer: two processes (or encoders) that convert at once each
+            // write a whole file, and the later rename wins with the same content
+            tmp = createOwnerOnly(dir, file.getFileName() + ".");
             List<ByteBuffer> parts = layout(image);
             CRC32C crc = new CRC32C();
             for (ByteBuffer part : parts) {
                 crc.update(part.duplicate());
             }
             parts.add(ByteBuffer.allocate(Long.BYTES).putLong(0, crc.getValue()));
-            try (FileChannel channel = createOwnerOnly(tmp)) {
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ByteBuffer[] all = parts.toArray(ByteBuffer[]::new);
                 long total = 0;
                 for (ByteBuffer b : all) {
@@ -272,13 +321,81 @@ final class WeightCacheFile {
                 }
             }
             AtomicReplace.move(tmp, file);
+            pruneOthers();
         } catch (IOException e) {
             try {
-                Files.deleteIfExists(tmp);
+                if (tmp != null) {
+                    Files.deleteIfExists(tmp);
+                }
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw new UncheckedIOException("cannot write the model weights cache " + file, e);
+        }
+    }
+
+    /**
+     * Dates the file as used now, so that {@link #pruneOthers} in another process keeps it. Best
+     * effort: a file that cannot be touched is still read.
+     */
+    private void markUsed() {
+        try {
+            Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis()));
+        } catch (IOException | RuntimeException e) {
+            // read-only cache: the file is used all the same
+        }
+    }
+
+    /**
+     * Deletes this model's files beyond the {@value #KEPT_PER_MODEL} most recently used (this one
+     * among them), so upgrades and rebuilds do not pile up 150 MB files. Best effort.
+     */
+    void pruneOthers() {
+        // not a model whose id extends this one's (bge-small-en-v1.5 and bge-small-en-v1.5-int8)
+        Pattern sameModel =
+                Pattern.compile(Pattern.quote(PREFIX + key.model() + "-") + "[0-9a-f]{12}\\.bin");
+        Path dir = file.toAbsolutePath().getParent();
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> mine =
+                    files.filter(f -> sameModel.matcher(f.getFileName().toString()).matches())
+                            .sorted(Comparator.comparing(WeightCacheFile::lastModified).reversed())
+                            .toList();
+            for (Path old : mine.subList(Math.min(KEPT_PER_MODEL, mine.size()), mine.size())) {
+                if (!old.getFileName().equals(file.getFileName())) {
+                    Files.deleteIfExists(old);
+                    LOG.log(Level.INFO, "deleted model weights {0}, unused for longest", old);
+                }
+            }
+            deleteAbandoned(dir);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "model weights in {0} not pruned: {1}", dir, e.getMessage());
+        }
+    }
+
+    /** Deletes temporary files of this model that writers which died left behind. */
+    private void deleteAbandoned(Path dir) throws IOException {
+        String prefix = file.getFileName() + ".";
+        FileTime before = FileTime.from(Instant.now().minus(ABANDONED_AFTER));
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path tmp :
+                    files.filter(
+                                    f ->
+                                            f.getFileName().toString().startsWith(prefix)
+                                                    && f.getFileName()
+                                                            .toString()
+                                                            .endsWith(TMP_SUFFIX)
+                                                    && lastModified(f).compareTo(before) < 0)
+                            .toList()) {
+                Files.deleteIfExists(tmp);
+            }
+        }
+    }
+
+    private static FileTime lastModified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+            return FileTime.fromMillis(0);
         }
     }
 
@@ -323,20 +440,24 @@ final class WeightCacheFile {
         return parts;
     }
 
-    /** A new file readable by the owner only, as every file of a data dir. */
-    private static FileChannel createOwnerOnly(Path path) throws IOException {
-        Set<StandardOpenOption> options =
-                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    /** A new temporary file in {@code dir} readable by the owner only. */
+    private static Path createOwnerOnly(Path dir, String prefix) throws IOException {
         try {
-            return FileChannel.open(
-                    path,
-                    options,
+            return Files.createTempFile(
+                    dir,
+                    prefix,
+                    TMP_SUFFIX,
                     PosixFilePermissions.asFileAttribute(
                             PosixFilePermissions.fromString("rw-------")));
         } catch (UnsupportedOperationException e) {
-            return FileChannel.open(path, options);
+            return Files.createTempFile(dir, prefix, TMP_SUFFIX);
         }
     }
+
+    private static final String TMP_SUFFIX = ".tmp";
+
+    /** A temporary file this old was left by a writer that died (a write takes seconds). */
+    static final Duration ABANDONED_AFTER = Duration.ofHours(1);
 
     private static long align(long offset) {
         long a = WeightImage.ALIGNMENT;

@@ -84,6 +84,8 @@ class WeightCacheTest {
                         "model-weights-"
                                 + spec.id()
                                 + (int8.isPresent() ? Int8Linear.MODEL_ID_SUFFIX : "")
+                                + "-"
+                                + WeightCacheFile.Key.of(spec, int8.isPresent()).digest()
                                 + ".bin");
 
         try (LogLines logs = new LogLines();
@@ -219,6 +221,122 @@ class WeightCacheTest {
         assertThat(plain.file()).isNotEqualTo(int8.file());
         assertThat(WeightCacheFile.Key.of(BertSpec.BGE_SMALL_EN_V15, false).source())
                 .contains("bge-small-en-v1.5.onnx", "crc32 ", "12 heads");
+    }
+
+    @Test
+    void eachBuildHasAFileOfItsOwnAndOnlyTheThreeMostRecentlyUsedAreKept() throws IOException {
+        // another model whose id starts with this one's is not this model's to prune
+        WeightCacheFile longer =
+                WeightCacheFile.in(
+                        dir,
+                        new WeightCacheFile.Key(
+                                WeightCacheFile.VERSION, "tiny-int8", "tiny.onnx", "old"));
+        longer.save(smallImage());
+        Files.setLastModifiedTime(longer.file(), java.nio.file.attribute.FileTime.fromMillis(0));
+        List<WeightCacheFile> builds = new ArrayList<>();
+        for (int build = 1; build <= 6; build++) {
+            if (build == 6) {
+                // build 3 is used again (a checkout that was not rebuilt): it counts as recent
+                assertThat(builds.get(2).load()).isPresent();
+            }
+            WeightCacheFile file = build(build);
+            file.save(smallImage());
+            // saved a minute apart, as rebuilds would be
+            Files.setLastModifiedTime(
+                    file.file(), java.nio.file.attribute.FileTime.fromMillis(build * 60_000L));
+            builds.add(file);
+        }
+        assertThat(builds.stream().map(WeightCacheFile::file).distinct()).hasSize(6);
+        assertThat(builds)
+                .extracting(f -> Files.exists(f.file()))
+                .as("builds 1 to 6: the three most recently used are kept")
+                .containsExactly(false, false, true, false, true, true);
+        assertThat(longer.file()).exists();
+    }
+
+    private WeightCacheFile build(int build) {
+        return WeightCacheFile.in(
+                dir,
+                new WeightCacheFile.Key(
+                        WeightCacheFile.VERSION,
+                        "tiny",
+                        "tiny.onnx (3 bytes)",
+                        "cairn.jar:1:" + build));
+    }
+
+    @Test
+    void writersSavingTheSameFileAtOnceLeaveOneWholeFile() throws Exception {
+        WeightCacheFile file = WeightCacheFile.in(dir, key());
+        int writers = 4;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(writers);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < writers; i++) {
+            threads.add(
+                    Thread.ofPlatform()
+                            .start(
+                                    () -> {
+                                        try {
+                                            start.await();
+                                        } catch (Exception e) {
+                                            throw new IllegalStateException(e);
+                                        }
+                                        file.save(smallImage());
+                                    }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(file.load()).isPresent();
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .as("no temporary file left")
+                    .containsExactly(file.file().getFileName().toString());
+        }
+    }
+
+    @Test
+    void theSharedDirectoryIsTheConfiguredOneAndCreatedOwnerOnly() throws IOException {
+        Path wanted = dir.resolve("cache/cairn");
+        String was = System.setProperty(WeightCacheDir.PROPERTY, wanted.toString());
+        try {
+            assertThat(WeightCacheDir.user()).contains(wanted);
+            assertThat(
+                            java.nio.file.attribute.PosixFilePermissions.toString(
+                                    Files.getPosixFilePermissions(wanted)))
+                    .isEqualTo("rwx------");
+        } finally {
+            restore(WeightCacheDir.PROPERTY, was);
+        }
+    }
+
+    @Test
+    void aDirectoryThatCannotBeMadeFallsBackToATemporaryOneWithAWarning() throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        String wasDir =
+                System.setProperty(WeightCacheDir.PROPERTY, file.resolve("cairn").toString());
+        String wasTmp = System.setProperty("java.io.tmpdir", tmp.toString());
+        try (LogLines logs = new LogLines()) {
+            Optional<Path> used = WeightCacheDir.user();
+            assertThat(used).hasValueSatisfying(p -> assertThat(p.getParent()).isEqualTo(tmp));
+            assertThat(used.get()).isDirectory();
+            assertThat(logs.lines())
+                    .singleElement()
+                    .asString()
+                    .startsWith("cannot keep the model weights in " + file.resolve("cairn"))
+                    .contains("using " + used.get() + " instead");
+        } finally {
+            restore(WeightCacheDir.PROPERTY, wasDir);
+            restore("java.io.tmpdir", wasTmp);
+        }
+    }
+
+    private static void restore(String property, String was) {
+        if (was == null) {
+            System.clearProperty(property);
+        } else {
+            System.setProperty(property, was);
+        }
     }
 
     private void assertIgnoredWithOneLine(WeightCacheFile file, String why) {

@@ -7,6 +7,11 @@ import dev.cairn.graph.ProximityConfig;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.KnowledgeGraph;
 import dev.cairn.store.Store;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
@@ -16,6 +21,8 @@ import java.util.concurrent.FutureTask;
  * them in reverse order. Thread-safe.
  */
 public final class Cairn implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Cairn.class.getName());
 
     /** The entity graph's snapshot in the data dir (see {@link KnowledgeGraph}). */
     public static final String GRAPH_SNAPSHOT_FILE = "entity-graph.snapshot";
@@ -105,16 +112,42 @@ public final class Cairn implements AutoCloseable {
 
     /**
      * The encoder with its first forward pass paid (JIT and native warm-up) before serving; its
-     * converted weights are kept in the data dir, so a restart skips the ONNX parse and conversion.
+     * converted weights are kept in the per-user cache ({@link
+     * EmbeddingModels#defaultModelWithSharedWeights}), so a restart, another data dir or a command
+     * line skips the ONNX parse and conversion. Files an earlier version kept in the data dir (147
+     * MB each) are deleted.
      */
-    private static EmbeddingModel loadEncoder(java.nio.file.Path dataDir) {
-        EmbeddingModel encoder = EmbeddingModels.defaultModel(dataDir);
+    private static EmbeddingModel loadEncoder(Path dataDir) {
+        deleteDataDirWeights(dataDir);
+        EmbeddingModel encoder = EmbeddingModels.defaultModelWithSharedWeights();
         try {
             encoder.embedQuery("warm up");
             return encoder;
         } catch (RuntimeException e) {
             encoder.close();
             throw e;
+        }
+    }
+
+    /** Deletes the converted weights earlier versions kept in the data dir; best effort. */
+    private static void deleteDataDirWeights(Path dataDir) {
+        if (!Files.isDirectory(dataDir)) {
+            return;
+        }
+        try (DirectoryStream<Path> old = Files.newDirectoryStream(dataDir, "model-weights-*.bin")) {
+            for (Path file : old) {
+                long megabytes = Files.size(file) >> 20;
+                Files.delete(file);
+                LOG.log(
+                        Level.INFO,
+                        "deleted {0} ({1} MB): the converted weights are kept in {2} now, once for"
+                                + " every data dir",
+                        file,
+                        megabytes,
+                        EmbeddingModels.weightCacheDir());
+            }
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "old model weights in {0} not deleted: {1}", dataDir, e);
         }
     }
 

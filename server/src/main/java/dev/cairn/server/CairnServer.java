@@ -76,7 +76,7 @@ public final class CairnServer implements AutoCloseable {
                                                                     .addFilter(deadlines),
                                                             components)));
             tls.ifPresent(builder::tls);
-            this.web = phases.time("http", () -> builder.build().start());
+            this.web = phases.time("http", () -> listen(builder.build(), settings.port()));
         } catch (RuntimeException e) {
             deadlines.close();
             components.close();
@@ -100,6 +100,25 @@ public final class CairnServer implements AutoCloseable {
             throw e;
         }
         LOG.log(Level.INFO, phases.readyLine());
+    }
+
+    /**
+     * Starts {@code web}; fails when it does not listen. The web server does not throw when its
+     * port is taken (since {@code cairn serve} checked it, by a process that took it meanwhile): it
+     * logs the bind failure and runs without a listener, on port -1.
+     *
+     * @throws PortInUse when the port was taken
+     */
+    private static WebServer listen(WebServer web, int port) {
+        if (PortInUse.bindFailed(web::start)) {
+            web.stop();
+            throw PortInUse.at(port);
+        }
+        if (!web.isRunning()) {
+            web.stop();
+            throw new IllegalStateException("the web server did not start (see the log above)");
+        }
+        return web;
     }
 
     /** The name of the token the data dir's {@link ServerMarker} carries. */
@@ -155,16 +174,34 @@ public final class CairnServer implements AutoCloseable {
         return components.knowledge();
     }
 
+    /**
+     * Stops: no new connections, in-flight requests get the grace period, then the components
+     * close. Logs {@code stopping} and {@code stopped in N ms (web server N ms, components N ms)}.
+     */
     @Override
     public void close() {
+        LOG.log(Level.INFO, "stopping");
+        long start = System.nanoTime();
+        long webMillis = 0;
         try {
             marker.remove(settings.dataDir());
             web.stop();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "web server did not stop cleanly", e);
         } finally {
+            webMillis = (System.nanoTime() - start) / 1_000_000;
             deadlines.close();
             components.close();
         }
+        long totalMillis = (System.nanoTime() - start) / 1_000_000;
+        LOG.log(
+                Level.INFO,
+                "stopped in "
+                        + totalMillis
+                        + " ms (web server "
+                        + webMillis
+                        + " ms, components "
+                        + (totalMillis - webMillis)
+                        + " ms)");
     }
 }

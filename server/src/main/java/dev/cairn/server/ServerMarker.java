@@ -20,8 +20,8 @@ import java.util.Optional;
  * it and asks that server over HTTP instead of loading the encoder itself. The token is valid only
  * while this server process runs and grants what the files of the data dir grant anyway (whoever
  * can read this file can read the database next to it). Written once the server listens, removed
- * when it stops; a file left by a killed server is recognised by its Lucene lock no longer being
- * held.
+ * when it stops; a file left by a killed server is recognised by its process being gone ({@link
+ * #holder}).
  *
  * @param pid the server's process id
  * @param url the server's base URL
@@ -61,6 +61,25 @@ public record ServerMarker(long pid, URI url, String token) {
                 throw new UncheckedIOException("cannot remove " + file, e);
             }
         }
+    }
+
+    /**
+     * The server that holds {@code dataDir}: the marker there when its process still runs. A marker
+     * left by a killed server holds nothing: its pid is gone, or (after a reboot) taken by a
+     * process that is no JVM.
+     */
+    public static Optional<ServerMarker> holder(Path dataDir) {
+        return read(dataDir)
+                .filter(m -> ProcessHandle.of(m.pid()).filter(ServerMarker::jvm).isPresent());
+    }
+
+    /** A live process that may be a Cairn server: a JVM, or one whose command cannot be read. */
+    private static boolean jvm(ProcessHandle process) {
+        return process.isAlive()
+                && process.info()
+                        .command()
+                        .map(c -> Path.of(c).getFileName().toString().startsWith("java"))
+                        .orElse(true);
     }
 
     /** The marker in {@code dataDir}, empty when there is none or it cannot be read. */

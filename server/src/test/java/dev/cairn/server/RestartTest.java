@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,9 +70,9 @@ class RestartTest {
         assertThat(graphBefore)
                 .anySatisfy(id -> assertThat(id).startsWith("ledger-db-promote-replica#"));
         assertThat(dataDir.resolve(Cairn.GRAPH_SNAPSHOT_FILE)).isNotEmptyFile();
-        // the first start converted the model's weights and kept them in the data dir
-        assertThat(weightFiles()).singleElement().satisfies(f -> assertThat(f).isNotEmptyFile());
-        Path weights = weightFiles().getFirst();
+        // the converted weights are kept once per user, not in each data dir
+        assertThat(weightFiles(dataDir)).isEmpty();
+        Path weights = EmbeddingModels.weightCacheDir().resolve("model-weights-bge-small-en-v1.5");
 
         try (LogCapture logs = new LogCapture();
                 ServerFixture second = new ServerFixture(settings())) {
@@ -103,9 +104,9 @@ class RestartTest {
         }
     }
 
-    /** The model weights cache files in the data dir. */
-    List<Path> weightFiles() throws IOException {
-        try (var files = Files.list(dataDir)) {
+    /** The model weights cache files in {@code dir}. */
+    static List<Path> weightFiles(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().startsWith("model-weights-"))
                     .toList();
         }

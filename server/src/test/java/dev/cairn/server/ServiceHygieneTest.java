@@ -2,6 +2,7 @@ package dev.cairn.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.server.http.LogText;
 import java.io.IOException;
 import java.net.Socket;
@@ -41,14 +42,14 @@ class ServiceHygieneTest {
         // a cold start saves the model's converted weights in the background and logs a line when
         // done (the rename that publishes the file comes right before it): wait for that, so the
         // log assertions below see only what their clients provoke
-        Waits.until(() -> weightsSaved(dataDir.resolve("data")), Duration.ofSeconds(60));
+        Waits.until(() -> weightsSaved(EmbeddingModels.weightCacheDir()), Duration.ofSeconds(60));
     }
 
     private static boolean weightsSaved(Path data) {
         try (Stream<Path> files = Files.list(data)) {
             return files.anyMatch(
                     f ->
-                            f.getFileName().toString().startsWith("model-weights-")
+                            f.getFileName().toString().startsWith("model-weights-bge-small")
                                     && f.getFileName().toString().endsWith(".bin"));
         } catch (IOException e) {
             return false;

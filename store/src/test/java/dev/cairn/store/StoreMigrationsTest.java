@@ -59,6 +59,66 @@ class StoreMigrationsTest {
     }
 
     @Test
+    void anOpenLogsOneSummaryLineNotOneLinePerMigration() throws SQLException {
+        var migrations = Migrations.load(List.of(FIRST_TWO, THIRD), "testing", GREETING);
+        List<String> first = infoLines(() -> Migrations.apply(c, migrations));
+        assertThat(first)
+                .singleElement()
+                .asString()
+                .matches("schema at V5 \\(applied 3 migrations in \\d+ ms\\)");
+        assertThat(infoLines(() -> Migrations.apply(c, migrations)))
+                .containsExactly("schema at V5 (up to date)");
+    }
+
+    @Test
+    void theSummaryCountsOneMigrationInTheSingular() {
+        var migrations = Migrations.load(List.of(FIRST_TWO), "testing", GREETING);
+        assertThat(Migrations.summary(migrations, 1, 7))
+                .isEqualTo("schema at V2 (applied 1 migration in 7 ms)");
+    }
+
+    private static final Map<String, String> GREETING = Map.of("greeting", "hello");
+
+    private interface SqlWork {
+        void run() throws SQLException;
+    }
+
+    /** The INFO and higher lines the migration runner logs while {@code work} runs. */
+    private static List<String> infoLines(SqlWork work) throws SQLException {
+        java.util.logging.Logger logger =
+                java.util.logging.Logger.getLogger(Migrations.class.getName());
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler =
+                new java.util.logging.Handler() {
+                    @Override
+                    public void publish(java.util.logging.LogRecord record) {
+                        if (record.getLevel().intValue()
+                                >= java.util.logging.Level.INFO.intValue()) {
+                            lines.add(
+                                    java.text.MessageFormat.format(
+                                            record.getMessage(), record.getParameters()));
+                        }
+                    }
+
+                    @Override
+                    public void flush() {}
+
+                    @Override
+                    public void close() {}
+                };
+        java.util.logging.Level was = logger.getLevel();
+        logger.setLevel(java.util.logging.Level.ALL);
+        logger.addHandler(handler);
+        try {
+            work.run();
+        } finally {
+            logger.removeHandler(handler);
+            logger.setLevel(was);
+        }
+        return lines;
+    }
+
+    @Test
     void appliesOnlyTheNewMigrationToAnOlderSchema() throws SQLException {
         var all = load(Map.of("greeting", "hi"));
         Migrations.apply(c, all.subList(0, 1));

@@ -80,7 +80,10 @@ final class EvalBeirCommand implements Callable<Integer> {
             description = "hybrid-graph weights lexical,dense,graph (default 1,1,1)")
     List<Double> weights;
 
-    @Option(names = "--json", paramLabel = "FILE")
+    @Option(
+            names = "--json",
+            paramLabel = "FILE",
+            description = "also write the results as JSON to FILE; default: none")
     Path json;
 
     @Option(
@@ -101,7 +104,7 @@ final class EvalBeirCommand implements Callable<Integer> {
             names = "--fusion",
             defaultValue = "adaptive",
             paramLabel = "rrf|adaptive|convex",
-            description = "how hybrid modes fuse their signals (default adaptive)")
+            description = "how hybrid modes fuse their signals")
     String fusion;
 
     @Option(
@@ -109,7 +112,8 @@ final class EvalBeirCommand implements Callable<Integer> {
             paramLabel = "N",
             description =
                     "evaluate on the first N corpus documents only, with the queries whose judged"
-                            + " documents all lie among them (a smaller, clearly labelled subset)")
+                            + " documents all lie among them (a smaller, clearly labelled subset);"
+                            + " default: all")
     Integer maxDocs;
 
     @Option(
@@ -117,7 +121,7 @@ final class EvalBeirCommand implements Callable<Integer> {
             paramLabel = "FILE",
             description =
                     "judgments to train an adaptation on before scoring again (tuned rows); keep"
-                            + " their queries apart from --qrels'")
+                            + " their queries apart from --qrels'; default: none, no tuning")
     Path tuneQrels;
 
     @Option(

@@ -48,7 +48,12 @@ final class EvalLocomoCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "locomo10.json")
     Path file;
 
-    @Option(names = "--k", split = ",", defaultValue = "5,10,25", paramLabel = "K")
+    @Option(
+            names = "--k",
+            split = ",",
+            defaultValue = "5,10,25",
+            paramLabel = "K",
+            description = "cut-offs of evidence recall@k")
     List<Integer> ks;
 
     @Option(
@@ -83,7 +88,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             names = "--only",
             split = ",",
             paramLabel = "SAMPLE",
-            description = "only these sample ids, e.g. conv-26")
+            description = "only these sample ids, e.g. conv-26; default: every sample")
     List<String> only;
 
     @Option(
@@ -175,7 +180,10 @@ final class EvalLocomoCommand implements Callable<Integer> {
                             + " question over all of them: recall at scale, among many people")
     boolean oneNamespace;
 
-    @Option(names = "--json", paramLabel = "FILE")
+    @Option(
+            names = "--json",
+            paramLabel = "FILE",
+            description = "also write the results as JSON to FILE; default: none")
     Path json;
 
     @Option(
@@ -183,16 +191,14 @@ final class EvalLocomoCommand implements Callable<Integer> {
             paramLabel = "FILE",
             description =
                     "write every question's evidence and recalled dia_ids, one JSON line per"
-                            + " question and mode, for reading the misses")
+                            + " question and mode, for reading the misses; default: none")
     Path questionsFile;
 
     @Option(
             names = "--embedding-cache",
             defaultValue = "cairn-eval/locomo-embeddings.db",
             paramLabel = "FILE",
-            description =
-                    "vectors kept between runs, a SQLite embedding cache as a data dir's (default"
-                            + " cairn-eval/locomo-embeddings.db)")
+            description = "vectors kept between runs, a SQLite embedding cache like a data dir's")
     Path embeddingCache;
 
     @Override

@@ -55,15 +55,22 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true)
 final class IngestCommand implements Callable<Integer> {
 
-    @Parameters(arity = "1..*", paramLabel = "PATH")
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "PATH",
+            description = "files or folders (read recursively) to ingest")
     List<Path> paths;
 
-    @Option(names = "--namespace", required = true, paramLabel = "NS")
+    @Option(
+            names = "--namespace",
+            required = true,
+            paramLabel = "NS",
+            description = "namespace to ingest into (required)")
     String namespace;
 
     @Option(
             names = "--create",
-            description = "create the namespace when it does not exist (default true)",
+            description = "create the namespace when it does not exist",
             negatable = true,
             defaultValue = "true",
             // without it picocli toggles the default: --create would mean false

@@ -33,13 +33,15 @@ final class LocalOptions {
     @Option(
             names = "--data",
             paramLabel = "DIR",
-            description = "data dir (default ./cairn-data, or CAIRN_DATA_DIR)")
+            description = "data dir (or CAIRN_DATA_DIR); default: ./cairn-data")
     Path dataDir;
 
     @Option(
             names = "--db-url",
             paramLabel = "JDBC_URL",
-            description = "PostgreSQL JDBC URL (or CAIRN_DB_URL)")
+            description =
+                    "PostgreSQL JDBC URL (or CAIRN_DB_URL); default: none, the embedded store in"
+                            + " the data dir")
     String dbUrl;
 
     ServerSettings settings() {
@@ -102,12 +104,11 @@ final class LocalOptions {
     Optional<RemoteOptions> runningServer() {
         ServerSettings settings = settings();
         Path dir = settings.dataDir().toAbsolutePath();
-        if (heldLock(dir.resolve("lucene")).isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<ServerMarker> marker = ServerMarker.read(dir);
+        // the marker, not the index locks: a server on a fresh data dir holds no index lock yet
+        Optional<ServerMarker> marker = ServerMarker.holder(dir);
         if (marker.isEmpty()) {
-            requireNotServed(settings); // held by a server that left no marker: say --server
+            requireNotServed(settings); // held by a process that left no marker: say --server
+            return Optional.empty();
         }
         ServerMarker server = marker.orElseThrow();
         if (!answersHealth(server.url())) {
@@ -134,7 +135,7 @@ final class LocalOptions {
     private static boolean answersHealth(java.net.URI base) {
         try {
             java.net.http.HttpResponse<Void> response =
-                    HEALTH_CLIENT.send(
+                    Health.CLIENT.send(
                             java.net.http.HttpRequest.newBuilder(base.resolve("/health"))
                                     .timeout(java.time.Duration.ofSeconds(2))
                                     .GET()
@@ -149,10 +150,13 @@ final class LocalOptions {
         }
     }
 
-    private static final java.net.http.HttpClient HEALTH_CLIENT =
-            java.net.http.HttpClient.newBuilder()
-                    .connectTimeout(java.time.Duration.ofSeconds(2))
-                    .build();
+    /** Made on first use: picocli initialises this class for every command line, even --help. */
+    private static final class Health {
+        static final java.net.http.HttpClient CLIENT =
+                java.net.http.HttpClient.newBuilder()
+                        .connectTimeout(java.time.Duration.ofSeconds(2))
+                        .build();
+    }
 
     /**
      * Fails when a running server holds the data dir's Lucene indexes: opening them here would fail

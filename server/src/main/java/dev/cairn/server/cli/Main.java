@@ -1,21 +1,33 @@
 package dev.cairn.server.cli;
 
-import dev.cairn.embeddings.EmbeddingModels;
 import io.helidon.logging.common.LogConfig;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code cairn}: the command line of API.md. Exit 0 on success, 2 on bad usage, 1 on failure. */
+/**
+ * {@code cairn}: the command line of API.md. Exit 0 on success; 2 on bad usage or input (an {@link
+ * IllegalArgumentException} or {@link NoSuchElementException}, or a server's 4xx answer); 1 on
+ * failure (a server's 5xx, no connection, I/O).
+ */
 @Command(
         name = "cairn",
         mixinStandardHelpOptions = true,
         version = "cairn 0.1.0",
         description = "Hybrid knowledge retrieval and agent memory.",
+        footerHeading = "%nThe ./cairn launcher also runs:%n",
+        footer = {
+            "  test      Run the whole test suite: ./cairn test [MAVEN ARGS] is",
+            "              ./mvnw -B verify with the launcher's JDK (docs/operations.md)",
+            "",
+            "Exit codes: 0 success; 2 usage or input error, also when a server answers",
+            "4xx to the command; 1 failure (a server's 5xx, no connection, I/O)."
+        },
         subcommands = {
             ServeCommand.class,
             IngestCommand.class,
@@ -30,19 +42,24 @@ public final class Main implements Runnable {
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_FAILURE = 1;
 
+    private static final String LOG_MANAGER = "java.util.logging.manager";
+
     /**
      * Loggers whose level a command-line call lowers. JUL holds loggers weakly, so the levels set
      * on them would be lost with the logger objects if nothing kept them.
      */
     private static final List<Logger> QUIETED = new ArrayList<>();
 
+    /**
+     * Parses first, then runs: help, version and usage errors are answered before anything slow
+     * starts (PyTorch, the store); {@code serve} starts PyTorch itself once its checks pass.
+     */
     public static void main(String[] args) {
+        if (System.getProperty(LOG_MANAGER) == null) {
+            System.setProperty(LOG_MANAGER, StoppingLogManager.class.getName());
+        }
         LogConfig.configureRuntime();
-        if (servesOperators(args)) {
-            // PyTorch's native library takes seconds to load: let it while the command line and
-            // the configuration are read and the store opens
-            EmbeddingModels.startRuntime();
-        } else {
+        if (!servesOperators(args)) {
             quietForCommandLine();
         }
         System.exit(run(args));
@@ -74,7 +91,7 @@ public final class Main implements Runnable {
 
     /** Runs the command line with usage errors and failures going to {@code err}. */
     static int run(PrintWriter err, String... args) {
-        CommandLine cli = new CommandLine(new Main());
+        CommandLine cli = commandLine();
         cli.setErr(err);
         cli.setParameterExceptionHandler(
                 (e, ignored) -> {
@@ -84,7 +101,10 @@ public final class Main implements Runnable {
                 });
         cli.setExecutionExceptionHandler(
                 (e, command, parsed) -> {
-                    if (e instanceof IllegalArgumentException) {
+                    // what the server answers with a 4xx (bad input, not found) is the user's
+                    // to fix: exit 2 here as when a server answers (RemoteOptions)
+                    if (e instanceof IllegalArgumentException
+                            || e instanceof NoSuchElementException) {
                         err.println("cairn: " + e.getMessage());
                         err.flush();
                         return EXIT_USAGE;
@@ -94,6 +114,19 @@ public final class Main implements Runnable {
                     return EXIT_FAILURE;
                 });
         return cli.execute(args);
+    }
+
+    /** The command line, every command's help showing the options' defaults. */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Main());
+        showDefaultValues(cli);
+        return cli;
+    }
+
+    /** Every option's help ends with its default, in every command. */
+    private static void showDefaultValues(CommandLine command) {
+        command.getCommandSpec().usageMessage().showDefaultValues(true);
+        command.getSubcommands().values().forEach(Main::showDefaultValues);
     }
 
     private static String firstLine(Throwable e) {

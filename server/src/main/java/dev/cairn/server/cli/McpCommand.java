@@ -45,7 +45,11 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true)
 final class McpCommand implements Callable<Integer> {
 
-    @Option(names = "--namespace", required = true, paramLabel = "NS", description = "namespace")
+    @Option(
+            names = "--namespace",
+            required = true,
+            paramLabel = "NS",
+            description = "namespace the tools work in (required)")
     String namespace;
 
     @ArgGroup(exclusive = true)
@@ -56,26 +60,30 @@ final class McpCommand implements Callable<Integer> {
         @Option(
                 names = "--data",
                 paramLabel = "DIR",
-                description = "data dir (default ./cairn-data, or CAIRN_DATA_DIR)")
+                description = "data dir (or CAIRN_DATA_DIR); default: ./cairn-data")
         Path dataDir;
 
         @Option(
                 names = "--server",
                 paramLabel = "URL",
-                description = "a running Cairn server (or CAIRN_SERVER), e.g. localhost:8080")
+                description =
+                        "a running Cairn server (or CAIRN_SERVER), e.g. localhost:8080; default:"
+                                + " none, the data dir")
         String server;
     }
 
     @Option(
             names = "--db-url",
             paramLabel = "JDBC_URL",
-            description = "PostgreSQL JDBC URL (or CAIRN_DB_URL), without --server")
+            description =
+                    "PostgreSQL JDBC URL (or CAIRN_DB_URL), without --server; default: none, the"
+                            + " embedded store in the data dir")
     String dbUrl;
 
     @Option(
             names = "--token",
             paramLabel = "TOKEN",
-            description = "bearer token for --server (or CAIRN_TOKEN)")
+            description = "bearer token for --server (or CAIRN_TOKEN); default: none")
     String token;
 
     @Override

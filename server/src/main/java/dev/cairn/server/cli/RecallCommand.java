@@ -28,22 +28,30 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true)
 final class RecallCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "QUERY")
+    @Parameters(index = "0", paramLabel = "QUERY", description = "what to recall memories about")
     String query;
 
-    @Option(names = "--namespace", required = true, paramLabel = "NS")
+    @Option(
+            names = "--namespace",
+            required = true,
+            paramLabel = "NS",
+            description = "namespace to recall from (required)")
     String namespace;
 
     @Option(
             names = "--user",
             paramLabel = "U",
-            description = "this user's memories and the shared ones (no user, no agent)")
+            description =
+                    "this user's memories and the shared ones (no user, no agent); default: every"
+                            + " user's")
     String user;
 
     @Option(
             names = "--agent",
             paramLabel = "A",
-            description = "this agent's memories and the shared ones (no user, no agent)")
+            description =
+                    "this agent's memories and the shared ones (no user, no agent); default:"
+                            + " every agent's")
     String agent;
 
     @Option(
@@ -53,10 +61,18 @@ final class RecallCommand implements Callable<Integer> {
                             + " --user such a namespace refuses the recall)")
     boolean allUsers;
 
-    @Option(names = "--limit", defaultValue = "25", paramLabel = "N")
+    @Option(
+            names = "--limit",
+            defaultValue = "25",
+            paramLabel = "N",
+            description = "most memories to answer")
     int limit;
 
-    @Option(names = "--max-tokens", defaultValue = "3500", paramLabel = "N")
+    @Option(
+            names = "--max-tokens",
+            defaultValue = "3500",
+            paramLabel = "N",
+            description = "token budget of the assembled context")
     int maxTokens;
 
     @Option(

@@ -19,17 +19,24 @@ final class RemoteOptions {
             names = "--server",
             paramLabel = "URL",
             description =
-                    "a running Cairn server, e.g. localhost:8080 (http unless a scheme is given)")
+                    "a running Cairn server to ask, e.g. localhost:8080 (http unless a scheme is"
+                            + " given); default: none, or the server that holds the data dir")
     String server;
 
     @Option(
             names = "--token",
             paramLabel = "TOKEN",
-            description = "bearer token for --server (or CAIRN_TOKEN)")
+            description = "bearer token for --server (or CAIRN_TOKEN); default: none")
     String token;
 
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /**
+     * Made on first use, not when picocli builds the command line: an HTTP client starts a thread,
+     * which {@code --help} and usage errors need not wait for.
+     */
+    private static final class Http {
+        static final HttpClient CLIENT =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    }
 
     /** Options naming {@code server} with {@code token}, as if given on the command line. */
     static RemoteOptions of(String server, String token) {
@@ -67,6 +74,18 @@ final class RemoteOptions {
         }
     }
 
+    /**
+     * The exception for a non-2xx answer, so that a mistake exits as it does without a server
+     * ({@link Main}): a 4xx says the request was wrong (usage or input: {@link
+     * IllegalArgumentException}, exit 2), anything else that the server failed (exit 1).
+     */
+    static RuntimeException answered(int status, String detail) {
+        String message = "server answered " + status + ": " + detail;
+        return status >= 400 && status < 500
+                ? new IllegalArgumentException(message)
+                : new IllegalStateException(message);
+    }
+
     /** POSTs JSON and answers the response body; a non-2xx answer fails with its detail. */
     String post(String path, Object body) {
         return postForAnswer(path, body).orThrow();
@@ -78,10 +97,13 @@ final class RemoteOptions {
             return status / 100 == 2;
         }
 
-        /** The body of a 2xx answer; any other fails with the status and the detail. */
+        /**
+         * The body of a 2xx answer; any other fails with the status and the detail, as {@link
+         * #answered} says.
+         */
         String orThrow() {
             if (!ok()) {
-                throw new IllegalStateException("server answered " + status + ": " + detail());
+                throw answered(status, detail());
             }
             return body;
         }
@@ -140,7 +162,7 @@ final class RemoteOptions {
     private Answer exchange(HttpRequest request) {
         try {
             HttpResponse<String> response =
-                    http.send(request, HttpResponse.BodyHandlers.ofString());
+                    Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
             return new Answer(response.statusCode(), response.body());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot reach " + server, e);

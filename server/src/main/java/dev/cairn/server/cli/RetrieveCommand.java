@@ -23,13 +23,21 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true)
 final class RetrieveCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "QUERY")
+    @Parameters(index = "0", paramLabel = "QUERY", description = "what to search for")
     String query;
 
-    @Option(names = "--namespace", required = true, paramLabel = "NS")
+    @Option(
+            names = "--namespace",
+            required = true,
+            paramLabel = "NS",
+            description = "namespace to search (required)")
     String namespace;
 
-    @Option(names = "--top-k", defaultValue = "10", paramLabel = "N")
+    @Option(
+            names = "--top-k",
+            defaultValue = "10",
+            paramLabel = "N",
+            description = "how many hits to answer")
     int topK;
 
     @Option(names = "--json", description = "print the API's JSON answer")

@@ -6,48 +6,68 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What {@code cairn serve} prints once it listens: where, the admin token when this start made one,
- * and examples that work when pasted into a POSIX shell. The token goes in through {@code
- * $CAIRN_TOKEN} inside double quotes, so the shell expands it (single quotes would send the literal
- * text and get a 401).
+ * What {@code cairn serve} prints once it listens: where, where the admin token is, and examples
+ * that work when pasted into a POSIX shell. The token goes in through {@code $CAIRN_TOKEN} inside
+ * double quotes, so the shell expands it (single quotes would send the literal text and get a 401).
  */
 final class ServeBanner {
 
     private ServeBanner() {}
 
-    static List<String> lines(
-            String url, String storeDescription, Optional<String> generatedToken) {
-        return lines(url, storeDescription, generatedToken, Optional.empty());
+    /** Where the admin token is, as the banner says it. */
+    sealed interface AdminToken {
+
+        /** This start generated the token and shows it (on a terminal). */
+        record Shown(String secret) implements AdminToken {}
+
+        /** This start generated the token and wrote it to {@code file} instead of showing it. */
+        record Filed(Path file) implements AdminToken {}
+
+        /** The token is configured: {@code CAIRN_ADMIN_TOKEN} or {@code cairn.auth.admin-token}. */
+        record Configured() implements AdminToken {}
+
+        /**
+         * An earlier start generated the token.
+         *
+         * @param file the file it was written to, when it is still there
+         * @param expected where that start would have written it
+         */
+        record Earlier(Optional<Path> file, Path expected) implements AdminToken {}
     }
 
-    /**
-     * @param shownToken the admin token this start made, to show (on a terminal)
-     * @param tokenFile where this start filed the admin token it made instead of showing it
-     */
-    static List<String> lines(
-            String url,
-            String storeDescription,
-            Optional<String> shownToken,
-            Optional<Path> tokenFile) {
+    static List<String> lines(String url, String storeDescription, AdminToken token) {
         List<String> lines = new ArrayList<>();
         lines.add("Cairn is listening on " + url + " (" + storeDescription + ")");
-        shownToken.ifPresent(
-                token -> {
-                    lines.add("Admin token (shown once, keep it): " + token);
-                    lines.add("  export CAIRN_TOKEN=" + token);
-                });
-        tokenFile.ifPresent(
-                file -> {
+        switch (token) {
+            case AdminToken.Shown shown -> {
+                lines.add("Admin token (shown once, keep it): " + shown.secret());
+                lines.add("  export CAIRN_TOKEN=" + shown.secret());
+            }
+            case AdminToken.Filed filed -> {
+                lines.add(
+                        "Admin token written to "
+                                + filed.file()
+                                + " (owner-only; store it and delete the file)");
+                lines.add(exportFrom(filed.file()));
+            }
+            case AdminToken.Configured configured ->
                     lines.add(
-                            "Admin token written to "
-                                    + file
-                                    + " (owner-only; store it and delete the file)");
-                    lines.add("  export CAIRN_TOKEN=\"$(cat '" + file + "')\"");
-                });
-        if (shownToken.isEmpty() && tokenFile.isEmpty()) {
-            lines.add(
-                    "Admin token: the one printed at the first start, or CAIRN_ADMIN_TOKEN"
-                            + " (lost it? see the README)");
+                            "Admin token: the one CAIRN_ADMIN_TOKEN (cairn.auth.admin-token) sets");
+            case AdminToken.Earlier earlier -> {
+                if (earlier.file().isPresent()) {
+                    lines.add(
+                            "Admin token: in "
+                                    + earlier.file().get()
+                                    + ", written at the first start (owner-only; store it and"
+                                    + " delete the file)");
+                    lines.add(exportFrom(earlier.file().get()));
+                } else {
+                    lines.add(
+                            "Admin token: the one the first start printed or wrote to "
+                                    + earlier.expected()
+                                    + " (gone now; lost it? see the README)");
+                }
+            }
         }
         lines.add("Try:");
         lines.add("  curl " + url + "/health");
@@ -57,5 +77,9 @@ final class ServeBanner {
                         + url
                         + "/v1/namespaces");
         return lines;
+    }
+
+    private static String exportFrom(Path file) {
+        return "  export CAIRN_TOKEN=\"$(cat '" + file + "')\"";
     }
 }

@@ -28,7 +28,11 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true)
 final class TuneCommand implements Callable<Integer> {
 
-    @Option(names = "--namespace", required = true, paramLabel = "NS")
+    @Option(
+            names = "--namespace",
+            required = true,
+            paramLabel = "NS",
+            description = "namespace to tune (required)")
     String namespace;
 
     @Option(

@@ -21,8 +21,7 @@ class AdminTokenNoticeTest {
                 ServeBanner.lines(
                         "http://localhost:8080",
                         "embedded store",
-                        Optional.of(TOKEN),
-                        Optional.empty());
+                        AdminTokenNotice.banner(Optional.of(TOKEN), true, false, Path.of("x")));
         assertThat(lines.stream().filter(l -> l.startsWith("Admin token")).toList())
                 .singleElement()
                 .asString()
@@ -32,15 +31,13 @@ class AdminTokenNoticeTest {
     @Test
     void withoutATerminalTheTokenGoesToAnOwnerOnlyFileAndOnlyItsPathIsPrinted(@TempDir Path dir)
             throws Exception {
-        Path file = AdminTokenNotice.write(TOKEN, dir);
         List<String> lines =
                 ServeBanner.lines(
                         "http://localhost:8080",
                         "embedded store",
-                        Optional.empty(),
-                        Optional.of(file));
+                        AdminTokenNotice.banner(Optional.of(TOKEN), false, false, dir));
+        Path file = dir.resolve(AdminTokenNotice.FILE).toAbsolutePath();
 
-        assertThat(file).isEqualTo(dir.resolve(AdminTokenNotice.FILE).toAbsolutePath());
         assertThat(String.join("\n", lines)).doesNotContain(TOKEN).contains(file.toString());
         assertThat(Files.readString(file).strip()).isEqualTo(TOKEN);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))

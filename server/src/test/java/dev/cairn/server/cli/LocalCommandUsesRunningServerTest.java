@@ -192,13 +192,74 @@ class LocalCommandUsesRunningServerTest {
             Outcome rolledBack =
                     run("tune", "--namespace", "ops", "--rollback", "--data", data.toString());
 
-            // the rejected version never became active: nothing to roll back, said in one line
-            assertThat(rolledBack.exit()).isNotZero();
-            assertThat(rolledBack.err().lines().filter(l -> l.startsWith("cairn: failed")))
-                    .singleElement()
-                    .asString()
-                    .endsWith("namespace 'ops' has no active adaptation");
+            // the rejected version never became active: nothing to roll back, said in one line;
+            // the server's 404 is exit 2, as the same NoSuchElementException is locally
+            assertThat(rolledBack.exit()).isEqualTo(Main.EXIT_USAGE);
+            assertThat(rolledBack.err().lines().filter(l -> l.contains("no active adaptation")))
+                    .containsExactly(
+                            "cairn: server answered 404: namespace 'ops' has no active"
+                                    + " adaptation");
         }
+    }
+
+    @Test
+    void theSameMistakeExitsWithTheSameCodeWithOrWithoutAServer() throws Exception {
+        Path data = dir.resolve("codes");
+        try (Store store = Store.embedded(data)) {
+            store.createNamespace("ops", "");
+        }
+        String[] topKZero = {"retrieve", "q", "--namespace", "ops", "--top-k", "0"};
+        String[] unknownNamespace = {"retrieve", "q", "--namespace", "nope"};
+        List<Outcome> local =
+                List.of(
+                        run(with(topKZero, "--data", data.toString())),
+                        run(with(unknownNamespace, "--data", data.toString())));
+        assertThat(local).extracting(Outcome::exit).containsOnly(Main.EXIT_USAGE);
+
+        try (CairnServer server = startOn(data)) {
+            String url = "localhost:" + server.port();
+            String token = "local-cli-test-admin-token-0123456789";
+            // through the server that holds the data dir, and named with --server
+            List<Outcome> remote =
+                    List.of(
+                            run(with(topKZero, "--data", data.toString())),
+                            run(with(unknownNamespace, "--data", data.toString())),
+                            run(with(topKZero, "--server", url, "--token", token)),
+                            run(with(unknownNamespace, "--server", url, "--token", token)));
+            assertThat(remote)
+                    .as("a 4xx answer is the user's mistake: exit 2 as without a server")
+                    .allSatisfy(o -> assertThat(o.exit()).as(o.err()).isEqualTo(Main.EXIT_USAGE))
+                    .allSatisfy(o -> assertThat(o.err()).contains("cairn: server answered 4"));
+            assertThat(remote.get(1).err()).contains("server answered 404");
+        }
+
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        Outcome refused =
+                run(with(topKZero, "--server", "localhost:" + closedPort, "--token", "t"));
+        assertThat(refused.exit())
+                .as("no server to answer is a failure")
+                .isEqualTo(Main.EXIT_FAILURE);
+        assertThat(refused.err()).contains("cairn: failed: cannot reach localhost:" + closedPort);
+    }
+
+    @Test
+    void aServerFailureIsExit1AndARejectedRequestExit2() {
+        assertThat(RemoteOptions.answered(400, "bad")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(RemoteOptions.answered(404, "no")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(RemoteOptions.answered(422, "no")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(RemoteOptions.answered(500, "oops"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("server answered 500: oops");
+        assertThat(RemoteOptions.answered(503, "busy")).isInstanceOf(IllegalStateException.class);
+    }
+
+    private static String[] with(String[] args, String... more) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
     }
 
     @Test
@@ -211,7 +272,9 @@ class LocalCommandUsesRunningServerTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        new ServerMarker(4242, URI.create("http://localhost:" + closedPort), "secret-token")
+        // a live process (this one) that does not answer: a server stuck or still starting
+        long pid = ProcessHandle.current().pid();
+        new ServerMarker(pid, URI.create("http://localhost:" + closedPort), "secret-token")
                 .write(data);
         Path lock = data.resolve("lucene/documents/write.lock");
         Files.createDirectories(lock.getParent());
@@ -224,7 +287,7 @@ class LocalCommandUsesRunningServerTest {
             assertThat(o.err().strip().lines().toList())
                     .singleElement()
                     .asString()
-                    .contains("held by a Cairn server (pid 4242) that does not answer at")
+                    .contains("held by a Cairn server (pid " + pid + ") that does not answer at")
                     .contains("localhost:" + closedPort)
                     .contains("--server URL --token TOKEN");
             assertThat(held.isValid()).isTrue();
