@@ -18,7 +18,7 @@ jdk_major() {
 }
 
 floor=$(sed -n 's|.*<maven.compiler.release>\([0-9][0-9]*\)</maven.compiler.release>.*|\1|p' \
-    "$(dirname "${BASH_SOURCE[0]}")/../pom.xml" | head -n 1)
+    "$(dirname "${BASH_SOURCE[0]}")/../pom.xml" 2>/dev/null | head -n 1 || true)
 floor=${floor:-22}
 
 candidates=()

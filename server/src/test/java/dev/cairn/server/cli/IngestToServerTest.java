@@ -247,8 +247,9 @@ class IngestToServerTest {
                         "--token",
                         reader);
 
-        assertThat(o.exit()).as(o.err()).isEqualTo(Main.EXIT_FAILURE);
-        assertThat(o.err()).contains("cairn: failed: server answered 403");
+        // a refusal of the request (4xx) is a usage mistake, as it would be without a server
+        assertThat(o.exit()).as(o.err()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(o.err()).contains("cairn: server answered 403");
         assertThat(o.out())
                 .contains(
                         "ingested 0 documents (0 chunks) into stopped at localhost:"
