@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the reduced-precision document passes (int8, bfloat16) must keep of the float32 ones: every
@@ -18,6 +20,18 @@ final class ReducedPrecision {
      * Asserts cosine(reduced, float32) of each text's document vector is at least {@code minCosine}
      * and their mean at least {@code minMean}; prints both, as the bounds' comments quote them.
      */
+    /**
+     * Float32 vectors of texts already embedded in this JVM (the int8 and bfloat16 parity classes
+     * compare with the same 300 varied texts): the float32 encoder gives the same bits on every
+     * call, so each text is embedded once per model for the whole module's run.
+     */
+    private static final Map<List<Object>, List<float[]>> FLOAT32 = new ConcurrentHashMap<>();
+
+    static List<float[]> float32Vectors(BertEncoder float32, List<String> texts) {
+        return FLOAT32.computeIfAbsent(
+                List.of(float32.id(), List.copyOf(texts)), k -> float32.embedDocuments(texts));
+    }
+
     static void assertCloseToFloat32(
             BertEncoder reduced,
             BertEncoder float32,
@@ -26,7 +40,7 @@ final class ReducedPrecision {
             double minCosine,
             double minMean) {
         List<float[]> moved = reduced.embedDocuments(texts);
-        List<float[]> reference = float32.embedDocuments(texts);
+        List<float[]> reference = float32Vectors(float32, texts);
         double[] cosines = new double[texts.size()];
         for (int i = 0; i < texts.size(); i++) {
             cosines[i] = TestModels.cosine(moved.get(i), reference.get(i));
