@@ -392,17 +392,38 @@ abstract class JdbcStore implements Store {
     void appendChange(
             Connection c, String namespace, Change.Kind kind, String entityId, Change.Op op)
             throws SQLException {
+        appendChanges(c, namespace, kind, List.of(entityId), op);
+    }
+
+    /**
+     * One change row per entity, in order, in one batch: a bulk write (50,000 messages) takes the
+     * change log's lock once and sends its rows together instead of one round trip each.
+     */
+    void appendChanges(
+            Connection c,
+            String namespace,
+            Change.Kind kind,
+            Collection<String> entityIds,
+            Change.Op op)
+            throws SQLException {
+        if (entityIds.isEmpty()) {
+            return;
+        }
         beforeChangeLog(c);
+        Instant at = now();
         try (PreparedStatement ps =
                 c.prepareStatement(
                         "INSERT INTO changes (namespace, kind, entity_id, op, at)"
                                 + " VALUES (?, ?, ?, ?, ?)")) {
-            ps.setString(1, namespace);
-            ps.setString(2, kind.name());
-            ps.setString(3, entityId);
-            ps.setString(4, op.name());
-            bindInstant(ps, 5, now());
-            ps.executeUpdate();
+            for (String entityId : entityIds) {
+                ps.setString(1, namespace);
+                ps.setString(2, kind.name());
+                ps.setString(3, entityId);
+                ps.setString(4, op.name());
+                bindInstant(ps, 5, at);
+                ps.addBatch();
+            }
+            ps.executeBatch();
         }
     }
 

@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
 
 /**
  * JDBC access to the store's database for the modules that keep their own tables in it (memory,
@@ -26,8 +28,19 @@ public interface SqlAccess {
     <T> T write(String namespace, SqlWork<T> work);
 
     /** Appends a change row inside a {@link #write} transaction. */
-    void appendChange(
+    default void appendChange(
             Connection c, String namespace, Change.Kind kind, String entityId, Change.Op op)
+            throws SQLException {
+        appendChanges(c, namespace, kind, List.of(entityId), op);
+    }
+
+    /** Appends one change row per entity, in order, in one batch, inside a {@link #write}. */
+    void appendChanges(
+            Connection c,
+            String namespace,
+            Change.Kind kind,
+            Collection<String> entityIds,
+            Change.Op op)
             throws SQLException;
 
     void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException;

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 
 /** The {@link SqlAccess} a {@link JdbcStore} hands to the modules that keep their own tables. */
 final class StoreSqlAccess implements SqlAccess {
@@ -36,10 +37,14 @@ final class StoreSqlAccess implements SqlAccess {
     }
 
     @Override
-    public void appendChange(
-            Connection c, String namespace, Change.Kind kind, String entityId, Change.Op op)
+    public void appendChanges(
+            Connection c,
+            String namespace,
+            Change.Kind kind,
+            Collection<String> entityIds,
+            Change.Op op)
             throws SQLException {
-        store.appendChange(c, namespace, kind, entityId, op);
+        store.appendChanges(c, namespace, kind, entityIds, op);
     }
 
     @Override

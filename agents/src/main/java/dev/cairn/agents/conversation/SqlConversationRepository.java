@@ -146,10 +146,12 @@ final class SqlConversationRepository implements ConversationRepository {
                         }
                         ps.executeBatch();
                     }
-                    for (StoredMessage m : out) {
-                        sql.appendChange(
-                                c, namespace, Change.Kind.MESSAGE, m.messageId(), Change.Op.UPSERT);
-                    }
+                    sql.appendChanges(
+                            c,
+                            namespace,
+                            Change.Kind.MESSAGE,
+                            out.stream().map(StoredMessage::messageId).toList(),
+                            Change.Op.UPSERT);
                     return List.copyOf(out);
                 });
     }
@@ -543,10 +545,12 @@ final class SqlConversationRepository implements ConversationRepository {
             }
             ps.executeUpdate();
         }
-        for (long seq : seqs) {
-            sql.appendChange(
-                    c, namespace, Change.Kind.MESSAGE, Long.toString(seq), Change.Op.DELETE);
-        }
+        sql.appendChanges(
+                c,
+                namespace,
+                Change.Kind.MESSAGE,
+                seqs.stream().map(String::valueOf).toList(),
+                Change.Op.DELETE);
         return List.copyOf(seqs);
     }
 
