@@ -100,7 +100,8 @@ final class DocumentTables {
             ps.executeUpdate();
         }
         insertChunks(c, namespace, document.id(), write.chunks());
-        store.appendChange(c, namespace, Change.Kind.DOCUMENT, document.id(), Change.Op.UPSERT);
+        store.sql()
+                .appendChange(c, namespace, Change.Kind.DOCUMENT, document.id(), Change.Op.UPSERT);
         return new StoredDocument(
                 namespace,
                 document.id(),
@@ -323,7 +324,8 @@ final class DocumentTables {
                     if (deleted == 0) {
                         return false;
                     }
-                    store.appendChange(c, namespace, Change.Kind.DOCUMENT, id, Change.Op.DELETE);
+                    store.sql()
+                            .appendChange(c, namespace, Change.Kind.DOCUMENT, id, Change.Op.DELETE);
                     return true;
                 });
     }

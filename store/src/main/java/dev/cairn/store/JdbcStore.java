@@ -179,7 +179,8 @@ abstract class JdbcStore implements Store {
                             ps.setString(4, ns.recallScope().label());
                             ps.executeUpdate();
                         }
-                        appendChange(c, name, Change.Kind.NAMESPACE, name, Change.Op.UPSERT);
+                        sqlAccess.appendChange(
+                                c, name, Change.Kind.NAMESPACE, name, Change.Op.UPSERT);
                         return ns;
                     });
         } catch (StoreException e) {
@@ -260,7 +261,8 @@ abstract class JdbcStore implements Store {
                                     return false;
                                 }
                             }
-                            appendChange(c, name, Change.Kind.NAMESPACE, name, Change.Op.UPSERT);
+                            sqlAccess.appendChange(
+                                    c, name, Change.Kind.NAMESPACE, name, Change.Op.UPSERT);
                             return true;
                         });
         return updated ? namespace(name) : Optional.empty();
@@ -304,7 +306,7 @@ abstract class JdbcStore implements Store {
                         ps.setString(1, name);
                         ps.executeUpdate();
                     }
-                    appendChange(c, name, Change.Kind.NAMESPACE, name, Change.Op.DELETE);
+                    sqlAccess.appendChange(c, name, Change.Kind.NAMESPACE, name, Change.Op.DELETE);
                     return true;
                 });
     }
@@ -388,12 +390,6 @@ abstract class JdbcStore implements Store {
     }
 
     // ---- change sequence ---------------------------------------------------------------
-
-    void appendChange(
-            Connection c, String namespace, Change.Kind kind, String entityId, Change.Op op)
-            throws SQLException {
-        appendChanges(c, namespace, kind, List.of(entityId), op);
-    }
 
     /**
      * One change row per entity, in order, in one batch: a bulk write (50,000 messages) takes the
