@@ -26,14 +26,16 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Trains a namespace's query adapter from its document and chunk judgments and decides whether to
- * activate it: the judged queries are split deterministically (by a seeded hash of the query text)
- * into a training part and a held-back part; the adapter is trained on the first with the untuned
- * search's top chunks as hard negatives; the dense signal's fusion weight factor is chosen from
- * {@link #DENSE_WEIGHTS} by the training queries' mean nDCG@10 with the new adapter; and the pair
- * is activated only when the hybrid ranking (lexical + dense, weighted RRF) of the held-back
- * queries has a higher mean nDCG@10 with it than with the namespace's current adaptation (or none).
- * Thread-safe.
+ * Trains a namespace's adaptation from its document and chunk judgments and decides whether to
+ * activate it. The judged queries are split by {@link JudgmentSplit} (a document-disjoint hold-out
+ * and a query hold-out, seeded); the query adapter is trained on the training queries with the
+ * untuned search's top chunks of both signals as hard negatives; the dense signal's fusion weight
+ * factor is chosen from {@link #DENSE_WEIGHTS} by the training queries' mean nDCG@10 with the new
+ * adapter; the judged-relevant prior ({@link JudgedPrior}) counts the training queries' relevant
+ * documents. The held-back queries are ranked (lexical + dense, the default fusion, then the prior)
+ * under the namespace's current adaptation (or none) and the new one, over all of them and apart for
+ * seen and unseen documents, and {@link ActivationRule} decides. An activated version keeps a prior
+ * over every judged query's documents. Thread-safe.
  */
 final class Tuner {
 

@@ -147,6 +147,15 @@ final class EvalBeirCommand implements Callable<Integer> {
                             + ")")
     Double tuneRegularization;
 
+    @Option(
+            names = "--tune-prior-weight",
+            paramLabel = "X",
+            description =
+                    "weight of the judged-relevant prior (default "
+                            + TuneOptions.DEFAULT_PRIOR_WEIGHT
+                            + "; 0 trains without one)")
+    Double tunePriorWeight;
+
     @Override
     public Integer call() throws IOException {
         if (!Files.isRegularFile(dir.resolve("corpus.jsonl"))
@@ -254,7 +263,11 @@ final class EvalBeirCommand implements Callable<Integer> {
                 if (tuneRegularization != null) {
                     trainer = trainer.withRegularization(tuneRegularization);
                 }
-                Adaptation trained = kb.tune(namespace, TuneOptions.DEFAULTS.withTrainer(trainer));
+                TuneOptions options = TuneOptions.DEFAULTS.withTrainer(trainer);
+                if (tunePriorWeight != null) {
+                    options = options.withPriorWeight(tunePriorWeight);
+                }
+                Adaptation trained = kb.tune(namespace, options);
                 System.out.println(
                         TuneCommand.describe(
                                 Json.MAPPER.valueToTree(

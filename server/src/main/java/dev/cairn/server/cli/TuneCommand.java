@@ -3,6 +3,7 @@ package dev.cairn.server.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.server.Cairn;
+import dev.cairn.server.api.body.TrainBody;
 import dev.cairn.server.api.view.FeedbackViews;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
@@ -36,6 +37,15 @@ final class TuneCommand implements Callable<Integer> {
             paramLabel = "X",
             description = "share of judged queries held back to compare (default 0.2)")
     Double holdOut;
+
+    @Option(
+            names = "--prior-weight",
+            paramLabel = "X",
+            description =
+                    "weight of the judged-relevant prior (default "
+                            + TuneOptions.DEFAULT_PRIOR_WEIGHT
+                            + "; 0 trains without one)")
+    Double priorWeight;
 
     @Option(names = "--rollback", description = "roll the active adaptation back instead")
     boolean rollback;
@@ -80,23 +90,21 @@ final class TuneCommand implements Callable<Integer> {
                             : "rolled back; no adaptation is active");
             return 0;
         }
-        double share = holdOut == null ? TuneOptions.DEFAULT_HOLD_OUT : holdOut;
+        TrainBody settings = new TrainBody(holdOut, priorWeight);
         JsonNode trained;
         if (server != null) {
             trained =
                     Json.MAPPER.readTree(
                             server.post(
                                     base + "/train",
-                                    Json.MAPPER.createObjectNode().put("holdOut", share)));
+                                    Json.MAPPER.valueToTree(settings)));
         } else {
             try (Cairn cairn = local.openToRead(namespace)) {
                 trained =
                         Json.MAPPER.valueToTree(
                                 FeedbackViews.AdaptationView.of(
                                         cairn.knowledge()
-                                                .tune(
-                                                        namespace,
-                                                        TuneOptions.DEFAULTS.withHoldOut(share))));
+                                                .tune(namespace, settings.options())));
             }
         }
         if (json) {
