@@ -229,11 +229,9 @@ abstract class FeedbackContractTest {
         for (int i = 0; i < d; i++) {
             flipped[i * d + i] = -1;
         }
-        TuneReport won =
-                new TuneReport(
-                        5, 1, 6, 0, 0.5, 0.6, true, 1.0, 1, HeldBackScore.NONE, HeldBackScore.NONE, 0);
         Adaptation first =
-                kb.adaptations().add(ns, QueryAdapter.of(d, flipped), 1.0, JudgedPrior.NONE, won);
+                kb.adaptations()
+                        .add(ns, QueryAdapter.of(d, flipped), 1.0, JudgedPrior.NONE, won(0, 1.0));
         Adaptation second =
                 kb.adaptations()
                         .add(
@@ -241,19 +239,7 @@ abstract class FeedbackContractTest {
                                 QueryAdapter.identity(d),
                                 2.0,
                                 JudgedPrior.NONE,
-                                new TuneReport(
-                                        5,
-                                        1,
-                                        6,
-                                        1,
-                                        0.6,
-                                        0.7,
-                                        true,
-                                        2.0,
-                                        1,
-                                        HeldBackScore.NONE,
-                                        HeldBackScore.NONE,
-                                        0));
+                                won(1, 2.0));
 
         RetrieveResult adapted =
                 kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
@@ -326,19 +312,7 @@ abstract class FeedbackContractTest {
                         QueryAdapter.identity(d), // the dense ranking as before: only the prior acts
                         1.0,
                         prior,
-                        new TuneReport(
-                                5,
-                                1,
-                                6,
-                                0,
-                                0.5,
-                                0.6,
-                                true,
-                                1.0,
-                                1,
-                                HeldBackScore.NONE,
-                                HeldBackScore.NONE,
-                                0));
+                        won(0, 1.0));
 
         RetrieveResult after = kb.retrieve(ns, RetrieveRequest.of(question));
 
@@ -374,6 +348,23 @@ abstract class FeedbackContractTest {
                 assertThat(c.explanation()).doesNotContain("judged-relevant prior");
             }
         }
+    }
+
+    /** A report that activates its version (stored as if training had found it). */
+    static TuneReport won(int baselineVersion, double denseWeight) {
+        return new TuneReport(
+                5,
+                1,
+                6,
+                baselineVersion,
+                0.5,
+                0.6,
+                true,
+                denseWeight,
+                1,
+                HeldBackScore.NONE,
+                HeldBackScore.NONE,
+                0);
     }
 
     List<RetrieveResult> retrieveEveryQuestion(String namespace) {

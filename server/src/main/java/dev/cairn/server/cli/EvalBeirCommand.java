@@ -15,6 +15,7 @@ import dev.cairn.retrieval.feedback.Judgment;
 import dev.cairn.retrieval.feedback.JudgmentSplit;
 import dev.cairn.retrieval.feedback.QueryAdapterTrainer;
 import dev.cairn.retrieval.feedback.TuneOptions;
+import dev.cairn.retrieval.feedback.TuneReport;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.server.Cairn;
@@ -156,6 +157,13 @@ final class EvalBeirCommand implements Callable<Integer> {
                             + "; 0 trains without one)")
     Double tunePriorWeight;
 
+    @Option(
+            names = "--tune-activate",
+            description =
+                    "score the trained version even when the held-back check rejects it (stored"
+                            + " again as an active version; to measure what the check turned down)")
+    boolean tuneActivate;
+
     @Override
     public Integer call() throws IOException {
         if (!Files.isRegularFile(dir.resolve("corpus.jsonl"))
@@ -273,6 +281,36 @@ final class EvalBeirCommand implements Callable<Integer> {
                                 Json.MAPPER.valueToTree(
                                         FeedbackViews.AdaptationView.of(trained))));
                 report.put("tuning", trained.report());
+                if (tuneActivate && trained.state() != Adaptation.State.ACTIVE) {
+                    TuneReport r = trained.report();
+                    Adaptation forced =
+                            kb.adaptations()
+                                    .add(
+                                            namespace,
+                                            trained.adapter(),
+                                            trained.denseWeight(),
+                                            trained.prior(),
+                                            new TuneReport(
+                                                    r.trainQueries(),
+                                                    r.heldOutQueries(),
+                                                    r.judgments(),
+                                                    r.baselineVersion(),
+                                                    r.baselineNdcg10(),
+                                                    r.adaptedNdcg10(),
+                                                    true,
+                                                    r.denseWeight(),
+                                                    r.trainMillis(),
+                                                    r.seenDocuments(),
+                                                    r.unseenDocuments(),
+                                                    r.noiseBand()));
+                    System.out.printf(
+                            Locale.ROOT,
+                            "--tune-activate: version %d rejected; scored as version %d, activated"
+                                    + " regardless%n",
+                            trained.version(),
+                            forced.version());
+                    report.put("forcedActivation", true);
+                }
                 report.put("trainer", trainer);
                 scoreModes(
                         kb, namespace, queries, qrels, evalModes, hybrid, workDir, true, groups,
