@@ -33,9 +33,9 @@ import java.util.Set;
  * factor is chosen from {@link #DENSE_WEIGHTS} by the training queries' mean nDCG@10 with the new
  * adapter; the judged-relevant prior ({@link JudgedPrior}) counts the training queries' relevant
  * documents. The held-back queries are ranked (lexical + dense, the default fusion, then the prior)
- * under the namespace's current adaptation (or none) and the new one, over all of them and apart for
- * seen and unseen documents, and {@link ActivationRule} decides. An activated version keeps a prior
- * over every judged query's documents. Thread-safe.
+ * under the namespace's current adaptation (or none) and the new one, over all of them and apart
+ * for seen and unseen documents, and {@link ActivationRule} decides. An activated version keeps a
+ * prior over every judged query's documents. Thread-safe.
  */
 final class Tuner {
 
@@ -96,8 +96,7 @@ final class Tuner {
      */
     Adaptation tune(String namespace, TuneOptions options) {
         Map<String, Map<String, Integer>> judged = judgedQueries(namespace);
-        JudgmentSplit split =
-                JudgmentSplit.of(judged, options.holdOut(), options.trainer().seed());
+        JudgmentSplit split = JudgmentSplit.of(judged, options.holdOut(), options.trainer().seed());
         if (split.train().isEmpty() || split.held().isEmpty()) {
             throw new IllegalStateException(
                     "namespace '"
@@ -275,5 +274,4 @@ final class Tuner {
                 ? Optional.empty()
                 : Optional.of(new QueryAdapterTrainer.Example(vector, positives, negatives));
     }
-
 }

@@ -234,12 +234,7 @@ abstract class FeedbackContractTest {
                         .add(ns, QueryAdapter.of(d, flipped), 1.0, JudgedPrior.NONE, won(0, 1.0));
         Adaptation second =
                 kb.adaptations()
-                        .add(
-                                ns,
-                                QueryAdapter.identity(d),
-                                2.0,
-                                JudgedPrior.NONE,
-                                won(1, 2.0));
+                        .add(ns, QueryAdapter.identity(d), 2.0, JudgedPrior.NONE, won(1, 2.0));
 
         RetrieveResult adapted =
                 kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
@@ -309,7 +304,8 @@ abstract class FeedbackContractTest {
         kb.adaptations()
                 .add(
                         ns,
-                        QueryAdapter.identity(d), // the dense ranking as before: only the prior acts
+                        QueryAdapter.identity(
+                                d), // the dense ranking as before: only the prior acts
                         1.0,
                         prior,
                         won(0, 1.0));

@@ -3,10 +3,10 @@ package dev.cairn.retrieval.feedback;
 /**
  * When a newly trained adaptation replaces the namespace's ranking: when it is better on all the
  * held-back queries and not worse, beyond noise, on those whose relevant documents no training
- * query judged (the document-disjoint part of {@link JudgmentSplit}). The second condition is
- * what a query hold-out alone could not check: an adaptation that only learned "these documents
- * were relevant before" wins on the seen documents and loses on the unseen ones (issue 42: on
- * SciFact test, +0.09 overall but -0.006 on the 104 queries whose documents were never judged).
+ * query judged (the document-disjoint part of {@link JudgmentSplit}). The second condition is what
+ * a query hold-out alone could not check: an adaptation that only learned "these documents were
+ * relevant before" wins on the seen documents and loses on the unseen ones (issue 42: on SciFact
+ * test, +0.09 overall but -0.006 on the 104 queries whose documents were never judged).
  *
  * <p>Noise: the unseen-document queries' mean nDCG@10 may fall by at most {@link #noiseBand}, one
  * standard error of the mean per-query difference, capped at {@link #MAX_NOISE_BAND} so that a
@@ -35,7 +35,6 @@ public final class ActivationRule {
      * the unseen documents (with none held back, that check has nothing to say and passes).
      */
     public static boolean activates(HeldBackScore all, HeldBackScore unseen) {
-        return all.adaptedNdcg10() > all.baselineNdcg10()
-                && unseen.gain() >= -noiseBand(unseen);
+        return all.adaptedNdcg10() > all.baselineNdcg10() && unseen.gain() >= -noiseBand(unseen);
     }
 }

@@ -30,7 +30,10 @@ public record HeldBackScore(
     public static HeldBackScore of(double[] baseline, double[] adapted) {
         if (baseline.length != adapted.length) {
             throw new IllegalArgumentException(
-                    "illegal pairs: " + baseline.length + " baseline, " + adapted.length
+                    "illegal pairs: "
+                            + baseline.length
+                            + " baseline, "
+                            + adapted.length
                             + " adapted values, must be as many");
         }
         int n = baseline.length;

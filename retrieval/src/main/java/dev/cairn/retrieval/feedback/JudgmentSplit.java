@@ -17,9 +17,9 @@ import java.util.TreeSet;
  * share a relevant document with some training query (538 of SciFact's 809 train queries do).
  *
  * <ol>
- *   <li>A share {@code holdOut / 2} of the relevant documents (ordered by a seeded hash of their id)
- *       is held back, and every query that judged one of them relevant is held back with it: those
- *       documents are never a training positive (the document-disjoint hold-out).
+ *   <li>A share {@code holdOut / 2} of the relevant documents (ordered by a seeded hash of their
+ *       id) is held back, and every query that judged one of them relevant is held back with it:
+ *       those documents are never a training positive (the document-disjoint hold-out).
  *   <li>Of the other queries, a share {@code holdOut / 2} (ordered by a seeded hash of their text)
  *       is held back too (the query hold-out); the rest train.
  *   <li>Each held-back query is then <em>seen</em> when one of its relevant documents is relevant
@@ -133,7 +133,8 @@ public record JudgmentSplit(List<String> train, List<String> heldSeen, List<Stri
 
     /** Ordered by a uniform value in [0, 1) fixed by the text and the seed, then by the text. */
     private static Comparator<String> byKey(long seed) {
-        return Comparator.comparingDouble((String s) -> new Random(seed * 31 + s.hashCode()).nextDouble())
+        return Comparator.comparingDouble(
+                        (String s) -> new Random(seed * 31 + s.hashCode()).nextDouble())
                 .thenComparing(Comparator.naturalOrder());
     }
 }

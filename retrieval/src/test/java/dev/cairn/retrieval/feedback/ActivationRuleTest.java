@@ -13,14 +13,16 @@ class ActivationRuleTest {
     void heldBackScoreHasTheMeansAndTheStandardErrorOfThePairedDifference() {
         // differences 0.1, 0.3, 0.2, 0.0: mean 0.15, sample sd 0.1291, over sqrt(4)
         HeldBackScore s =
-                HeldBackScore.of(new double[] {0.5, 0.4, 0.6, 1.0}, new double[] {0.6, 0.7, 0.8, 1.0});
+                HeldBackScore.of(
+                        new double[] {0.5, 0.4, 0.6, 1.0}, new double[] {0.6, 0.7, 0.8, 1.0});
 
         assertThat(s.queries()).isEqualTo(4);
         assertThat(s.baselineNdcg10()).isCloseTo(0.625, within(1e-12));
         assertThat(s.adaptedNdcg10()).isCloseTo(0.775, within(1e-12));
         assertThat(s.gain()).isCloseTo(0.15, within(1e-12));
         assertThat(s.standardError()).isCloseTo(Math.sqrt(0.05 / 3) / 2, within(1e-12));
-        assertThat(HeldBackScore.of(new double[] {0.3}, new double[] {0.9}).standardError()).isZero();
+        assertThat(HeldBackScore.of(new double[] {0.3}, new double[] {0.9}).standardError())
+                .isZero();
         assertThat(HeldBackScore.of(new double[0], new double[0])).isEqualTo(HeldBackScore.NONE);
         assertThatThrownBy(() -> HeldBackScore.of(new double[1], new double[2]))
                 .hasMessage("illegal pairs: 1 baseline, 2 adapted values, must be as many");
@@ -28,7 +30,8 @@ class ActivationRuleTest {
 
     @Test
     void theNoiseBandIsOneStandardErrorCappedAtMaxNoiseBand() {
-        assertThat(ActivationRule.noiseBand(new HeldBackScore(80, 0.7, 0.7, 0.004))).isEqualTo(0.004);
+        assertThat(ActivationRule.noiseBand(new HeldBackScore(80, 0.7, 0.7, 0.004)))
+                .isEqualTo(0.004);
         assertThat(ActivationRule.noiseBand(new HeldBackScore(20, 0.7, 0.7, 0.03)))
                 .isEqualTo(ActivationRule.MAX_NOISE_BAND);
     }

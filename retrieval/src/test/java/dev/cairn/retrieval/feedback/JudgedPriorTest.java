@@ -37,7 +37,8 @@ class JudgedPriorTest {
 
         JudgedPrior prior = JudgedPrior.of(1.0, judged, List.of("q1", "q2", "q3"));
 
-        assertThat(prior.relevantQueries()).containsExactlyInAnyOrderEntriesOf(Map.of("popular", 3, "once", 1));
+        assertThat(prior.relevantQueries())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("popular", 3, "once", 1));
         assertThat(prior.boost("once", K)).isCloseTo(0.5 / 61, within(1e-15));
         assertThat(prior.boost("popular", K)).isCloseTo(0.75 / 61, within(1e-15));
         assertThat(prior.boost("not-relevant", K)).isZero();
@@ -50,15 +51,21 @@ class JudgedPriorTest {
     void aJudgedDocumentRisesAboveACloseCandidateAndSaysWhy() {
         // "ledger#0" is second in both signals, "other#0" first in both: 2/61 against 2/62
         List<FusedCandidate> fused =
-                List.of(candidate("other#0", 1, 1), candidate("ledger#0", 2, 2), candidate("third#0", 3, 3));
+                List.of(
+                        candidate("other#0", 1, 1),
+                        candidate("ledger#0", 2, 2),
+                        candidate("third#0", 3, 3));
         JudgedPrior prior = new JudgedPrior(1.0, Map.of("ledger", 1));
         Map<String, String> explanations = new HashMap<>();
 
         List<FusedCandidate> out = prior.apply(fused, K, DOCUMENT, explanations);
 
-        assertThat(out).extracting(FusedCandidate::id).containsExactly("ledger#0", "other#0", "third#0");
+        assertThat(out)
+                .extracting(FusedCandidate::id)
+                .containsExactly("ledger#0", "other#0", "third#0");
         assertThat(out.getFirst().score()).isCloseTo(2.0 / 62 + 0.5 / 61, within(1e-15));
-        assertThat(out.getFirst().ranks()).isEqualTo(fused.get(1).ranks()); // the signals' evidence stays
+        assertThat(out.getFirst().ranks())
+                .isEqualTo(fused.get(1).ranks()); // the signals' evidence stays
         assertThat(explanations)
                 .containsOnlyKeys("ledger#0")
                 .containsEntry(
@@ -85,7 +92,8 @@ class JudgedPriorTest {
         Map<String, String> explanations = new HashMap<>();
 
         assertThat(JudgedPrior.NONE.apply(fused, K, DOCUMENT, explanations)).isSameAs(fused);
-        assertThat(new JudgedPrior(0, Map.of("b", 2)).apply(fused, K, DOCUMENT, explanations)).isSameAs(fused);
+        assertThat(new JudgedPrior(0, Map.of("b", 2)).apply(fused, K, DOCUMENT, explanations))
+                .isSameAs(fused);
         assertThat(explanations).isEmpty();
         assertThatThrownBy(() -> new JudgedPrior(-1, Map.of()))
                 .hasMessage("illegal weight: -1.0, must be >= 0 and finite");

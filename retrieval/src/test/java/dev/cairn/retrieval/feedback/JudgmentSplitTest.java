@@ -47,7 +47,8 @@ class JudgmentSplitTest {
             Map<String, Map<String, Integer>> judged = judgments(seed);
             JudgmentSplit split = JudgmentSplit.of(judged, 0.2, seed);
             Set<String> trained =
-                    JudgmentSplit.relevantDocuments(split.train().stream().map(judged::get).toList());
+                    JudgmentSplit.relevantDocuments(
+                            split.train().stream().map(judged::get).toList());
 
             for (String q : split.heldUnseen()) {
                 assertThat(JudgmentSplit.relevantDocuments(List.of(judged.get(q))))
@@ -83,7 +84,8 @@ class JudgmentSplitTest {
     void theSplitIsFixedByTheSeedAndChangesWithIt() {
         Map<String, Map<String, Integer>> judged = judgments(SEED);
 
-        assertThat(JudgmentSplit.of(judged, 0.2, SEED)).isEqualTo(JudgmentSplit.of(judged, 0.2, SEED));
+        assertThat(JudgmentSplit.of(judged, 0.2, SEED))
+                .isEqualTo(JudgmentSplit.of(judged, 0.2, SEED));
         assertThat(JudgmentSplit.of(judged, 0.2, SEED + 1).held())
                 .isNotEqualTo(JudgmentSplit.of(judged, 0.2, SEED).held());
     }

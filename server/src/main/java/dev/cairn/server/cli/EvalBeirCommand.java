@@ -278,8 +278,7 @@ final class EvalBeirCommand implements Callable<Integer> {
                 Adaptation trained = kb.tune(namespace, options);
                 System.out.println(
                         TuneCommand.describe(
-                                Json.MAPPER.valueToTree(
-                                        FeedbackViews.AdaptationView.of(trained))));
+                                Json.MAPPER.valueToTree(FeedbackViews.AdaptationView.of(trained))));
                 report.put("tuning", trained.report());
                 if (tuneActivate && trained.state() != Adaptation.State.ACTIVE) {
                     TuneReport r = trained.report();
@@ -329,8 +328,8 @@ final class EvalBeirCommand implements Callable<Integer> {
     static final String UNSEEN_DOCS = "unseen docs";
 
     /**
-     * The scored queries of {@code qrels} in two groups: those with a relevant document that
-     * {@code tuning} judged relevant for some query ({@link #SEEN_DOCS}), and the others ({@link
+     * The scored queries of {@code qrels} in two groups: those with a relevant document that {@code
+     * tuning} judged relevant for some query ({@link #SEEN_DOCS}), and the others ({@link
      * #UNSEEN_DOCS}), whose gains can only come from how queries map to documents.
      */
     static Map<String, java.util.Set<String>> documentGroups(Qrels qrels, Qrels tuning) {

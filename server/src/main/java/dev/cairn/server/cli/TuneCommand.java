@@ -95,16 +95,13 @@ final class TuneCommand implements Callable<Integer> {
         if (server != null) {
             trained =
                     Json.MAPPER.readTree(
-                            server.post(
-                                    base + "/train",
-                                    Json.MAPPER.valueToTree(settings)));
+                            server.post(base + "/train", Json.MAPPER.valueToTree(settings)));
         } else {
             try (Cairn cairn = local.openToRead(namespace)) {
                 trained =
                         Json.MAPPER.valueToTree(
                                 FeedbackViews.AdaptationView.of(
-                                        cairn.knowledge()
-                                                .tune(namespace, settings.options())));
+                                        cairn.knowledge().tune(namespace, settings.options())));
             }
         }
         if (json) {
@@ -117,8 +114,8 @@ final class TuneCommand implements Callable<Integer> {
     }
 
     /**
-     * A trained adaptation's report in a few lines: the split, the held-back nDCG@10 before and with
-     * it over all held-back queries and apart for seen and unseen documents, and the state.
+     * A trained adaptation's report in a few lines: the split, the held-back nDCG@10 before and
+     * with it over all held-back queries and apart for seen and unseen documents, and the state.
      */
     static String describe(JsonNode trained) {
         JsonNode r = trained.path("report");

@@ -31,8 +31,8 @@ public record RetrieveAnswer(
         Adaptation adaptation) {
 
     /**
-     * Whether the namespace's trained adaptation was applied, and which: its version, the factor
-     * on the dense weight and the weight of its judged-relevant prior (0 when it has none).
+     * Whether the namespace's trained adaptation was applied, and which: its version, the factor on
+     * the dense weight and the weight of its judged-relevant prior (0 when it has none).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Adaptation(
