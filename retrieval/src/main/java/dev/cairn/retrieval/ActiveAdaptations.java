@@ -1,6 +1,7 @@
 package dev.cairn.retrieval;
 
 import dev.cairn.retrieval.feedback.AdaptationStore;
+import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.fusion.SignalWeights;
@@ -22,8 +23,15 @@ final class ActiveAdaptations {
      */
     static final Duration RECHECK = Duration.ofSeconds(5);
 
-    /** A namespace's active adapter as last read: version 0 and no adapter when none. */
-    record Active(int version, QueryAdapter adapter, double denseWeight, long checkedNanos) {
+    /**
+     * A namespace's active adaptation as last read: version 0, no adapter and no prior when none.
+     */
+    record Active(
+            int version,
+            QueryAdapter adapter,
+            double denseWeight,
+            JudgedPrior prior,
+            long checkedNanos) {
 
         /** {@code weights} with the dense weight scaled by the adaptation's factor. */
         SignalWeights apply(SignalWeights weights) {
@@ -51,15 +59,22 @@ final class ActiveAdaptations {
         int version = adaptations.activeVersion(namespace);
         Active fresh;
         if (last != null && last.version() == version) {
-            fresh = new Active(version, last.adapter(), last.denseWeight(), now);
+            fresh = new Active(version, last.adapter(), last.denseWeight(), last.prior(), now);
         } else if (version == 0) {
-            fresh = new Active(0, null, 1, now);
+            fresh = new Active(0, null, 1, JudgedPrior.NONE, now);
         } else {
             fresh =
                     adaptations
                             .active(namespace)
-                            .map(a -> new Active(a.version(), a.adapter(), a.denseWeight(), now))
-                            .orElseGet(() -> new Active(0, null, 1, now));
+                            .map(
+                                    a ->
+                                            new Active(
+                                                    a.version(),
+                                                    a.adapter(),
+                                                    a.denseWeight(),
+                                                    a.prior(),
+                                                    now))
+                            .orElseGet(() -> new Active(0, null, 1, JudgedPrior.NONE, now));
         }
         known.put(namespace, fresh);
         return fresh;

@@ -5,6 +5,7 @@ import dev.cairn.retrieval.dense.DenseIndex;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.AdaptationStore;
 import dev.cairn.retrieval.feedback.FeedbackLog;
+import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.fusion.FusedCandidate;
 import dev.cairn.retrieval.fusion.Fusion;
@@ -114,8 +115,10 @@ public final class KnowledgeBase implements AutoCloseable {
                                     String query,
                                     float[] vector,
                                     double denseWeight,
+                                    JudgedPrior prior,
                                     int depth) {
-                                return rankDocuments(namespace, query, vector, denseWeight, depth);
+                                return rankDocuments(
+                                        namespace, query, vector, denseWeight, prior, depth);
                             }
 
                             @Override
@@ -296,11 +299,16 @@ public final class KnowledgeBase implements AutoCloseable {
         List<SignalOutcome> outcomes = run.outcomes();
 
         long fusionStart = System.nanoTime();
+        JudgedPrior prior = adapted ? adapter.prior() : JudgedPrior.NONE;
         List<FusedCandidate> fused =
                 Supersession.apply(
                         graph,
                         namespace,
-                        run.fuse(request.fusion().fusion(request.k()), weights),
+                        prior.apply(
+                                run.fuse(request.fusion().fusion(request.k()), weights),
+                                request.k(),
+                                StoredChunk::documentIdOf,
+                                explanations),
                         explanations);
         // The graph's context and paths count only when its signal answered in time.
         GraphRanker.Ranking graphAnswer =
@@ -358,7 +366,8 @@ public final class KnowledgeBase implements AutoCloseable {
                         timings,
                         outcomes,
                         adapted ? adapter.version() : 0,
-                        adapted ? adapter.denseWeight() : 1);
+                        adapted ? adapter.denseWeight() : 1,
+                        prior.weight());
         traces.save(namespace, StoredTrace.of(namespace, request, result));
         return result;
     }
@@ -373,12 +382,17 @@ public final class KnowledgeBase implements AutoCloseable {
 
     /**
      * Document ids, best first, of the hybrid ranking (lexical weight 1, dense {@code denseWeight},
-     * the default fusion with the default k, as a retrieve without a fusion ranks) of {@code query}
-     * with the dense signal searched at {@code vector}: what a tuning run compares. A document
-     * ranks at its best chunk.
+     * the default fusion with the default k, then {@code prior}, as a retrieve without a fusion
+     * ranks) of {@code query} with the dense signal searched at {@code vector}: what a tuning run
+     * compares. A document ranks at its best chunk.
      */
     List<String> rankDocuments(
-            String namespace, String query, float[] vector, double denseWeight, int depth) {
+            String namespace,
+            String query,
+            float[] vector,
+            double denseWeight,
+            JudgedPrior prior,
+            int depth) {
         SignalWeights weights = SignalWeights.of(1, denseWeight, 0);
         Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
         tasks.put(
@@ -394,7 +408,11 @@ public final class KnowledgeBase implements AutoCloseable {
                         });
         java.util.Set<String> documents = new java.util.LinkedHashSet<>();
         for (FusedCandidate c :
-                run.fuse(FusionStrategy.DEFAULT.fusion(Fusion.DEFAULT_K), weights)) {
+                prior.apply(
+                        run.fuse(FusionStrategy.DEFAULT.fusion(Fusion.DEFAULT_K), weights),
+                        Fusion.DEFAULT_K,
+                        StoredChunk::documentIdOf,
+                        new HashMap<>())) {
             documents.add(StoredChunk.documentIdOf(c.id()));
         }
         return List.copyOf(documents);

@@ -7,7 +7,9 @@ import java.util.Objects;
  * The answer of a retrieve call (API.md): selected hits best first, every fused candidate, the
  * evidence split by authority, the graph context, a grounding score in [0, 1] with the plan it
  * implies, timings, how each signal fared, and the version of the namespace's query adapter the
- * dense signal applied (0 when none) with the factor it put on the dense weight (1 when none).
+ * dense signal applied (0 when none) with the factor it put on the dense weight (1 when none) and
+ * the weight of its judged-relevant prior (0 when none; the boosted candidates' explanations say by
+ * how much).
  */
 public record RetrieveResult(
         String traceId,
@@ -20,7 +22,8 @@ public record RetrieveResult(
         Timings timings,
         List<SignalOutcome> signals,
         int adaptationVersion,
-        double adaptationDenseWeight) {
+        double adaptationDenseWeight,
+        double adaptationPriorWeight) {
 
     public RetrieveResult {
         Objects.requireNonNull(traceId, "traceId");

@@ -144,6 +144,7 @@ public record StoredTrace(
         if (result.adaptationVersion() > 0) {
             adaptation.put("version", result.adaptationVersion());
             adaptation.put("denseWeight", result.adaptationDenseWeight());
+            adaptation.put("priorWeight", result.adaptationPriorWeight());
         }
         requestView.put("adaptation", adaptation);
         return new StoredTrace(

@@ -1,10 +1,14 @@
 package dev.cairn.retrieval;
 
 import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.retrieval.feedback.ActivationRule;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.AdaptationStore;
 import dev.cairn.retrieval.feedback.FeedbackLog;
+import dev.cairn.retrieval.feedback.HeldBackScore;
+import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.JudgmentSplit;
 import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.feedback.QueryAdapterTrainer;
 import dev.cairn.retrieval.feedback.RankingQuality;
@@ -13,25 +17,25 @@ import dev.cairn.retrieval.feedback.TuneReport;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoredChunk;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 
 /**
- * Trains a namespace's query adapter from its document and chunk judgments and decides whether to
- * activate it: the judged queries are split deterministically (by a seeded hash of the query text)
- * into a training part and a held-back part; the adapter is trained on the first with the untuned
- * search's top chunks as hard negatives; the dense signal's fusion weight factor is chosen from
- * {@link #DENSE_WEIGHTS} by the training queries' mean nDCG@10 with the new adapter; and the pair
- * is activated only when the hybrid ranking (lexical + dense, weighted RRF) of the held-back
- * queries has a higher mean nDCG@10 with it than with the namespace's current adaptation (or none).
- * Thread-safe.
+ * Trains a namespace's adaptation from its document and chunk judgments and decides whether to
+ * activate it. The judged queries are split by {@link JudgmentSplit} (a document-disjoint hold-out
+ * and a query hold-out, seeded); the query adapter is trained on the training queries with the
+ * untuned search's top chunks of both signals as hard negatives; the dense signal's fusion weight
+ * factor is chosen from {@link #DENSE_WEIGHTS} by the training queries' mean nDCG@10 with the new
+ * adapter; the judged-relevant prior ({@link JudgedPrior}) counts the training queries' relevant
+ * documents. The held-back queries are ranked (lexical + dense, the default fusion, then the prior)
+ * under the namespace's current adaptation (or none) and the new one, over all of them and apart
+ * for seen and unseen documents, and {@link ActivationRule} decides. An activated version keeps a
+ * prior over every judged query's documents. Thread-safe.
  */
 final class Tuner {
 
@@ -51,10 +55,15 @@ final class Tuner {
     interface DocumentRanker {
         /**
          * Document ids, best first, for {@code query} with the dense signal at {@code vector} and
-         * its weight {@code denseWeight} (lexical 1).
+         * its weight {@code denseWeight} (lexical 1), then {@code prior}.
          */
         List<String> rank(
-                String namespace, String query, float[] vector, double denseWeight, int depth);
+                String namespace,
+                String query,
+                float[] vector,
+                double denseWeight,
+                JudgedPrior prior,
+                int depth);
 
         /** Chunk ids of the dense and lexical top hits of the untuned search. */
         List<String> candidates(String namespace, String query, float[] vector);
@@ -87,26 +96,20 @@ final class Tuner {
      */
     Adaptation tune(String namespace, TuneOptions options) {
         Map<String, Map<String, Integer>> judged = judgedQueries(namespace);
-        List<String> queries = new ArrayList<>(judged.keySet());
-        long seed = options.trainer().seed();
-        queries.sort(
-                Comparator.comparingDouble((String q) -> splitKey(q, seed))
-                        .thenComparing(Comparator.naturalOrder()));
-        int heldOut = (int) Math.round(queries.size() * options.holdOut());
-        if (heldOut < 1 || queries.size() - heldOut < 1) {
+        JudgmentSplit split = JudgmentSplit.of(judged, options.holdOut(), options.trainer().seed());
+        if (split.train().isEmpty() || split.held().isEmpty()) {
             throw new IllegalStateException(
                     "namespace '"
                             + namespace
                             + "' has "
-                            + queries.size()
+                            + judged.size()
                             + " judged queries with a relevant document or chunk; training needs"
                             + " enough to keep at least one for training and hold back one"
                             + " (holdOut "
                             + options.holdOut()
                             + ")");
         }
-        List<String> held = queries.subList(0, heldOut);
-        List<String> train = queries.subList(heldOut, queries.size());
+        List<String> train = split.train();
         long start = System.nanoTime();
         List<QueryAdapterTrainer.Example> examples = new ArrayList<>();
         for (String q : train) {
@@ -132,7 +135,13 @@ final class Tuner {
             for (String q : train) {
                 sum +=
                         RankingQuality.ndcg(
-                                ranker.rank(namespace, q, trainVectors.get(q), w, DEPTH),
+                                ranker.rank(
+                                        namespace,
+                                        q,
+                                        trainVectors.get(q),
+                                        w,
+                                        JudgedPrior.NONE,
+                                        DEPTH),
                                 judged.get(q),
                                 10);
             }
@@ -146,38 +155,64 @@ final class Tuner {
         Optional<Adaptation> current = adaptations.active(namespace);
         QueryAdapter before = current.map(Adaptation::adapter).orElse(null);
         double beforeWeight = current.map(Adaptation::denseWeight).orElse(1.0);
-        double baseline = 0;
-        double adapted = 0;
-        for (String q : held) {
+        JudgedPrior beforePrior = current.map(Adaptation::prior).orElse(JudgedPrior.NONE);
+        // held back, the prior knows only the training queries' documents; once activated, every
+        // judged query's (the held-back ones were judged too)
+        JudgedPrior trainedPrior = JudgedPrior.of(options.priorWeight(), judged, train);
+        Map<String, double[]> perQuery = new HashMap<>(); // held-back query -> {before, with}
+        for (String q : split.held()) {
             float[] vector = model.embedQuery(q);
             float[] baselineVector = before == null ? vector : before.apply(vector);
-            baseline +=
-                    RankingQuality.ndcg(
-                            ranker.rank(namespace, q, baselineVector, beforeWeight, DEPTH),
-                            judged.get(q),
-                            10);
-            adapted +=
-                    RankingQuality.ndcg(
-                            ranker.rank(namespace, q, adapter.apply(vector), denseWeight, DEPTH),
-                            judged.get(q),
-                            10);
+            perQuery.put(
+                    q,
+                    new double[] {
+                        RankingQuality.ndcg(
+                                ranker.rank(
+                                        namespace,
+                                        q,
+                                        baselineVector,
+                                        beforeWeight,
+                                        beforePrior,
+                                        DEPTH),
+                                judged.get(q),
+                                10),
+                        RankingQuality.ndcg(
+                                ranker.rank(
+                                        namespace,
+                                        q,
+                                        adapter.apply(vector),
+                                        denseWeight,
+                                        trainedPrior,
+                                        DEPTH),
+                                judged.get(q),
+                                10)
+                    });
         }
-        baseline /= held.size();
-        adapted /= held.size();
+        HeldBackScore all = score(split.held(), perQuery);
+        HeldBackScore seen = score(split.heldSeen(), perQuery);
+        HeldBackScore unseen = score(split.heldUnseen(), perQuery);
         int used =
                 judged.values().stream().mapToInt(Map::size).sum(); // distinct query/target pairs
         TuneReport report =
                 new TuneReport(
                         train.size(),
-                        held.size(),
+                        all.queries(),
                         used,
                         current.map(Adaptation::version).orElse(0),
-                        baseline,
-                        adapted,
-                        adapted > baseline,
+                        all.baselineNdcg10(),
+                        all.adaptedNdcg10(),
+                        ActivationRule.activates(all, unseen),
                         denseWeight,
-                        trainMillis);
-        return adaptations.add(namespace, adapter, denseWeight, report);
+                        trainMillis,
+                        seen,
+                        unseen,
+                        ActivationRule.noiseBand(unseen));
+        return adaptations.add(
+                namespace,
+                adapter,
+                denseWeight,
+                JudgedPrior.of(options.priorWeight(), judged, judged.keySet()),
+                report);
     }
 
     /**
@@ -196,6 +231,17 @@ final class Tuner {
         }
         judged.values().removeIf(docs -> docs.values().stream().noneMatch(g -> g > 0));
         return judged;
+    }
+
+    /** The held-back score of {@code queries} from their per-query {before, with} values. */
+    private static HeldBackScore score(List<String> queries, Map<String, double[]> perQuery) {
+        double[] before = new double[queries.size()];
+        double[] with = new double[queries.size()];
+        for (int i = 0; i < queries.size(); i++) {
+            before[i] = perQuery.get(queries.get(i))[0];
+            with[i] = perQuery.get(queries.get(i))[1];
+        }
+        return HeldBackScore.of(before, with);
     }
 
     /** The training example of a query; empty when no judged document has an embedded chunk. */
@@ -227,10 +273,5 @@ final class Tuner {
         return positives.isEmpty()
                 ? Optional.empty()
                 : Optional.of(new QueryAdapterTrainer.Example(vector, positives, negatives));
-    }
-
-    /** A uniform value in [0, 1) fixed by the query text and the seed. */
-    private static double splitKey(String query, long seed) {
-        return new Random(seed * 31 + query.hashCode()).nextDouble();
     }
 }

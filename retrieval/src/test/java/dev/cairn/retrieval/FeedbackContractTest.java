@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.HeldBackScore;
+import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.Judgment;
 import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.feedback.TuneOptions;
@@ -195,8 +197,14 @@ abstract class FeedbackContractTest {
 
         // every held-back question already has its runbook first: nDCG@10 1.0 cannot be beaten
         assertThat(trained.report().baselineNdcg10()).isEqualTo(1.0);
-        assertThat(trained.report().heldOutQueries()).isEqualTo(1);
-        assertThat(trained.report().trainQueries()).isEqualTo(5);
+        // six runbooks, each judged by one question: one runbook is held back with its question
+        // (unseen), then one of the other five questions (its runbook judged by no training
+        // question either, so also unseen)
+        assertThat(trained.report().heldOutQueries()).isEqualTo(2);
+        assertThat(trained.report().trainQueries()).isEqualTo(4);
+        assertThat(trained.report().unseenDocuments().queries()).isEqualTo(2);
+        assertThat(trained.report().seenDocuments()).isEqualTo(HeldBackScore.NONE);
+        assertThat(trained.report().unseenDocuments().baselineNdcg10()).isEqualTo(1.0);
         assertThat(trained.report().activated()).isFalse();
         assertThat(trained.state()).isEqualTo(Adaptation.State.REJECTED);
         assertThat(kb.adaptations().active(ns)).isEmpty();
@@ -221,15 +229,12 @@ abstract class FeedbackContractTest {
         for (int i = 0; i < d; i++) {
             flipped[i * d + i] = -1;
         }
-        TuneReport won = new TuneReport(5, 1, 6, 0, 0.5, 0.6, true, 1.0, 1);
-        Adaptation first = kb.adaptations().add(ns, QueryAdapter.of(d, flipped), 1.0, won);
+        Adaptation first =
+                kb.adaptations()
+                        .add(ns, QueryAdapter.of(d, flipped), 1.0, JudgedPrior.NONE, won(0, 1.0));
         Adaptation second =
                 kb.adaptations()
-                        .add(
-                                ns,
-                                QueryAdapter.identity(d),
-                                2.0,
-                                new TuneReport(5, 1, 6, 1, 0.6, 0.7, true, 2.0, 1));
+                        .add(ns, QueryAdapter.identity(d), 2.0, JudgedPrior.NONE, won(1, 2.0));
 
         RetrieveResult adapted =
                 kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
@@ -241,7 +246,16 @@ abstract class FeedbackContractTest {
         assertThat(adapted.adaptationVersion()).isEqualTo(2);
         assertThat(kb.trace(ns, adapted.traceId()).orElseThrow().request())
                 .containsEntry(
-                        "adaptation", Map.of("applied", true, "version", 2, "denseWeight", 2.0));
+                        "adaptation",
+                        Map.of(
+                                "applied",
+                                true,
+                                "version",
+                                2,
+                                "denseWeight",
+                                2.0,
+                                "priorWeight",
+                                0.0));
         // the dense weight doubled: the top hit, first in both signals, scores 1/61 + 2/61
         assertThat(adapted.hits().getFirst().score())
                 .isCloseTo(3.0 / 61, org.assertj.core.data.Offset.offset(1e-9));
@@ -272,6 +286,81 @@ abstract class FeedbackContractTest {
         assertThatThrownBy(() -> kb.rollback(ns))
                 .isInstanceOf(NoSuchElementException.class)
                 .hasMessage("namespace '" + ns + "' has no active adaptation");
+    }
+
+    @Test
+    void anActivePriorRaisesItsDocumentsByItsBoundedBoostAndSaysSoInTheTrace() {
+        // the same runbooks in a namespace without an adaptation give the scores before (a
+        // retrieve in ns itself would keep its "no adaptation" for ActiveAdaptations.RECHECK)
+        String plain = "fb-" + UUID.randomUUID().toString().substring(0, 8);
+        store.createNamespace(plain, "test");
+        ingestRunbooks(plain);
+        ingestRunbooks(ns);
+        String question = "rotate the ingress TLS certificates";
+        RetrieveResult before = kb.retrieve(plain, RetrieveRequest.of(question));
+        TraceCandidate runnerUp = before.candidates().get(1);
+        int d = TestModel.get().dimensions();
+        JudgedPrior prior = new JudgedPrior(1.0, Map.of(runnerUp.documentId(), 1));
+        kb.adaptations()
+                .add(
+                        ns,
+                        QueryAdapter.identity(
+                                d), // the dense ranking as before: only the prior acts
+                        1.0,
+                        prior,
+                        won(0, 1.0));
+
+        RetrieveResult after = kb.retrieve(ns, RetrieveRequest.of(question));
+
+        TraceCandidate boosted =
+                after.candidates().stream()
+                        .filter(c -> c.chunkId().equals(runnerUp.chunkId()))
+                        .findFirst()
+                        .orElseThrow();
+        // one judging query: half of an RRF first place, 0.5 / 61
+        assertThat(boosted.fused())
+                .isCloseTo(runnerUp.fused() + 0.5 / 61, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(boosted.ranks()).isEqualTo(runnerUp.ranks());
+        assertThat(boosted.explanation())
+                .contains(
+                        "judged-relevant prior: +0.008197 (document "
+                                + runnerUp.documentId()
+                                + " judged relevant for 1 training queries, weight 1.00)");
+        assertThat(after.adaptationPriorWeight()).isEqualTo(1.0);
+        assertThat(kb.trace(ns, after.traceId()).orElseThrow().request())
+                .containsEntry(
+                        "adaptation",
+                        Map.of(
+                                "applied",
+                                true,
+                                "version",
+                                1,
+                                "denseWeight",
+                                1.0,
+                                "priorWeight",
+                                1.0));
+        for (TraceCandidate c : after.candidates()) {
+            if (!c.chunkId().equals(runnerUp.chunkId())) {
+                assertThat(c.explanation()).doesNotContain("judged-relevant prior");
+            }
+        }
+    }
+
+    /** A report that activates its version (stored as if training had found it). */
+    static TuneReport won(int baselineVersion, double denseWeight) {
+        return new TuneReport(
+                5,
+                1,
+                6,
+                baselineVersion,
+                0.5,
+                0.6,
+                true,
+                denseWeight,
+                1,
+                HeldBackScore.NONE,
+                HeldBackScore.NONE,
+                0);
     }
 
     List<RetrieveResult> retrieveEveryQuestion(String namespace) {

@@ -137,6 +137,22 @@ public final class Metrics {
             return perQuery.size();
         }
 
+        /** The means over those of this summary's queries that are in {@code queryIds}. */
+        public Summary restrictedTo(java.util.Set<String> queryIds) {
+            Map<String, PerQuery> kept = new LinkedHashMap<>();
+            perQuery.forEach(
+                    (q, values) -> {
+                        if (queryIds.contains(q)) {
+                            kept.put(q, values);
+                        }
+                    });
+            return new Summary(
+                    mean(kept, PerQuery::ndcg10),
+                    mean(kept, PerQuery::recall100),
+                    mean(kept, PerQuery::mrr10),
+                    kept);
+        }
+
         /**
          * Metrics of one query.
          *

@@ -144,4 +144,27 @@ class MetricsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("illegal query id: 'q 1'");
     }
+
+    @Test
+    void aSummaryRestrictedToSomeQueriesAveragesOnlyThose() {
+        Map<String, Map<String, Integer>> judged = new LinkedHashMap<>();
+        judged.put("q1", Map.of("a", 1));
+        judged.put("q2", Map.of("b", 1));
+        judged.put("q3", Map.of("c", 1));
+        Metrics.Summary all =
+                Metrics.evaluate(
+                        Map.of(
+                                "q1", List.of("a"), // nDCG 1
+                                "q2", List.of("x", "b"), // 1 / log2(3)
+                                "q3", List.of("x")), // 0
+                        new Qrels(judged));
+
+        Metrics.Summary part = all.restrictedTo(java.util.Set.of("q2", "q3", "not judged"));
+
+        assertThat(part.queries()).isEqualTo(2);
+        assertThat(part.ndcg10()).isCloseTo((1 / log2(3)) / 2, within(EPS));
+        assertThat(part.mrr10()).isCloseTo(0.25, within(EPS));
+        assertThat(all.restrictedTo(java.util.Set.of()).queries()).isZero();
+        assertThat(all.restrictedTo(java.util.Set.of()).ndcg10()).isZero();
+    }
 }

@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param adapter the learned map
  * @param denseWeight the factor on the dense signal's fusion weight that goes with it (1 leaves the
  *     weights as asked): an adapted dense signal earns more say in the hybrid ranking
+ * @param prior the judged-relevant prior that goes with it ({@link JudgedPrior#NONE} for versions
+ *     trained without one)
  * @param report the held-back evaluation that decided its state
  * @param createdAt when it was trained
  */
@@ -23,6 +25,7 @@ public record Adaptation(
         int replaces,
         QueryAdapter adapter,
         double denseWeight,
+        JudgedPrior prior,
         TuneReport report,
         Instant createdAt) {
 
@@ -40,6 +43,7 @@ public record Adaptation(
             throw new IllegalArgumentException(
                     "illegal denseWeight: " + denseWeight + ", must be > 0 and finite");
         }
+        Objects.requireNonNull(prior, "prior");
         Objects.requireNonNull(report, "report");
         Objects.requireNonNull(createdAt, "createdAt");
     }

@@ -1,6 +1,7 @@
 package dev.cairn.retrieval.feedback;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.store.SqlAccess;
 import dev.cairn.store.StoreException;
@@ -11,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 
@@ -23,7 +25,8 @@ public final class AdaptationStore {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COLUMNS =
-            "version, state, replaces, dense_weight, dimensions, matrix, report, created_at";
+            "version, state, replaces, dense_weight, dimensions, matrix, report, created_at,"
+                    + " prior_weight, prior";
 
     private final SqlAccess sql;
 
@@ -32,11 +35,15 @@ public final class AdaptationStore {
     }
 
     /**
-     * Stores a newly trained adapter as the next version: active (retiring the active one) when
-     * {@code report.activated()}, else rejected.
+     * Stores a newly trained adapter and the prior that goes with it as the next version: active
+     * (retiring the active one) when {@code report.activated()}, else rejected.
      */
     public Adaptation add(
-            String namespace, QueryAdapter adapter, double denseWeight, TuneReport report) {
+            String namespace,
+            QueryAdapter adapter,
+            double denseWeight,
+            JudgedPrior prior,
+            TuneReport report) {
         return sql.write(
                 namespace,
                 c -> {
@@ -69,13 +76,14 @@ public final class AdaptationStore {
                                     replaces,
                                     adapter,
                                     denseWeight,
+                                    prior,
                                     report,
                                     Instant.now());
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "INSERT INTO retrieval_adaptations (namespace, "
                                             + COLUMNS
-                                            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                                            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                         ps.setString(1, namespace);
                         ps.setInt(2, added.version());
                         ps.setString(3, added.state().name());
@@ -85,6 +93,8 @@ public final class AdaptationStore {
                         ps.setBytes(7, adapter.toBytes());
                         sql.bindJson(ps, 8, json(report));
                         sql.bindInstant(ps, 9, added.createdAt());
+                        ps.setDouble(10, prior.weight());
+                        sql.bindJson(ps, 11, json(prior.relevantQueries()));
                         ps.executeUpdate();
                     }
                     return added;
@@ -198,7 +208,10 @@ public final class AdaptationStore {
                                     QueryAdapter.fromBytes(
                                             rs.getInt("dimensions"), rs.getBytes("matrix")),
                                     rs.getDouble("dense_weight"),
-                                    parse(rs.getString("report")),
+                                    new JudgedPrior(
+                                            rs.getDouble("prior_weight"),
+                                            parse(rs.getString("prior"), PRIOR)),
+                                    parse(rs.getString("report"), TuneReport.class),
                                     sql.readInstant(rs, "created_at")));
                 }
             }
@@ -206,19 +219,30 @@ public final class AdaptationStore {
         }
     }
 
-    private static String json(TuneReport report) {
+    private static final TypeReference<Map<String, Integer>> PRIOR = new TypeReference<>() {};
+
+    private static String json(Object value) {
         try {
-            return JSON.writeValueAsString(report);
+            return JSON.writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a tune report", e);
+            throw new IllegalStateException("cannot write " + value.getClass().getSimpleName(), e);
         }
     }
 
-    private static TuneReport parse(String json) {
+    private static <T> T parse(String json, Class<T> type) {
         try {
-            return JSON.readValue(json, TuneReport.class);
+            return JSON.readValue(json, type);
         } catch (JsonProcessingException e) {
-            throw new StoreException("unreadable tune report: " + e.getOriginalMessage(), e);
+            throw new StoreException(
+                    "unreadable " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static <T> T parse(String json, TypeReference<T> type) {
+        try {
+            return JSON.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new StoreException("unreadable adaptation prior: " + e.getOriginalMessage(), e);
         }
     }
 }

@@ -1,19 +1,24 @@
 package dev.cairn.retrieval.feedback;
 
 /**
- * What training an adaptation found: how the judged queries were split and the mean nDCG@10 of the
- * held-back ones, under the ranking before (the namespace's active adaptation, or none) and with
- * the new adapter. The adapter is activated only when {@code adaptedNdcg10 > baselineNdcg10}.
+ * What training an adaptation found: how the judged queries were split ({@link JudgmentSplit}) and
+ * the mean nDCG@10 of the held-back ones, under the ranking before (the namespace's active
+ * adaptation, or none) and with the new adaptation, over all of them and apart for those whose
+ * relevant documents a training query judged (seen) and those whose it did not (unseen). Whether it
+ * was activated follows {@link ActivationRule}.
  *
  * @param trainQueries judged queries trained on
- * @param heldOutQueries judged queries held back for the comparison
+ * @param heldOutQueries judged queries held back for the comparison (seen and unseen)
  * @param judgments document and chunk judgments used (memory judgments are not used)
  * @param baselineVersion the adaptation active before, 0 when none
  * @param baselineNdcg10 mean nDCG@10 of the held-back queries before
- * @param adaptedNdcg10 mean nDCG@10 of the held-back queries with the new adapter
- * @param activated whether the adapter was activated
+ * @param adaptedNdcg10 mean nDCG@10 of the held-back queries with the new adaptation
+ * @param activated whether the adaptation was activated
  * @param denseWeight the dense weight factor chosen on the training queries
  * @param trainMillis time spent training
+ * @param seenDocuments the held-back queries with a relevant document some training query judged
+ * @param unseenDocuments the held-back queries none of whose relevant documents was trained on
+ * @param noiseBand how far the unseen queries' nDCG@10 could fall and still count as not worse
  */
 public record TuneReport(
         int trainQueries,
@@ -24,4 +29,14 @@ public record TuneReport(
         double adaptedNdcg10,
         boolean activated,
         double denseWeight,
-        long trainMillis) {}
+        long trainMillis,
+        HeldBackScore seenDocuments,
+        HeldBackScore unseenDocuments,
+        double noiseBand) {
+
+    public TuneReport {
+        // reports stored before the document-disjoint hold-out (issue 42) have no groups
+        seenDocuments = seenDocuments == null ? HeldBackScore.NONE : seenDocuments;
+        unseenDocuments = unseenDocuments == null ? HeldBackScore.NONE : unseenDocuments;
+    }
+}

@@ -26,6 +26,7 @@ public final class RetrievalSchema implements Schema {
                 "V005__entity_graph.sql",
                 "V009__trace_candidate_detail.sql",
                 "V011__feedback.sql",
-                "V014__trace_entries_in_row.sql");
+                "V014__trace_entries_in_row.sql",
+                "V016__adaptation_prior.sql");
     }
 }

@@ -3,7 +3,6 @@ package dev.cairn.server.api;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.Judgment;
-import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.server.api.body.FeedbackBody;
 import dev.cairn.server.api.body.TrainBody;
 import dev.cairn.server.api.view.FeedbackViews;
@@ -114,8 +113,9 @@ public final class FeedbackRoutes implements HttpService {
     private void train(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.ADMIN);
         TrainBody body =
-                RequestBodies.readOptional(req, maxBodyBytes, TrainBody.class, new TrainBody(null));
-        Adaptation trained = knowledge.tune(ns, TuneOptions.DEFAULTS.withHoldOut(body.holdOut()));
+                RequestBodies.readOptional(
+                        req, maxBodyBytes, TrainBody.class, new TrainBody(null, null));
+        Adaptation trained = knowledge.tune(ns, body.options());
         Json.send(res, 201, FeedbackViews.AdaptationView.of(trained));
     }
 

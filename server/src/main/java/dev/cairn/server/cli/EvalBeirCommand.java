@@ -3,6 +3,7 @@ package dev.cairn.server.cli;
 import dev.cairn.eval.beir.Beir;
 import dev.cairn.eval.beir.BeirEvaluation;
 import dev.cairn.eval.beir.EvalMode;
+import dev.cairn.eval.beir.Metrics;
 import dev.cairn.eval.beir.Qrels;
 import dev.cairn.eval.beir.RunFile;
 import dev.cairn.retrieval.FusionStrategy;
@@ -11,6 +12,7 @@ import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.FeedbackLog;
 import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.JudgmentSplit;
 import dev.cairn.retrieval.feedback.QueryAdapterTrainer;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.feedback.TuneReport;
@@ -18,6 +20,7 @@ import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.server.Cairn;
 import dev.cairn.server.ServerSettings;
+import dev.cairn.server.api.view.FeedbackViews;
 import dev.cairn.server.http.Json;
 import io.helidon.config.Config;
 import java.io.IOException;
@@ -149,6 +152,22 @@ final class EvalBeirCommand implements Callable<Integer> {
                             + ")")
     Double tuneRegularization;
 
+    @Option(
+            names = "--tune-prior-weight",
+            paramLabel = "X",
+            description =
+                    "weight of the judged-relevant prior (default "
+                            + TuneOptions.DEFAULT_PRIOR_WEIGHT
+                            + "; 0 trains without one)")
+    Double tunePriorWeight;
+
+    @Option(
+            names = "--tune-activate",
+            description =
+                    "score the trained version even when the held-back check rejects it (stored"
+                            + " again as an active version; to measure what the check turned down)")
+    boolean tuneActivate;
+
     @Override
     public Integer call() throws IOException {
         if (!Files.isRegularFile(dir.resolve("corpus.jsonl"))
@@ -211,6 +230,7 @@ final class EvalBeirCommand implements Callable<Integer> {
         report.put("judgedQueries", qrels.queryIds().size());
         List<Map<String, Object>> rows = new ArrayList<>();
         Qrels tuning = tuneQrels == null ? null : Beir.qrels(tuneQrels);
+        Map<String, java.util.Set<String>> groups = Map.of();
         if (tuning != null && kept != null) {
             tuning = within(tuning, kept);
         }
@@ -225,13 +245,24 @@ final class EvalBeirCommand implements Callable<Integer> {
                     shared.size());
             report.put("tuneQrels", tuneQrels.toString());
             report.put("tuneQueriesAlsoScored", shared.size());
+            groups = documentGroups(qrels, tuning);
+            System.out.printf(
+                    Locale.ROOT,
+                    "of the %d scored queries, %d have a relevant document the tuning judgments"
+                            + " judged relevant (seen docs), %d have none (unseen docs)%n",
+                    qrels.queryIds().size(),
+                    groups.get(SEEN_DOCS).size(),
+                    groups.get(UNSEEN_DOCS).size());
+            report.put("seenDocQueries", groups.get(SEEN_DOCS).size());
+            report.put("unseenDocQueries", groups.get(UNSEEN_DOCS).size());
         }
         try (Cairn cairn = Cairn.open(settings)) {
             ingestIfNeeded(cairn, namespace);
             KnowledgeBase kb = cairn.knowledge();
             kb.feedback().clear(namespace);
             kb.adaptations().clear(namespace);
-            scoreModes(kb, namespace, queries, qrels, evalModes, hybrid, workDir, false, rows);
+            scoreModes(
+                    kb, namespace, queries, qrels, evalModes, hybrid, workDir, false, groups, rows);
             if (tuning != null) {
                 recordJudgments(kb, namespace, queries, tuning);
                 QueryAdapterTrainer.Config trainer = QueryAdapterTrainer.Config.DEFAULTS;
@@ -244,23 +275,49 @@ final class EvalBeirCommand implements Callable<Integer> {
                 if (tuneRegularization != null) {
                     trainer = trainer.withRegularization(tuneRegularization);
                 }
-                Adaptation trained = kb.tune(namespace, TuneOptions.DEFAULTS.withTrainer(trainer));
-                TuneReport r = trained.report();
-                System.out.printf(
-                        Locale.ROOT,
-                        "adaptation %d (dense weight x%.1f): trained on %d queries in %d ms; held"
-                                + " back %d: nDCG@10 %.4f untuned, %.4f adapted -> %s%n",
-                        trained.version(),
-                        trained.denseWeight(),
-                        r.trainQueries(),
-                        r.trainMillis(),
-                        r.heldOutQueries(),
-                        r.baselineNdcg10(),
-                        r.adaptedNdcg10(),
-                        trained.state().wireName());
-                report.put("tuning", r);
+                TuneOptions options = TuneOptions.DEFAULTS.withTrainer(trainer);
+                if (tunePriorWeight != null) {
+                    options = options.withPriorWeight(tunePriorWeight);
+                }
+                Adaptation trained = kb.tune(namespace, options);
+                System.out.println(
+                        TuneCommand.describe(
+                                Json.MAPPER.valueToTree(FeedbackViews.AdaptationView.of(trained))));
+                report.put("tuning", trained.report());
+                if (tuneActivate && trained.state() != Adaptation.State.ACTIVE) {
+                    TuneReport r = trained.report();
+                    Adaptation forced =
+                            kb.adaptations()
+                                    .add(
+                                            namespace,
+                                            trained.adapter(),
+                                            trained.denseWeight(),
+                                            trained.prior(),
+                                            new TuneReport(
+                                                    r.trainQueries(),
+                                                    r.heldOutQueries(),
+                                                    r.judgments(),
+                                                    r.baselineVersion(),
+                                                    r.baselineNdcg10(),
+                                                    r.adaptedNdcg10(),
+                                                    true,
+                                                    r.denseWeight(),
+                                                    r.trainMillis(),
+                                                    r.seenDocuments(),
+                                                    r.unseenDocuments(),
+                                                    r.noiseBand()));
+                    System.out.printf(
+                            Locale.ROOT,
+                            "--tune-activate: version %d rejected; scored as version %d, activated"
+                                    + " regardless%n",
+                            trained.version(),
+                            forced.version());
+                    report.put("forcedActivation", true);
+                }
                 report.put("trainer", trainer);
-                scoreModes(kb, namespace, queries, qrels, evalModes, hybrid, workDir, true, rows);
+                scoreModes(
+                        kb, namespace, queries, qrels, evalModes, hybrid, workDir, true, groups,
+                        rows);
             }
         }
         report.put("modes", rows);
@@ -269,6 +326,28 @@ final class EvalBeirCommand implements Callable<Integer> {
                     json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(report));
         }
         return 0;
+    }
+
+    static final String SEEN_DOCS = "seen docs";
+    static final String UNSEEN_DOCS = "unseen docs";
+
+    /**
+     * The scored queries of {@code qrels} in two groups: those with a relevant document that {@code
+     * tuning} judged relevant for some query ({@link #SEEN_DOCS}), and the others ({@link
+     * #UNSEEN_DOCS}), whose gains can only come from how queries map to documents.
+     */
+    static Map<String, java.util.Set<String>> documentGroups(Qrels qrels, Qrels tuning) {
+        java.util.Set<String> trained =
+                JudgmentSplit.relevantDocuments(tuning.judgments().values());
+        java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+        java.util.Set<String> unseen = new java.util.LinkedHashSet<>();
+        for (String q : qrels.queryIds()) {
+            (JudgmentSplit.sharesRelevantDocument(qrels.of(q), trained) ? seen : unseen).add(q);
+        }
+        Map<String, java.util.Set<String>> groups = new LinkedHashMap<>();
+        groups.put(SEEN_DOCS, seen);
+        groups.put(UNSEEN_DOCS, unseen);
+        return groups;
     }
 
     /** The judged queries of {@code qrels} whose judged documents all lie in {@code kept}. */
@@ -322,6 +401,7 @@ final class EvalBeirCommand implements Callable<Integer> {
             SignalWeights hybrid,
             Path workDir,
             boolean tuned,
+            Map<String, java.util.Set<String>> groups,
             List<Map<String, Object>> rows)
             throws IOException {
         System.out.printf(
@@ -350,6 +430,25 @@ final class EvalBeirCommand implements Callable<Integer> {
                     r.p50Ms(),
                     r.p95Ms(),
                     r.groundingAuroc());
+            Map<String, Object> byDocuments = new LinkedHashMap<>();
+            for (Map.Entry<String, java.util.Set<String>> group : groups.entrySet()) {
+                Metrics.Summary part = r.summary().restrictedTo(group.getValue());
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-18s %8.4f %10.4f %8.4f   (%d queries)%n",
+                        "  " + group.getKey(),
+                        part.ndcg10(),
+                        part.recall100(),
+                        part.mrr10(),
+                        part.queries());
+                byDocuments.put(
+                        group.getKey().replace(' ', '-'),
+                        Map.of(
+                                "queries", part.queries(),
+                                "ndcg10", part.ndcg10(),
+                                "recall100", part.recall100(),
+                                "mrr10", part.mrr10()));
+            }
             String file = mode.wireName() + (tuned ? "-tuned" : "");
             Path runFile = workDir.resolve("run-" + file + ".trec");
             try (Writer out = Files.newBufferedWriter(runFile)) {
@@ -390,6 +489,9 @@ final class EvalBeirCommand implements Callable<Integer> {
             row.put("p50Ms", r.p50Ms());
             row.put("p95Ms", r.p95Ms());
             row.put("groundingAuroc", r.groundingAuroc());
+            if (!byDocuments.isEmpty()) {
+                row.put("byDocuments", byDocuments);
+            }
             row.put("runFile", runFile.toString());
             rows.add(row);
         }

@@ -3,6 +3,7 @@ package dev.cairn.server.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.server.Cairn;
+import dev.cairn.server.api.body.TrainBody;
 import dev.cairn.server.api.view.FeedbackViews;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
@@ -40,6 +41,15 @@ final class TuneCommand implements Callable<Integer> {
             paramLabel = "X",
             description = "share of judged queries held back to compare (default 0.2)")
     Double holdOut;
+
+    @Option(
+            names = "--prior-weight",
+            paramLabel = "X",
+            description =
+                    "weight of the judged-relevant prior (default "
+                            + TuneOptions.DEFAULT_PRIOR_WEIGHT
+                            + "; 0 trains without one)")
+    Double priorWeight;
 
     @Option(names = "--rollback", description = "roll the active adaptation back instead")
     boolean rollback;
@@ -84,23 +94,18 @@ final class TuneCommand implements Callable<Integer> {
                             : "rolled back; no adaptation is active");
             return 0;
         }
-        double share = holdOut == null ? TuneOptions.DEFAULT_HOLD_OUT : holdOut;
+        TrainBody settings = new TrainBody(holdOut, priorWeight);
         JsonNode trained;
         if (server != null) {
             trained =
                     Json.MAPPER.readTree(
-                            server.post(
-                                    base + "/train",
-                                    Json.MAPPER.createObjectNode().put("holdOut", share)));
+                            server.post(base + "/train", Json.MAPPER.valueToTree(settings)));
         } else {
             try (Cairn cairn = local.openToRead(namespace)) {
                 trained =
                         Json.MAPPER.valueToTree(
                                 FeedbackViews.AdaptationView.of(
-                                        cairn.knowledge()
-                                                .tune(
-                                                        namespace,
-                                                        TuneOptions.DEFAULTS.withHoldOut(share))));
+                                        cairn.knowledge().tune(namespace, settings.options())));
             }
         }
         if (json) {
@@ -108,18 +113,54 @@ final class TuneCommand implements Callable<Integer> {
                     Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(trained));
             return 0;
         }
-        JsonNode r = trained.path("report");
-        System.out.printf(
-                Locale.ROOT,
-                "adaptation %d: trained on %d judged queries in %d ms; on %d held back"
-                        + " nDCG@10 %.4f before, %.4f with it -> %s%n",
-                trained.path("version").asInt(),
-                r.path("trainQueries").asInt(),
-                r.path("trainMillis").asLong(),
-                r.path("heldOutQueries").asInt(),
-                r.path("baselineNdcg10").asDouble(),
-                r.path("adaptedNdcg10").asDouble(),
-                trained.path("state").asText());
+        System.out.println(describe(trained));
         return 0;
+    }
+
+    /**
+     * A trained adaptation's report in a few lines: the split, the held-back nDCG@10 before and
+     * with it over all held-back queries and apart for seen and unseen documents, and the state.
+     */
+    static String describe(JsonNode trained) {
+        JsonNode r = trained.path("report");
+        JsonNode unseen = r.path("unseenDocuments");
+        boolean notWorse =
+                unseen.path("adaptedNdcg10").asDouble() - unseen.path("baselineNdcg10").asDouble()
+                        >= -r.path("noiseBand").asDouble();
+        return String.format(
+                        Locale.ROOT,
+                        "adaptation %d (dense weight x%.1f): trained on %d judged queries in %d ms"
+                                + " -> %s%n",
+                        trained.path("version").asInt(),
+                        trained.path("denseWeight").asDouble(),
+                        r.path("trainQueries").asInt(),
+                        r.path("trainMillis").asLong(),
+                        trained.path("state").asText())
+                + String.format(
+                        Locale.ROOT,
+                        "  held back %4d: nDCG@10 %.4f before, %.4f with it%n",
+                        r.path("heldOutQueries").asInt(),
+                        r.path("baselineNdcg10").asDouble(),
+                        r.path("adaptedNdcg10").asDouble())
+                + group("seen docs", r.path("seenDocuments"))
+                + group("unseen docs", unseen)
+                + String.format(
+                        Locale.ROOT,
+                        "  (activated when better on all held back and, on unseen docs, not worse"
+                                + " than the noise band %.4f: %s there)",
+                        r.path("noiseBand").asDouble(),
+                        notWorse ? "not worse" : "worse");
+    }
+
+    private static String group(String label, JsonNode g) {
+        return String.format(
+                Locale.ROOT,
+                "    %-11s %4d: nDCG@10 %.4f before, %.4f with it (standard error of the"
+                        + " difference %.4f)%n",
+                label,
+                g.path("queries").asInt(),
+                g.path("baselineNdcg10").asDouble(),
+                g.path("adaptedNdcg10").asDouble(),
+                g.path("standardError").asDouble());
     }
 }

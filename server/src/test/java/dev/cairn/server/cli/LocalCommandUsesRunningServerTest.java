@@ -179,11 +179,16 @@ class LocalCommandUsesRunningServerTest {
 
             assertThat(tuned.exit()).as(tuned.err()).isZero();
             assertThat(tuned.err()).contains("cairn: using the server at");
-            // each query is its document's own text: nothing to win, so the version is rejected
+            // each query is its document's own text: nothing to win, so the version is rejected;
+            // four documents, one held back with its query (unseen), none of the other three
+            assertThat(tuned.out().lines().toList().getFirst())
+                    .startsWith("adaptation 1 (dense weight x")
+                    .contains("trained on 3 judged queries")
+                    .endsWith("-> rejected");
             assertThat(tuned.out())
-                    .startsWith("adaptation 1: trained on ")
-                    .contains("nDCG@10 1.0000 before")
-                    .endsWith("-> rejected" + System.lineSeparator());
+                    .contains("held back    1: nDCG@10 1.0000 before")
+                    .contains("seen docs      0: nDCG@10 0.0000 before")
+                    .contains("unseen docs    1: nDCG@10 1.0000 before");
             assertThat(server.knowledge().adaptations().all("ops"))
                     .singleElement()
                     .extracting(a -> a.version())

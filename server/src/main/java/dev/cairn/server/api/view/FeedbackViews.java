@@ -46,6 +46,8 @@ public final class FeedbackViews {
             String state,
             int replaces,
             double denseWeight,
+            double priorWeight,
+            int priorDocuments,
             int dimensions,
             TuneReport report,
             String createdAt) {
@@ -56,6 +58,8 @@ public final class FeedbackViews {
                     a.state().wireName(),
                     a.replaces(),
                     a.denseWeight(),
+                    a.prior().weight(),
+                    a.prior().relevantQueries().size(),
                     a.adapter().dimensions(),
                     a.report(),
                     a.createdAt().toString());

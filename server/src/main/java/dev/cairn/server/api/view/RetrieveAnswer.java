@@ -30,14 +30,18 @@ public record RetrieveAnswer(
         boolean partial,
         Adaptation adaptation) {
 
-    /** Whether the dense signal applied the namespace's trained query adapter, and which. */
+    /**
+     * Whether the namespace's trained adaptation was applied, and which: its version, the factor on
+     * the dense weight and the weight of its judged-relevant prior (0 when it has none).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Adaptation(boolean applied, Integer version, Double denseWeight) {
+    public record Adaptation(
+            boolean applied, Integer version, Double denseWeight, Double priorWeight) {
 
-        static Adaptation of(int version, double denseWeight) {
+        static Adaptation of(int version, double denseWeight, double priorWeight) {
             return version > 0
-                    ? new Adaptation(true, version, denseWeight)
-                    : new Adaptation(false, null, null);
+                    ? new Adaptation(true, version, denseWeight, priorWeight)
+                    : new Adaptation(false, null, null, null);
         }
     }
 
@@ -121,6 +125,9 @@ public record RetrieveAnswer(
                 result.timings(),
                 SignalViews.outcomes(result.signals()),
                 result.partial(),
-                Adaptation.of(result.adaptationVersion(), result.adaptationDenseWeight()));
+                Adaptation.of(
+                        result.adaptationVersion(),
+                        result.adaptationDenseWeight(),
+                        result.adaptationPriorWeight()));
     }
 }
