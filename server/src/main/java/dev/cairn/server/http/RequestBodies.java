@@ -65,7 +65,7 @@ public final class RequestBodies {
      * content type, 400 for an empty body and every parsing or binding problem.
      */
     public static <T> T read(ServerRequest req, long limit, Class<T> type) {
-        return bind(readObject(req, limit), type);
+        return bindParsed(readObject(req, limit), type);
     }
 
     /** Like {@link #read}, but an absent or empty body is {@code whenEmpty}. */
@@ -78,7 +78,7 @@ public final class RequestBodies {
         if (node.isNull()) {
             return whenEmpty;
         }
-        return bind(object(node), type);
+        return bindParsed(object(node), type);
     }
 
     /** The request body as a JSON object, any fields (the compatibility mounts use it). */
@@ -96,6 +96,11 @@ public final class RequestBodies {
      */
     public static <T> T bind(ObjectNode body, Class<T> type) {
         requireStorableText(body, "");
+        return bindParsed(body, type);
+    }
+
+    /** {@link #bind} of an object {@link #parse} made, whose text it has checked already. */
+    private static <T> T bindParsed(ObjectNode body, Class<T> type) {
         try {
             return STRICT.treeToValue(body, type);
         } catch (JacksonException e) {

@@ -66,10 +66,6 @@ public record RecallBody(
                     "field 'scope' is 'namespace' (every user's memories) but field 'userId'"
                             + " names one user: send one of them");
         }
-        if (recallScope.equals(Optional.of(Namespace.RecallScope.USER)) && userId.isBlank()) {
-            throw new IllegalArgumentException(
-                    "field 'scope' is 'user' but field 'userId' is missing");
-        }
         return new RecallRequest(
                 namespace,
                 query,
