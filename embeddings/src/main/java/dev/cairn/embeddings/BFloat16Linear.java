@@ -43,10 +43,13 @@ final class BFloat16Linear {
     static final String ENABLED_PROPERTY = "cairn.embeddings.bf16";
 
     /**
-     * Appended to a model's id when its document vectors come from this path: cache keys and the
-     * model recorded with stored vectors then never confuse them with float32 ones.
+     * Appended to a model's id, in its {@link EmbeddingModel#exactId() exact id}, when its document
+     * vectors come from this path: an embedding cache then never answers a float32 request with
+     * them. Stored vectors record the model's id without it (their space is the same). Until issue
+     * 43 the stored id carried it too, so stores written then hold it (see {@link
+     * EmbeddingModels#formerIds}).
      */
-    static final String MODEL_ID_SUFFIX = "-bf16";
+    static final String EXACT_ID_SUFFIX = "-bf16";
 
     private static final String TO_DTYPE_SYMBOL =
             "_ZN2at4_ops8to_dtype4callERKNS_6TensorEN3c1010ScalarTypeEbbSt8optionalINS5_12MemoryFormatEE";

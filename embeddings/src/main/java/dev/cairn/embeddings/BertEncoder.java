@@ -570,17 +570,34 @@ final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * The spec's id, plus {@value Int8Linear#MODEL_ID_SUFFIX} or {@value
-     * BFloat16Linear#MODEL_ID_SUFFIX} when documents are embedded through int8 or bfloat16 GEMMs:
-     * their vectors differ from float32 ones (cosine about 0.99 and 0.999), so they are cached and
-     * stored under their own id.
+     * The spec's id, whichever arithmetic this encoder runs: int8 and bfloat16 document vectors
+     * stay within the quality gate of float32 ones (cosine about 0.99 and 0.999; SciFact and LoCoMo
+     * within 0.005), so they share its space, and a store written by servers on different CPUs
+     * never embeds again what another wrote.
      */
     @Override
     public String id() {
+        return spec.id();
+    }
+
+    /**
+     * The spec's id, plus {@value Int8Linear#EXACT_ID_SUFFIX} or {@value
+     * BFloat16Linear#EXACT_ID_SUFFIX} when documents are embedded through int8 or bfloat16 GEMMs:
+     * their vectors differ from float32 ones in the last bits, so an embedding cache keeps them
+     * apart.
+     */
+    @Override
+    public String exactId() {
         if (int8Documents) {
-            return spec.id() + Int8Linear.MODEL_ID_SUFFIX;
+            return spec.id() + Int8Linear.EXACT_ID_SUFFIX;
         }
-        return weights.bf16 != null ? spec.id() + BFloat16Linear.MODEL_ID_SUFFIX : spec.id();
+        return weights.bf16 != null ? spec.id() + BFloat16Linear.EXACT_ID_SUFFIX : spec.id();
+    }
+
+    /** {@link #linearLayers()}: e.g. {@code documents bfloat16, queries int8}. */
+    @Override
+    public String precision() {
+        return linearLayers();
     }
 
     @Override

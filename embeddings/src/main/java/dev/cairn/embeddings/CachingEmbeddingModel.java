@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * Looks every text up in an {@link EmbeddingCache} first and sends only the misses, once each, to
- * the wrapped model. Queries and documents are cached apart ({@code <id>/query}, {@code
- * <id>/document}) since a model may embed them differently.
+ * the wrapped model. Queries and documents are cached apart ({@code <exactId>/query}, {@code
+ * <exactId>/document}) since a model may embed them differently; keyed on the {@link
+ * EmbeddingModel#exactId() exact id}, a float32 run never reads a bfloat16 run's vectors.
  *
  * <p>Thread-safe if the model and cache are. Two threads missing the same text at once may both
  * compute it; the vectors are equal, so the second write is harmless. Closing closes the model, not
@@ -34,6 +35,16 @@ final class CachingEmbeddingModel implements EmbeddingModel {
     }
 
     @Override
+    public String exactId() {
+        return model.exactId();
+    }
+
+    @Override
+    public String precision() {
+        return model.precision();
+    }
+
+    @Override
     public int dimensions() {
         return model.dimensions();
     }
@@ -45,12 +56,12 @@ final class CachingEmbeddingModel implements EmbeddingModel {
 
     @Override
     public List<float[]> embedQueries(List<String> texts) {
-        return embed(texts, model.id() + "/query", true);
+        return embed(texts, model.exactId() + "/query", true);
     }
 
     @Override
     public List<float[]> embedDocuments(List<String> texts) {
-        return embed(texts, model.id() + "/document", false);
+        return embed(texts, model.exactId() + "/document", false);
     }
 
     private List<float[]> embed(List<String> texts, String namespace, boolean queries) {

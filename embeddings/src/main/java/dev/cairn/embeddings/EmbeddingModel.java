@@ -8,8 +8,32 @@ import java.util.List;
  */
 public interface EmbeddingModel extends AutoCloseable {
 
-    /** Stable identifier of the model and its weights, e.g. {@code bge-small-en-v1.5}. */
+    /**
+     * The model and its vector space, e.g. {@code bge-small-en-v1.5}: what a stored vector records
+     * and what decides whether it must be embedded again. Vectors under one id are interchangeable
+     * whatever arithmetic computed them (the reduced precisions of {@link #precision()} pass the
+     * quality gate against float32), so servers on different CPUs sharing one store agree on it.
+     */
     String id();
+
+    /**
+     * {@link #id()} plus the arithmetic of the document passes when it changes their bits, e.g.
+     * {@code bge-small-en-v1.5-bf16}: the key of a cache of exact vectors ({@link
+     * EmbeddingModels#cached}), so vectors of one precision never answer for another's. Never
+     * stored with a vector.
+     */
+    default String exactId() {
+        return id();
+    }
+
+    /**
+     * The arithmetic this process computes each kind of pass in, e.g. {@code documents bfloat16,
+     * queries int8}: a detail of this server (its CPU and settings), reported by {@code GET
+     * /health} and left out of {@link #id()}.
+     */
+    default String precision() {
+        return "documents float32, queries float32";
+    }
 
     /** Length of every vector this model returns. */
     int dimensions();

@@ -1,6 +1,7 @@
 package dev.cairn.embeddings;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Factories for {@link EmbeddingModel}s. Every model returned is thread-safe: load it once and
@@ -92,6 +93,23 @@ public final class EmbeddingModels {
      */
     public static Path weightCacheDir() {
         return WeightCacheDir.configured();
+    }
+
+    /**
+     * The ids vectors of the built-in model {@code id} were stored under before the stored id left
+     * out the arithmetic (issue 43): {@code id} plus {@code -int8} or {@code -bf16}, as int8 and
+     * bfloat16 document passes named them. The store's migrations V017 and V018 rewrite them to
+     * {@code id}; an ingest key made with one of them still matches, so a document ingested then is
+     * not embedded again. Empty for any other id.
+     */
+    public static List<String> formerIds(String id) {
+        for (BertSpec spec : List.of(BertSpec.BGE_SMALL_EN_V15, BertSpec.ALL_MINILM_L6_V2)) {
+            if (spec.id().equals(id)) {
+                return List.of(
+                        id + Int8Linear.EXACT_ID_SUFFIX, id + BFloat16Linear.EXACT_ID_SUFFIX);
+            }
+        }
+        return List.of();
     }
 
     /** The default model, {@link #bgeSmallEnV15()}. */

@@ -63,10 +63,10 @@ final class Int8Linear {
         OFF,
         /**
          * Short query passes only ({@link Int8ShortPass}): documents keep bfloat16 or float32, so
-         * the stored vectors and the model's id do not change.
+         * the stored vectors and the model's exact id do not change.
          */
         QUERIES,
-        /** Every pass, documents included: the model's id gets {@value #MODEL_ID_SUFFIX}. */
+        /** Every pass, documents included: the model's exact id gets {@value #EXACT_ID_SUFFIX}. */
         ALL;
 
         boolean documents() {
@@ -75,10 +75,13 @@ final class Int8Linear {
     }
 
     /**
-     * Appended to a model's id when its document vectors come from this path: cache keys and the
-     * model recorded with stored vectors then never confuse them with float32 ones.
+     * Appended to a model's id, in its {@link EmbeddingModel#exactId() exact id}, when its document
+     * vectors come from this path: an embedding cache then never answers a float32 request with
+     * them. Stored vectors record the model's id without it (their space is the same). Until issue
+     * 43 the stored id carried it too, so stores written then hold it (see {@link
+     * EmbeddingModels#formerIds}).
      */
-    static final String MODEL_ID_SUFFIX = "-int8";
+    static final String EXACT_ID_SUFFIX = "-int8";
 
     private static final String INT_MM_SYMBOL = "_ZN2at4_ops7_int_mm4callERKNS_6TensorES4_";
 

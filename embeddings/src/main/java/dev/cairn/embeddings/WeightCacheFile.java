@@ -87,8 +87,8 @@ final class WeightCacheFile {
      * What makes a file's weights the right ones.
      *
      * @param version layout and conversion version
-     * @param model the model id, with {@value Int8Linear#MODEL_ID_SUFFIX} when it has the int8
-     *     packs
+     * @param model the model id, with {@value Int8Linear#EXACT_ID_SUFFIX} when it has the int8
+     *     packs (the int8 encoder's exact id)
      * @param source the model file and the conversion's inputs besides it (its head count)
      * @param codeStamp the build of Cairn that converted it
      */
@@ -105,7 +105,7 @@ final class WeightCacheFile {
         static Key of(BertSpec spec, boolean int8) {
             return new Key(
                     VERSION,
-                    spec.id() + (int8 ? Int8Linear.MODEL_ID_SUFFIX : ""),
+                    spec.id() + (int8 ? Int8Linear.EXACT_ID_SUFFIX : ""),
                     modelFile(spec.onnxResource()) + ", " + spec.heads() + " heads",
                     CODE_STAMP);
         }

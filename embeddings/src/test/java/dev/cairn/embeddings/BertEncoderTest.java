@@ -28,6 +28,28 @@ class BertEncoderTest {
         assertThat(bge.embedDocuments(List.of(PASSAGE)).getFirst()).hasSize(384);
     }
 
+    /**
+     * Every precision an encoder of bge-small runs in stores the one id; the ids reduced precision
+     * stored before issue 43 are its former ids, which the store's migrations rewrite.
+     */
+    @Test
+    void everyPrecisionStoresTheModelsIdAndTheOldSuffixedIdsAreItsFormerIds() {
+        String id = "bge-small-en-v1.5";
+        assertThat(List.of(TestModels.bge(), TestModels.bgeBf16(), TestModels.bgeInt8()))
+                .allSatisfy(encoder -> assertThat(encoder.id()).isEqualTo(id));
+        assertThat(EmbeddingModels.formerIds(id))
+                .containsExactly("bge-small-en-v1.5-int8", "bge-small-en-v1.5-bf16");
+        assertThat(EmbeddingModels.formerIds("all-MiniLM-L6-v2"))
+                .containsExactly("all-MiniLM-L6-v2-int8", "all-MiniLM-L6-v2-bf16");
+        assertThat(EmbeddingModels.formerIds("my-torchscript-model")).isEmpty();
+        for (BertEncoder reduced : List.of(TestModels.bgeBf16(), TestModels.bgeInt8())) {
+            if (!reduced.exactId().equals(id)) {
+                assertThat(EmbeddingModels.formerIds(id)).contains(reduced.exactId());
+                assertThat(reduced.precision()).isNotEqualTo(TestModels.bge().precision());
+            }
+        }
+    }
+
     @Test
     void returnsUnitLengthVectors() {
         for (BertEncoder model : List.of(TestModels.bge(), TestModels.miniLm())) {

@@ -26,6 +26,16 @@ public final class CountingEmbeddingModel implements EmbeddingModel {
     }
 
     @Override
+    public String exactId() {
+        return model.exactId();
+    }
+
+    @Override
+    public String precision() {
+        return model.precision();
+    }
+
+    @Override
     public int dimensions() {
         return model.dimensions();
     }

@@ -116,7 +116,9 @@ class Int8ParityTest {
                         Int8Linear.supported(),
                         Int8Linear.Use.QUERIES)) {
             BertEncoder withoutInt8 = TestModels.bgeBf16();
-            assertThat(queriesOnly.id()).isEqualTo(withoutInt8.id()).doesNotEndWith("-int8");
+            assertThat(queriesOnly.exactId())
+                    .isEqualTo(withoutInt8.exactId())
+                    .doesNotEndWith("-int8");
             assertThat(queriesOnly.linearLayers())
                     .as("the load log's account")
                     .endsWith(", queries int8");
@@ -187,7 +189,7 @@ class Int8ParityTest {
     }
 
     @Test
-    void int8VectorsAreCachedUnderTheirOwnModelId() {
+    void int8VectorsAreCachedUnderTheirOwnExactIdAndStoredUnderTheModelsId() {
         ReducedPrecision.assertCachedUnderOwnId(TestModels.bgeInt8(), "bge-small-en-v1.5-int8");
         assertThat(TestModels.bgeInt8().linearLayers()).isEqualTo("documents int8, queries int8");
     }
@@ -202,7 +204,8 @@ class Int8ParityTest {
             assertThat(Int8Linear.load()).isEmpty();
             List<String> texts = VariedTexts.generate(24, SEED + 2);
             try (BertEncoder off = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15)) {
-                assertThat(off.id()).isEqualTo("bge-small-en-v1.5");
+                assertThat(off.exactId()).isEqualTo(off.id()).isEqualTo("bge-small-en-v1.5");
+                assertThat(off.precision()).doesNotContain("int8").doesNotContain("bfloat16");
                 List<float[]> a = off.embedDocuments(texts);
                 List<float[]> b = TestModels.bge().embedDocuments(texts);
                 for (int i = 0; i < texts.size(); i++) {

@@ -94,7 +94,7 @@ class Int8ShortPassTest {
         System.out.printf(
                 "%s: Java pass vs tensor ops over %d texts: %d equal to 1e-5, lowest cosine %.6f;"
                         + " mean cosine to float32 %.6f (Java) and %.6f (ops)%n",
-                int8.id(), count, equal, lowest, javaToFloat / count, opsToFloat / count);
+                int8.exactId(), count, equal, lowest, javaToFloat / count, opsToFloat / count);
         assertThat(equal).as("texts equal to 1e-5").isGreaterThanOrEqualTo(count / 10);
         assertThat(javaToFloat / count).isCloseTo(opsToFloat / count, within(0.0005));
     }

@@ -83,7 +83,7 @@ class WeightCacheTest {
                 .isEqualTo(
                         "model-weights-"
                                 + spec.id()
-                                + (int8.isPresent() ? Int8Linear.MODEL_ID_SUFFIX : "")
+                                + (int8.isPresent() ? Int8Linear.EXACT_ID_SUFFIX : "")
                                 + "-"
                                 + WeightCacheFile.Key.of(spec, int8.isPresent()).digest()
                                 + ".bin");
@@ -92,7 +92,8 @@ class WeightCacheTest {
                 BertEncoder second = load(spec, int8)) {
             assertThat(logs.lines())
                     .anySatisfy(l -> assertThat(l).contains("weights read from " + file));
-            assertThat(second.id()).isEqualTo(spec.id() + (int8.isPresent() ? "-int8" : ""));
+            assertThat(second.exactId()).isEqualTo(spec.id() + (int8.isPresent() ? "-int8" : ""));
+            assertThat(second.id()).isEqualTo(spec.id());
             List<int[]> cached = vectors(second);
             for (int i = 0; i < cold.size(); i++) {
                 assertThat(cached.get(i)).as("vector %d, bits", i).isEqualTo(cold.get(i));

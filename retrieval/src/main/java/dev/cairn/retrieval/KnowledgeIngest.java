@@ -1,6 +1,7 @@
 package dev.cairn.retrieval;
 
 import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.retrieval.ingest.Chunker;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.store.ChunkDraft;
@@ -42,12 +43,13 @@ import java.util.function.Consumer;
  * for the store unless the store is that far behind, and vice versa. A failure in any stage fails
  * the ingest: batches written before it stay, the failing batch is written not at all.
  *
- * <p>Resume: each stored document keeps its ingest key, the SHA-256 of the embedding model id, the
- * chunking settings and every field of the parsed document (id, title, format, authority, tags,
- * source, metadata, declared entities and relations, body). {@link IngestMode#SKIP_UNCHANGED} skips
- * a document stored under the same key, so an interrupted ingest run again embeds only what it had
- * not stored, and a changed document (or model, or chunking) is ingested again. A document written
- * any other way has no key and is never skipped.
+ * <p>Resume: each stored document keeps its ingest key, the SHA-256 of the embedding model id (not
+ * the precision it was computed in, see {@link EmbeddingModel#id()}), the chunking settings and
+ * every field of the parsed document (id, title, format, authority, tags, source, metadata,
+ * declared entities and relations, body). {@link IngestMode#SKIP_UNCHANGED} skips a document stored
+ * under the same key, so an interrupted ingest run again embeds only what it had not stored, and a
+ * changed document (or model, or chunking) is ingested again. A document written any other way has
+ * no key and is never skipped.
  *
  * <p>Thread-safe: it holds no state of its own between calls; the store orders concurrent writes.
  */
@@ -142,10 +144,10 @@ final class KnowledgeIngest {
                         : Map.of();
         List<Item> items = new ArrayList<>(batch.size());
         for (ParsedDocument document : batch) {
-            String key = ingestKey(document);
+            String key = ingestKey(document, model.id());
             IngestedDocument same = stored.get(document.id());
             items.add(
-                    same != null && same.ingestKey().equals(key)
+                    same != null && storedUnder(same, document, key)
                             ? new Unchanged(same)
                             : new Fresh(document, key, chunker.chunk(document)));
         }
@@ -225,10 +227,31 @@ final class KnowledgeIngest {
         }
     }
 
-    /** The SHA-256 of everything a stored document is made from (see the class comment). */
-    private String ingestKey(ParsedDocument d) {
+    /**
+     * Whether {@code stored} was ingested from {@code document} as it is now: under its {@code
+     * key}, or under the key one of the model's {@link EmbeddingModels#formerIds former ids} made
+     * (a document ingested by int8 or bfloat16 passes before issue 43, whose vectors are this
+     * model's all the same), so an upgrade embeds none of them again.
+     */
+    private boolean storedUnder(IngestedDocument stored, ParsedDocument document, String key) {
+        if (stored.ingestKey().equals(key)) {
+            return true;
+        }
+        for (String former : EmbeddingModels.formerIds(model.id())) {
+            if (stored.ingestKey().equals(ingestKey(document, former))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The SHA-256 of everything a stored document is made from (see the class comment), its model
+     * named {@code modelId}.
+     */
+    private String ingestKey(ParsedDocument d, String modelId) {
         List<String> fields = new ArrayList<>();
-        fields.add(model.id());
+        fields.add(modelId);
         fields.add(config.chunking().toString());
         fields.add(d.id());
         fields.add(d.title());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.embeddings.CountingEmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.DocumentParser;
@@ -483,6 +484,60 @@ abstract class KnowledgeBaseContractTest {
         IngestResult replaced = kb.ingest(ns, doc);
         assertThat(replaced.unchanged()).isFalse();
         assertThat(replaced.version()).isEqualTo(2);
+    }
+
+    /**
+     * A document ingested before issue 43 by bfloat16 or int8 passes has the ingest key its
+     * precision's model id made ({@code bge-small-en-v1.5-bf16}); the model's vectors are the same
+     * space, so ingesting it again now skips it and embeds nothing.
+     */
+    @Test
+    void aDocumentIngestedUnderAFormerSuffixedModelIdIsUnchangedAndNotEmbeddedAgain() {
+        ParsedDocument doc = abstracts(1).getFirst();
+        for (String former : EmbeddingModels.formerIds(TestModel.get().id())) {
+            reopen(new NamedAsBefore(TestModel.get(), former));
+            kb.ingest(ns, doc);
+            CountingEmbeddingModel model = new CountingEmbeddingModel(TestModel.get());
+            reopen(model);
+
+            IngestResult again = kb.ingest(ns, doc, IngestMode.SKIP_UNCHANGED);
+
+            assertThat(again.unchanged()).as(former).isTrue();
+            assertThat(model.embedded()).as(former).isZero();
+        }
+        assertThat(EmbeddingModels.formerIds(TestModel.get().id())).hasSize(2);
+    }
+
+    /** The real model under the id an earlier version of Cairn gave its reduced precision. */
+    private record NamedAsBefore(EmbeddingModel model, String id) implements EmbeddingModel {
+        @Override
+        public int dimensions() {
+            return model.dimensions();
+        }
+
+        @Override
+        public int maxTokens() {
+            return model.maxTokens();
+        }
+
+        @Override
+        public List<float[]> embedQueries(List<String> texts) {
+            return model.embedQueries(texts);
+        }
+
+        @Override
+        public List<float[]> embedDocuments(List<String> texts) {
+            return model.embedDocuments(texts);
+        }
+
+        @Override
+        public dev.cairn.embeddings.TokenCounter tokenCounter() {
+            return model.tokenCounter();
+        }
+
+        /** Leaves the shared model open. */
+        @Override
+        public void close() {}
     }
 
     @Test

@@ -77,7 +77,7 @@ public final class CairnRouting {
         StreamableHttpTransport mcp = new StreamableHttpTransport(CairnMcp.jsonMapper(), maxBody);
         new CairnMcp(tools, components).serve(mcp);
         return Stream.<HttpService>of(
-                        new SystemRoutes(store, components.metrics()),
+                        new SystemRoutes(store, components.cairn().model(), components.metrics()),
                         new NamespaceRoutes(store, maxBody),
                         new TokenRoutes(components.tokens(), maxBody),
                         new KnowledgeRoutes(components.knowledge(), maxBody),

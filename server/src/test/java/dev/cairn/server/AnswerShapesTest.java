@@ -485,12 +485,36 @@ class AnswerShapesTest {
                 .containsExactly("from", "to", "type", "weight", "confidence");
     }
 
+    /**
+     * {@code GET /health} names the model id every vector this server writes is stored under
+     * (without the precision: issue 43) and the precision it computes each kind of pass in.
+     */
+    @Test
+    void healthNamesTheModelIdItWritesAndThePrecisionItComputesIn() {
+        JsonNode model = cairn.call("GET", "/health", null, null).json().path("model");
+        assertThat(model.path("id").asText()).isEqualTo("bge-small-en-v1.5");
+        assertThat(model.path("precision").asText())
+                .isEqualTo(cairn.components.cairn().model().precision())
+                .matches("documents .+, queries .+");
+        var written =
+                cairn.call(
+                        "POST",
+                        NS + "/memories",
+                        A,
+                        "{\"type\":\"FACT\",\"userId\":\"u-health\",\"content\":\"The"
+                                + " health page names the embedding model\"}");
+        assertThat(written.status()).as(written.body()).isEqualTo(201);
+        assertThat(written.json().path("embeddingModel").asText())
+                .isEqualTo(model.path("id").asText());
+    }
+
     @Test
     void healthArkAndOrlojAnswers() {
         JsonNode health = cairn.call("GET", "/health", null, null).json();
-        assertThat(fields(health)).containsExactly("status", "checks");
+        assertThat(fields(health)).containsExactly("status", "checks", "model");
         assertThat(fields(health.at("/checks/store")))
                 .containsExactly("kind", "status", "lastChangeSeq", "indexLag");
+        assertThat(fields(health.path("model"))).containsExactly("id", "precision");
 
         JsonNode created = cairn.call("POST", "/ark/shapes/conversations", A, null).json();
         assertThat(fields(created)).containsExactly("conversation_id");

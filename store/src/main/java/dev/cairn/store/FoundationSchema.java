@@ -21,6 +21,7 @@ public final class FoundationSchema implements Schema {
                 "V001__foundation.sql",
                 "V010__ingest_key.sql",
                 "V013__store_instance.sql",
-                "V015__namespace_recall_scope.sql");
+                "V015__namespace_recall_scope.sql",
+                "V017__model_id_without_precision.sql");
     }
 }

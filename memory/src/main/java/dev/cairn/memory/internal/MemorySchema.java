@@ -18,6 +18,7 @@ public final class MemorySchema implements Schema {
 
     @Override
     public List<String> migrations() {
-        return List.of("V003__memory.sql", "V007__proposals.sql");
+        return List.of(
+                "V003__memory.sql", "V007__proposals.sql", "V018__model_id_without_precision.sql");
     }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.server.api;
 
+import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.server.api.view.HealthAnswer;
 import dev.cairn.server.api.view.RootPointer;
 import dev.cairn.server.auth.AuthFilter;
@@ -18,18 +19,21 @@ import java.lang.System.Logger.Level;
 import java.util.Locale;
 
 /**
- * The open endpoints: {@code /} (a pointer to the API and the console), {@code /health}, {@code
- * /metrics} (Prometheus text), {@code /openapi}.
+ * The open endpoints: {@code /} (a pointer to the API and the console), {@code /health} (the store
+ * check and the embedding model's id and precision), {@code /metrics} (Prometheus text), {@code
+ * /openapi}.
  */
 public final class SystemRoutes implements HttpService {
 
     private static final System.Logger LOG = System.getLogger(SystemRoutes.class.getName());
     private final Store store;
+    private final HealthAnswer.Model model;
     private final PrometheusMeterRegistry metrics;
     private final byte[] openApi;
 
-    public SystemRoutes(Store store, PrometheusMeterRegistry metrics) {
+    public SystemRoutes(Store store, EmbeddingModel model, PrometheusMeterRegistry metrics) {
         this.store = store;
+        this.model = HealthAnswer.Model.of(model);
         this.metrics = metrics;
         this.openApi = resource("openapi.yaml");
     }
@@ -75,7 +79,7 @@ public final class SystemRoutes implements HttpService {
             LOG.log(Level.WARNING, "health check: store is down", e);
             check = HealthAnswer.StoreCheck.down(kind, "store does not answer");
         }
-        Json.send(res, check.reason() == null ? 200 : 503, HealthAnswer.of(check));
+        Json.send(res, check.reason() == null ? 200 : 503, HealthAnswer.of(check, model));
     }
 
     private void metrics(ServerRequest req, ServerResponse res) {

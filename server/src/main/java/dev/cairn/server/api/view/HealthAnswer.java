@@ -1,10 +1,26 @@
 package dev.cairn.server.api.view;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cairn.embeddings.EmbeddingModel;
 import java.util.Map;
 
-/** {@code GET /health}: {@code UP} or {@code DOWN}, and the store check that decided it. */
-public record HealthAnswer(String status, Map<String, StoreCheck> checks) {
+/**
+ * {@code GET /health}: {@code UP} or {@code DOWN}, the store check that decided it, and the
+ * embedding model this server writes vectors under.
+ */
+public record HealthAnswer(String status, Map<String, StoreCheck> checks, Model model) {
+
+    /**
+     * The model id this server stores with every vector it writes (the model and its vector space,
+     * the same on every server of a deployment) and the arithmetic it computes them in, which
+     * depends on its CPU and settings (e.g. {@code documents bfloat16, queries int8}).
+     */
+    public record Model(String id, String precision) {
+
+        public static Model of(EmbeddingModel model) {
+            return new Model(model.id(), model.precision());
+        }
+    }
 
     /**
      * The store check; {@code reason} only when it is down; when it is up, the sequence of its last
@@ -29,7 +45,7 @@ public record HealthAnswer(String status, Map<String, StoreCheck> checks) {
         }
     }
 
-    public static HealthAnswer of(StoreCheck store) {
-        return new HealthAnswer(store.status(), Map.of("store", store));
+    public static HealthAnswer of(StoreCheck store, Model model) {
+        return new HealthAnswer(store.status(), Map.of("store", store), model);
     }
 }
