@@ -78,10 +78,14 @@ final class HalfPrecisionLinear {
 
     /**
      * The fp16 linear when this machine and the loaded libtorch offer it and {@value
-     * #ENABLED_PROPERTY} is not {@code false}; empty otherwise (callers keep float32). One instance
-     * (and one set of helper threads) per process, bound on first use.
+     * #ENABLED_PROPERTY} is not {@code false}; empty otherwise (callers keep float32). The property
+     * is read at each call, as a model loads (like the bfloat16 and int8 switches); the kernel is
+     * bound once per process, on first use, with one set of helper threads.
      */
     static synchronized Optional<HalfPrecisionLinear> load() {
+        if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
+            return Optional.empty();
+        }
         if (shared == null) {
             shared = bind();
         }
@@ -89,9 +93,6 @@ final class HalfPrecisionLinear {
     }
 
     private static Optional<HalfPrecisionLinear> bind() {
-        if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
-            return Optional.empty();
-        }
         if (!NativeAten.x86With(flags -> flags.containsAll(REQUIRED_CPU_FLAGS))) {
             LOG.log(
                     System.Logger.Level.INFO,

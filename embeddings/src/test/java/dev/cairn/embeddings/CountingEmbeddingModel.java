@@ -4,16 +4,28 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real decorator that counts the texts reaching the model it wraps (queries and documents).
- * Thread-safe. Shared with other modules' tests through this module's test jar.
+ * A real decorator that counts the texts reaching the model it wraps (queries and documents), and
+ * may give it another id (as an earlier version of Cairn named the same vectors). Thread-safe.
+ * Shared with other modules' tests through this module's test jar.
  */
 public final class CountingEmbeddingModel implements EmbeddingModel {
 
     private final EmbeddingModel model;
+    private final String id;
+    private final String exactId;
     private final AtomicInteger embedded = new AtomicInteger();
 
     public CountingEmbeddingModel(EmbeddingModel model) {
         this.model = model;
+        this.id = model.id();
+        this.exactId = model.exactId();
+    }
+
+    /** {@code model} under {@code id} (its exact id too). */
+    public CountingEmbeddingModel(EmbeddingModel model, String id) {
+        this.model = model;
+        this.id = id;
+        this.exactId = id;
     }
 
     public int embedded() {
@@ -22,12 +34,12 @@ public final class CountingEmbeddingModel implements EmbeddingModel {
 
     @Override
     public String id() {
-        return model.id();
+        return id;
     }
 
     @Override
     public String exactId() {
-        return model.exactId();
+        return exactId;
     }
 
     @Override

@@ -495,7 +495,7 @@ abstract class KnowledgeBaseContractTest {
     void aDocumentIngestedUnderAFormerSuffixedModelIdIsUnchangedAndNotEmbeddedAgain() {
         ParsedDocument doc = abstracts(1).getFirst();
         for (String former : EmbeddingModels.formerIds(TestModel.get().id())) {
-            reopen(new NamedAsBefore(TestModel.get(), former));
+            reopen(new CountingEmbeddingModel(TestModel.get(), former));
             kb.ingest(ns, doc);
             CountingEmbeddingModel model = new CountingEmbeddingModel(TestModel.get());
             reopen(model);
@@ -506,38 +506,6 @@ abstract class KnowledgeBaseContractTest {
             assertThat(model.embedded()).as(former).isZero();
         }
         assertThat(EmbeddingModels.formerIds(TestModel.get().id())).hasSize(2);
-    }
-
-    /** The real model under the id an earlier version of Cairn gave its reduced precision. */
-    private record NamedAsBefore(EmbeddingModel model, String id) implements EmbeddingModel {
-        @Override
-        public int dimensions() {
-            return model.dimensions();
-        }
-
-        @Override
-        public int maxTokens() {
-            return model.maxTokens();
-        }
-
-        @Override
-        public List<float[]> embedQueries(List<String> texts) {
-            return model.embedQueries(texts);
-        }
-
-        @Override
-        public List<float[]> embedDocuments(List<String> texts) {
-            return model.embedDocuments(texts);
-        }
-
-        @Override
-        public dev.cairn.embeddings.TokenCounter tokenCounter() {
-            return model.tokenCounter();
-        }
-
-        /** Leaves the shared model open. */
-        @Override
-        public void close() {}
     }
 
     @Test

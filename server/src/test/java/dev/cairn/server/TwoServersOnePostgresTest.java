@@ -1,14 +1,23 @@
 package dev.cairn.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.store.PostgresTestDatabase;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,6 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  * in-memory tables): every kind of write on one is found through the other's read paths within 2 s,
  * and deletions disappear the same way. What makes it work is the store's change log, which every
  * derived index follows.
+ *
+ * <p>The writer computes in this CPU's default precision (bfloat16 or int8 where the CPU has them)
+ * and the reader with every reduced precision off (float32), as servers on different CPUs would:
+ * issue 43's model-id test. Both store one model id, so a maintenance round on either embeds
+ * nothing the other wrote, and a document one ingested is unchanged for the other.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TwoServersOnePostgresTest {
@@ -30,6 +44,16 @@ class TwoServersOnePostgresTest {
 
     static final String A = CairnCalls.ADMIN;
     static final String NS = "shared";
+    static final String MODEL_ID = "bge-small-en-v1.5";
+
+    /**
+     * The switches of every reduced-precision path (docs/embeddings.md), read at a model's load.
+     */
+    static final List<String> REDUCED_PRECISION =
+            List.of(
+                    "cairn.embeddings.bf16",
+                    "cairn.embeddings.int8",
+                    "cairn.embeddings.half-weights");
 
     @TempDir static Path dataDirs;
     PostgresTestDatabase database;
@@ -43,7 +67,9 @@ class TwoServersOnePostgresTest {
         }
         database = PostgresTestDatabase.create();
         writer = new ServerFixture(settings(dataDirs.resolve("writer")));
-        reader = new ServerFixture(settings(dataDirs.resolve("reader")));
+        reader =
+                withoutReducedPrecision(
+                        () -> new ServerFixture(settings(dataDirs.resolve("reader"))));
         assertThat(
                         writer.call(
                                         "POST",
@@ -64,6 +90,27 @@ class TwoServersOnePostgresTest {
                 .withPort(0)
                 .withAdminToken(A)
                 .withDbUrl(database.jdbcUrl());
+    }
+
+    /**
+     * What {@code start} makes with every reduced precision off; a server's start loads its model.
+     */
+    private static <T> T withoutReducedPrecision(Supplier<T> start) {
+        Map<String, String> before = new HashMap<>();
+        REDUCED_PRECISION.forEach(p -> before.put(p, System.getProperty(p)));
+        try {
+            REDUCED_PRECISION.forEach(p -> System.setProperty(p, "false"));
+            return start.get();
+        } finally {
+            before.forEach(
+                    (p, v) -> {
+                        if (v == null) {
+                            System.clearProperty(p);
+                        } else {
+                            System.setProperty(p, v);
+                        }
+                    });
+        }
     }
 
     @AfterAll
@@ -301,6 +348,120 @@ class TwoServersOnePostgresTest {
                                         .path("items"),
                                 "id");
         assertThat(within(listed, ids -> ids.contains(id))).isTrue();
+    }
+
+    @Test
+    void bothNameOneModelIdAndEachItsOwnPrecision() {
+        JsonNode off = reader.call("GET", "/health", null, null).json().path("model");
+        JsonNode on = writer.call("GET", "/health", null, null).json().path("model");
+        assertThat(off.path("id").asText()).isEqualTo(MODEL_ID);
+        assertThat(on.path("id").asText()).isEqualTo(MODEL_ID);
+        assertThat(off.path("precision").asText()).isEqualTo("documents float32, queries float32");
+        assertThat(on.path("precision").asText()).startsWith("documents ");
+    }
+
+    @Test
+    void aMaintenanceRoundOnEitherServerEmbedsNothingTheOtherWrote() throws SQLException {
+        assumeFalse(
+                precision(writer).equals(precision(reader)),
+                "this CPU offers no reduced precision: both servers compute in float32");
+        List<String> ids = new ArrayList<>();
+        for (ServerFixture server : List.of(reader, writer)) {
+            for (String content :
+                    List.of(
+                            "The billing service retries a failed charge three times",
+                            "Invoices are archived to cold storage after ninety days")) {
+                var written =
+                        server.call(
+                                "POST",
+                                "/v1/namespaces/" + NS + "/memories",
+                                A,
+                                "{\"type\":\"FACT\",\"content\":\""
+                                        + content
+                                        + " ("
+                                        + precision(server)
+                                        + ")\"}");
+                assertThat(written.status()).as(written.body()).isEqualTo(201);
+                ids.add(written.json().path("id").asText());
+            }
+        }
+
+        assertThat(reader.server.memory().maintain().reembedded()).isZero();
+        assertThat(writer.server.memory().maintain().reembedded()).isZero();
+        assertThat(reader.server.memory().maintain().reembedded()).isZero();
+        assertThat(reembeddedTotal(reader) + reembeddedTotal(writer))
+                .as("scheduled rounds included")
+                .isZero();
+        for (ServerFixture server : List.of(reader, writer)) {
+            for (String id : ids) {
+                assertThat(
+                                server.call(
+                                                "GET",
+                                                "/v1/namespaces/" + NS + "/memories/" + id,
+                                                A,
+                                                null)
+                                        .json()
+                                        .path("embeddingModel")
+                                        .asText())
+                        .isEqualTo(MODEL_ID);
+            }
+        }
+
+        // The zero is the repair finding nothing, not a repair that never looks: a memory of
+        // another model is embedded again, once, by whichever server gets to it first.
+        try (Connection c = DriverManager.getConnection(database.jdbcUrl());
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "UPDATE memories SET embedding_model = 'all-MiniLM-L6-v2'"
+                                        + " WHERE namespace = ? AND id = ?")) {
+            ps.setString(1, NS);
+            ps.setString(2, ids.getFirst());
+            assertThat(ps.executeUpdate()).isEqualTo(1);
+        }
+        int first = writer.server.memory().maintain().reembedded();
+        int second = reader.server.memory().maintain().reembedded();
+        assertThat(first + second).isEqualTo(1);
+        assertThat(reembeddedTotal(reader) + reembeddedTotal(writer)).isEqualTo(1);
+    }
+
+    @Test
+    void aDocumentIngestedByOneServerIsUnchangedForTheOther() {
+        String document =
+                "{\"id\":\"charge-retries\",\"title\":\"Charge retries\",\"format\":\"markdown\","
+                        + "\"content\":\"# Retries\\n\\nA failed charge is retried three times,"
+                        + " an hour apart.\"}";
+        var ingested =
+                writer.call(
+                        "POST",
+                        "/v1/namespaces/" + NS + "/documents?skipUnchanged=true",
+                        A,
+                        document);
+        assertThat(ingested.status()).as(ingested.body()).isEqualTo(201);
+
+        var again =
+                reader.call(
+                        "POST",
+                        "/v1/namespaces/" + NS + "/documents?skipUnchanged=true",
+                        A,
+                        document);
+
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        assertThat(again.json().path("unchanged").asBoolean()).isTrue();
+        assertThat(again.json().path("version").asLong()).isEqualTo(1);
+    }
+
+    private static String precision(ServerFixture server) {
+        return server.call("GET", "/health", null, null).json().at("/model/precision").asText();
+    }
+
+    private static final Pattern REEMBEDDED =
+            Pattern.compile("(?m)^cairn_memory_maintenance_reembedded_total(?:\\{[^}]*})? (\\S+)$");
+
+    /** The server's {@code cairn_memory_maintenance_reembedded_total}: every round it ran. */
+    private static long reembeddedTotal(ServerFixture server) {
+        Matcher m = REEMBEDDED.matcher(server.call("GET", "/metrics", null, null).body());
+        assertThat(m.find()).as("the re-embedded counter is exported").isTrue();
+        return (long) Double.parseDouble(m.group(1));
     }
 
     private static List<String> texts(JsonNode items, String field) {
