@@ -3,6 +3,7 @@ package dev.cairn.eval.beir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.retrieval.ingest.BeirCorpusReader;
+import dev.cairn.retrieval.ingest.BeirIds;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -95,7 +96,7 @@ public final class Beir {
                 }
                 judgments
                         .computeIfAbsent(cols[0].strip(), q -> new LinkedHashMap<>())
-                        .put(cols[1].strip(), score);
+                        .put(BeirIds.documentId(cols[1].strip()), score);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + tsv, e);

@@ -1,5 +1,6 @@
 package dev.cairn.eval.beir;
 
+import dev.cairn.retrieval.ingest.BeirIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -10,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * Writes TREC run files: one line {@code qid Q0 docid rank score tag} per retrieved document, ranks
- * 1-based, queries in map order, documents in list order. Stateless and thread-safe.
+ * 1-based, queries in map order, documents in list order, each by its corpus id ({@link
+ * BeirIds#beirId}). Stateless and thread-safe.
  */
 public final class RunFile {
 
@@ -26,13 +28,14 @@ public final class RunFile {
                 checkToken("query id", e.getKey());
                 int rank = 0;
                 for (ScoredDoc d : e.getValue()) {
-                    checkToken("document id", d.id());
+                    String id = BeirIds.beirId(d.id());
+                    checkToken("document id", id);
                     out.write(
                             String.format(
                                     Locale.ROOT,
                                     "%s Q0 %s %d %.6f %s\n",
                                     e.getKey(),
-                                    d.id(),
+                                    id,
                                     ++rank,
                                     d.score(),
                                     tag));

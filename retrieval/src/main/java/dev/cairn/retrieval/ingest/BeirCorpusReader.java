@@ -118,7 +118,7 @@ public final class BeirCorpusReader {
             throw new IllegalArgumentException(
                     "illegal corpus line " + lineNo + ": must be an object with an _id");
         }
-        String id = node.path("_id").asText();
+        String id = BeirIds.documentId(node.path("_id").asText());
         String title = node.path("title").asText("");
         String text = node.path("text").asText("");
         TextChecks.requireText(text, "corpus line " + lineNo);

@@ -17,6 +17,7 @@ import dev.cairn.retrieval.feedback.QueryAdapterTrainer;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.feedback.TuneReport;
 import dev.cairn.retrieval.fusion.SignalWeights;
+import dev.cairn.retrieval.ingest.BeirIds;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.server.Cairn;
 import dev.cairn.server.ServerSettings;
@@ -192,6 +193,21 @@ final class EvalBeirCommand implements Callable<Integer> {
         String namespace = "beir";
         Map<String, String> queries = Beir.queries(dir.resolve("queries.jsonl"));
         Qrels qrels = Beir.qrels(qrelsPath);
+        long mappedIds =
+                qrels.judgments().values().stream()
+                        .flatMap(judged -> judged.keySet().stream())
+                        .distinct()
+                        .filter(id -> !BeirIds.beirId(id).equals(id))
+                        .count();
+        if (mappedIds > 0) {
+            // a BEIR id is not a URL path segment; Cairn's document ids are (BeirIds)
+            System.out.println(
+                    "note: "
+                            + mappedIds
+                            + " judged document ids hold '/' or '%' (or are '.' or '..'), not"
+                            + " allowed in a Cairn document id: evaluated as percent-encoded ids"
+                            + " (/ -> %2F, % -> %25); run files keep the corpus ids");
+        }
         java.util.Set<String> kept = null;
         if (maxDocs != null) {
             if (maxDocs < 1) {
