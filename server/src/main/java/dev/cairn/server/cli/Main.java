@@ -34,6 +34,8 @@ import picocli.CommandLine.Command;
             RetrieveCommand.class,
             RecallCommand.class,
             TuneCommand.class,
+            ExportCommand.class,
+            ImportCommand.class,
             McpCommand.class,
             EvalCommand.class
         })

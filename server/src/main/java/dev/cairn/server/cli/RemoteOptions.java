@@ -141,6 +141,53 @@ final class RemoteOptions {
         return send(request(path).GET().build(), true);
     }
 
+    /**
+     * GETs a path into {@code file} (replaced only when the answer is 2xx: an error leaves no
+     * partial file); a non-2xx answer fails with its detail.
+     */
+    void download(String path, java.nio.file.Path file) {
+        java.nio.file.Path partial = file.resolveSibling(file.getFileName() + ".partial");
+        try {
+            HttpResponse<java.nio.file.Path> response =
+                    Http.CLIENT.send(
+                            request(path).timeout(Duration.ofHours(6)).GET().build(),
+                            HttpResponse.BodyHandlers.ofFile(partial));
+            if (response.statusCode() / 100 != 2) {
+                String body = java.nio.file.Files.readString(partial);
+                throw answered(
+                        response.statusCode(), new Answer(response.statusCode(), body).detail());
+            }
+            java.nio.file.Files.move(
+                    partial, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach " + server, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } finally {
+            try {
+                java.nio.file.Files.deleteIfExists(partial);
+            } catch (IOException ignored) {
+                // the partial file of a failed download; nothing else to do about it
+            }
+        }
+    }
+
+    /** POSTs {@code file} as {@code contentType} and answers the body; non-2xx fails. */
+    String upload(String path, java.nio.file.Path file, String contentType) {
+        try {
+            HttpRequest request =
+                    request(path)
+                            .timeout(Duration.ofHours(6))
+                            .header("Content-Type", contentType)
+                            .POST(HttpRequest.BodyPublishers.ofFile(file))
+                            .build();
+            return exchange(request).orThrow();
+        } catch (java.io.FileNotFoundException e) {
+            throw new IllegalArgumentException("no such file: " + file);
+        }
+    }
+
     private HttpRequest.Builder request(String path) {
         String secret = token != null ? token : System.getenv().getOrDefault("CAIRN_TOKEN", "");
         if (secret.isBlank()) {

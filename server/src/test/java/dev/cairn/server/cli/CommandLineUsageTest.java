@@ -50,7 +50,8 @@ class CommandLineUsageTest {
         assertThat(o.exit()).isEqualTo(Main.EXIT_USAGE);
         assertThat(o.err())
                 .contains("unknown command 'retrive'; did you mean 'retrieve'?")
-                .contains("(commands: serve, ingest, retrieve, recall, tune, mcp, eval)")
+                .contains(
+                        "(commands: serve, ingest, retrieve, recall, tune, export, import, mcp, eval)")
                 .doesNotContain("index 0");
     }
 

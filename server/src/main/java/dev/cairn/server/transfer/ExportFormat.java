@@ -1,0 +1,99 @@
+package dev.cairn.server.transfer;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.cairn.store.Namespace;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Map;
+
+/**
+ * The export file's frame: a {@link Header} line, one line per record ({@link ExportedMemory} is
+ * the one kind of version 1), an {@link End} line that counts them, so a truncated file is told
+ * from a complete one. Vectors are base64 of little-endian float32. Stateless.
+ */
+final class ExportFormat {
+
+    /** The {@code format} of the header line. */
+    static final String FORMAT = "cairn-namespace-export";
+
+    /** The version this build writes and the only one it reads. */
+    static final int VERSION = 1;
+
+    /** The media type of the file over HTTP. */
+    static final String MEDIA_TYPE = "application/x-ndjson";
+
+    /**
+     * Strict about what a line may hold: an unknown field is a malformed line, not a field silently
+     * dropped on import.
+     */
+    static final ObjectMapper JSON =
+            JsonMapper.builder()
+                    .findAndAddModules()
+                    .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                    .disable(SerializationFeature.INDENT_OUTPUT)
+                    .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                    .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                    .serializationInclusion(JsonInclude.Include.ALWAYS)
+                    .build();
+
+    private ExportFormat() {}
+
+    /**
+     * The first line.
+     *
+     * @param namespace the namespace it was exported from (an import may name another)
+     * @param description its description
+     * @param recallScope its recall scope ({@code user} or {@code namespace})
+     * @param model the model id its vectors were computed by
+     * @param dimensions their length
+     */
+    record Header(
+            String format,
+            int version,
+            String namespace,
+            String description,
+            Namespace.RecallScope recallScope,
+            Instant exportedAt,
+            String model,
+            int dimensions) {}
+
+    /** The last line: how many records of each kind come before it. */
+    record End(String type, Map<String, Long> records) {
+        static final String TYPE = "end";
+    }
+
+    static String encode(float[] vector) {
+        ByteBuffer bytes = ByteBuffer.allocate(vector.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asFloatBuffer().put(vector);
+        return Base64.getEncoder().encodeToString(bytes.array());
+    }
+
+    /**
+     * The vector in {@code base64}; empty for an empty string.
+     *
+     * @throws IllegalArgumentException when it is not base64 of a whole number of floats, or holds
+     *     a value that is not finite
+     */
+    static float[] decode(String base64) {
+        byte[] raw = Base64.getDecoder().decode(base64);
+        if (raw.length % 4 != 0) {
+            throw new IllegalArgumentException(
+                    "illegal vector: " + raw.length + " bytes, not a whole number of float32s");
+        }
+        float[] vector = new float[raw.length / 4];
+        ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(vector);
+        for (float v : vector) {
+            if (!Float.isFinite(v)) {
+                throw new IllegalArgumentException("illegal vector: holds " + v);
+            }
+        }
+        return vector;
+    }
+}

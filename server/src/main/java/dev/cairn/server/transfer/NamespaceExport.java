@@ -1,0 +1,107 @@
+package dev.cairn.server.transfer;
+
+import dev.cairn.memory.Memory;
+import dev.cairn.memory.store.MemoryFilter;
+import dev.cairn.memory.store.MemoryRepository;
+import dev.cairn.store.Namespace;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Store;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * Writes a namespace to the export file ({@code docs/export-format.md}): the header, every memory
+ * (deleted and disabled ones too, with their vectors and histories) page by page, the end line.
+ * Streams: memory use does not grow with the namespace. Thread-safe (no state).
+ */
+public final class NamespaceExport {
+
+    private static final int PAGE = 500;
+
+    /** Every memory, whatever its status. */
+    private static final MemoryFilter EVERY_MEMORY =
+            new MemoryFilter(
+                    "", Set.of(), Set.of(), List.of(), "", "", "", "", "", Set.of(), List.of(),
+                    true, true);
+
+    private final Store store;
+    private final String modelId;
+    private final Clock clock;
+
+    public NamespaceExport(Store store, String modelId, Clock clock) {
+        this.store = store;
+        this.modelId = modelId;
+        this.clock = clock;
+    }
+
+    /**
+     * Writes {@code namespace} to {@code out} (flushed, not closed) and answers how many records of
+     * each kind it wrote.
+     *
+     * @throws NoSuchElementException when the namespace does not exist
+     */
+    public Map<String, Long> write(String namespace, OutputStream out) {
+        Namespace ns =
+                store.namespace(namespace)
+                        .orElseThrow(
+                                () ->
+                                        new NoSuchElementException(
+                                                "namespace '" + namespace + "' does not exist"));
+        MemoryRepository memories = MemoryRepository.over(store);
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put(ExportedMemory.TYPE, 0L);
+        try {
+            Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+            line(
+                    w,
+                    new ExportFormat.Header(
+                            ExportFormat.FORMAT,
+                            ExportFormat.VERSION,
+                            namespace,
+                            ns.description(),
+                            ns.recallScope(),
+                            clock.instant(),
+                            modelId,
+                            store.config().dimensions()));
+            PageRequest page = PageRequest.first(PAGE);
+            while (true) {
+                Page<Memory> batch = memories.list(namespace, EVERY_MEMORY, page);
+                for (Memory m : batch.items()) {
+                    line(
+                            w,
+                            ExportedMemory.of(
+                                    m,
+                                    memories.embedding(namespace, m.id()),
+                                    memories.transitions(namespace, m.id())));
+                    counts.merge(ExportedMemory.TYPE, 1L, Long::sum);
+                }
+                if (!batch.hasMore()) {
+                    break;
+                }
+                page = new PageRequest(PAGE, batch.nextCursor());
+            }
+            line(w, new ExportFormat.End(ExportFormat.End.TYPE, counts));
+            w.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return counts;
+    }
+
+    private static void line(Writer w, Object record) throws IOException {
+        w.write(ExportFormat.JSON.writeValueAsString(record));
+        w.write('\n');
+    }
+}

@@ -1,0 +1,314 @@
+package dev.cairn.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.server.http.Json;
+import dev.cairn.store.PostgresTestDatabase;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A namespace exported from a server on the embedded store and imported into a server on
+ * PostgreSQL: the same memories field for field (statuses, soft deletion, recall bookkeeping,
+ * provenance), the same histories, the same recall answers; vectors reused, not embedded again; a
+ * second import of the same file changes nothing; a truncated or malformed file is refused with its
+ * line and leaves no trace.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class NamespaceTransferTest {
+
+    static final String A = CairnCalls.ADMIN;
+    static final String SRC = "/v1/namespaces/kitchen";
+    static final String DST = "/v1/namespaces/kitchen-copy";
+    static final String LINES = "application/x-ndjson";
+
+    static final List<String> FACTS =
+            List.of(
+                    "The walk-in fridge is kept at 3 degrees and logged every morning.",
+                    "Sourdough starter is fed at 7am with rye flour and water.",
+                    "Priya prefers oat milk in her flat white.",
+                    "The dishwasher's rinse aid is refilled on Fridays.",
+                    "Knife sharpening service comes on the first Monday of the month.",
+                    "Allergens are listed on the whiteboard by the pass.",
+                    "The espresso grinder is set to 2.5 for the house blend.",
+                    "Tomas cannot eat shellfish; he has a severe allergy.",
+                    "Fish deliveries arrive before 6am on Tuesdays and Thursdays.",
+                    "The pastry section closes at 3pm on Sundays.",
+                    "Chili oil is made in batches of two litres on Wednesdays.",
+                    "Priya's birthday is on the 14th of March.",
+                    "The fire blanket hangs beside the fryer station.",
+                    "Leftover bread becomes croutons the next day.",
+                    "The grease trap is emptied by contractors every quarter.",
+                    "Olive oil for finishing is the Sicilian one in the green tin.",
+                    "Tomas runs the Saturday brunch shift.",
+                    "Stock is reduced overnight on the back burner.",
+                    "Hand wash sinks must have paper towels at all times.",
+                    "The tasting menu changes with the first frost.");
+
+    static final List<String> QUERIES =
+            List.of(
+                    "what milk does Priya like",
+                    "when do fish deliveries come",
+                    "allergy shellfish",
+                    "grinder setting espresso",
+                    "fridge temperature",
+                    "sourdough feeding",
+                    "what happens to old bread",
+                    "who runs brunch",
+                    "fire safety near the fryer",
+                    "when does pastry close");
+
+    ServerFixture source;
+    ServerFixture target;
+    PostgresTestDatabase database;
+    String exported;
+    final List<String> ids = new ArrayList<>();
+
+    @BeforeAll
+    void start(@TempDir Path sourceDir, @TempDir Path targetDir) {
+        source = new ServerFixture(sourceDir);
+        database = PostgresTestDatabase.create();
+        target =
+                new ServerFixture(
+                        ServerSettings.defaults(targetDir)
+                                .withPort(0)
+                                .withAdminToken(A)
+                                .withDbUrl(database.jdbcUrl()));
+        assertThat(
+                        source.call(
+                                        "POST",
+                                        "/v1/namespaces",
+                                        A,
+                                        "{\"name\":\"kitchen\",\"recallScope\":\"namespace\"}")
+                                .status())
+                .isEqualTo(201);
+        for (int i = 0; i < FACTS.size(); i++) {
+            ObjectNode body =
+                    Json.MAPPER
+                            .createObjectNode()
+                            .put("type", i % 3 == 0 ? "preference" : "fact")
+                            .put("content", FACTS.get(i))
+                            .put("userId", i % 2 == 0 ? "priya" : "tomas")
+                            .put("importance", 0.3 + (i % 5) / 10.0);
+            body.putArray("tags").add("kitchen").add("shift-" + (i % 4));
+            var created = source.call("POST", SRC + "/memories", A, body.toString());
+            assertThat(created.status()).as(created.body()).isEqualTo(201);
+            ids.add(created.json().path("id").asText());
+        }
+        // history and every status: invalidated, disabled then enabled, disabled, deleted
+        assertThat(
+                        post(
+                                source,
+                                SRC + "/memories/" + ids.get(1) + "/invalidate",
+                                "{\"reason\":\"moved\"}"))
+                .isEqualTo(200);
+        assertThat(
+                        post(
+                                source,
+                                SRC + "/memories/" + ids.get(2) + "/disable",
+                                "{\"reason\":\"audit\"}"))
+                .isEqualTo(200);
+        assertThat(
+                        post(
+                                source,
+                                SRC + "/memories/" + ids.get(2) + "/enable",
+                                "{\"reason\":\"done\"}"))
+                .isEqualTo(200);
+        assertThat(
+                        post(
+                                source,
+                                SRC + "/memories/" + ids.get(3) + "/disable",
+                                "{\"reason\":\"stale\"}"))
+                .isEqualTo(200);
+        assertThat(source.call("DELETE", SRC + "/memories/" + ids.get(4), A, null).status())
+                .isEqualTo(204);
+        // recall bookkeeping
+        for (String q : QUERIES.subList(0, 3)) {
+            recall(source, SRC, q);
+        }
+        var export = source.call("GET", SRC + "/export", A, null);
+        assertThat(export.status()).as(export.body()).isEqualTo(200);
+        assertThat(export.contentType()).startsWith(LINES);
+        exported = export.body();
+    }
+
+    @AfterAll
+    void stop() {
+        if (source != null) {
+            source.close();
+        }
+        if (target != null) {
+            target.close();
+        }
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    static int post(ServerFixture server, String path, String body) {
+        return server.call("POST", path, A, body).status();
+    }
+
+    static List<String> recall(ServerFixture server, String ns, String query) {
+        var answer =
+                server.call(
+                        "POST",
+                        ns + "/recall",
+                        A,
+                        "{\"query\":\"" + query + "\",\"limit\":10,\"scope\":\"namespace\"}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        List<String> found = new ArrayList<>();
+        answer.json()
+                .path("memories")
+                .forEach(m -> found.add(m.path("memory").path("id").asText()));
+        return found;
+    }
+
+    static void create(ServerFixture server, String name) {
+        var created =
+                server.call(
+                        "POST",
+                        "/v1/namespaces",
+                        A,
+                        "{\"name\":\"" + name + "\",\"recallScope\":\"namespace\"}");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+    }
+
+    @Test
+    void theImportedNamespaceHoldsTheSameMemoriesHistoriesAndRecallAnswers() {
+        create(target, "kitchen-copy");
+        var imported = target.call("POST", DST + "/import", A, exported, LINES);
+        assertThat(imported.status()).as(imported.body()).isEqualTo(200);
+        JsonNode report = imported.json();
+        assertThat(report.path("records").path("memory").asLong()).isEqualTo(FACTS.size());
+        assertThat(report.path("written").asLong()).isEqualTo(FACTS.size());
+        // every live memory's vector came with the file (one deleted memory keeps its own too)
+        assertThat(report.path("vectorsReused").asLong()).isEqualTo(FACTS.size());
+        assertThat(report.path("embedded").asLong()).isZero();
+        assertThat(report.path("historyAppended").asLong()).isGreaterThanOrEqualTo(5);
+
+        for (String id : ids) {
+            if (id.equals(ids.get(4))) {
+                // deleted: GET answers 404 on both; the list with deleted ones shows it
+                assertThat(target.call("GET", DST + "/memories/" + id, A, null).status())
+                        .isEqualTo(404);
+                continue;
+            }
+            JsonNode a = source.call("GET", SRC + "/memories/" + id, A, null).json();
+            JsonNode b = target.call("GET", DST + "/memories/" + id, A, null).json();
+            assertThat(b.path("id").asText()).isEqualTo(id);
+            for (String field :
+                    List.of(
+                            "content",
+                            "type",
+                            "status",
+                            "tags",
+                            "userId",
+                            "importance",
+                            "confidence",
+                            "createdAt",
+                            "updatedAt",
+                            "expiresAt",
+                            "disabled",
+                            "source",
+                            "recalledCount",
+                            "lastRecalledAt",
+                            "embeddingModel",
+                            "transitions")) {
+                assertThat(b.path(field)).as("%s of %s", field, id).isEqualTo(a.path(field));
+            }
+        }
+        for (String q : QUERIES) {
+            List<String> expected = recall(source, SRC, q);
+            assertThat(expected).as(q).isNotEmpty();
+            assertThat(recall(target, DST, q)).as(q).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aSecondImportOfTheSameFileChangesNothing() {
+        create(target, "twice");
+        var first = target.call("POST", "/v1/namespaces/twice/import", A, exported, LINES);
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        var again = target.call("POST", "/v1/namespaces/twice/import", A, exported, LINES);
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        assertThat(again.json().path("written").asLong()).isZero();
+        assertThat(again.json().path("historyAppended").asLong()).isZero();
+        assertThat(again.json().path("unchanged").asLong()).isEqualTo(FACTS.size());
+        var list =
+                target.call(
+                        "GET",
+                        "/v1/namespaces/twice/memories?limit=100&includeDisabled=true&includeDeleted=true",
+                        A,
+                        null);
+        assertThat(list.json().path("items").size()).isEqualTo(FACTS.size());
+    }
+
+    @Test
+    void aTruncatedOrMalformedFileIsRefusedWithItsLineAndWritesNothing() {
+        create(target, "refused");
+        String[] lines = exported.split("\n");
+        String truncated =
+                String.join("\n", java.util.Arrays.copyOf(lines, lines.length - 1)) + "\n";
+        var cut = target.call("POST", "/v1/namespaces/refused/import", A, truncated, LINES);
+        assertThat(cut.status()).isEqualTo(400);
+        assertThat(cut.json().path("detail").asText())
+                .contains("truncated")
+                .contains("line " + (lines.length - 1));
+
+        String[] broken = lines.clone();
+        broken[3] = broken[3].replace("\"content\"", "\"contnet\"");
+        var malformed =
+                target.call(
+                        "POST",
+                        "/v1/namespaces/refused/import",
+                        A,
+                        String.join("\n", broken) + "\n",
+                        LINES);
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.json().path("detail").asText())
+                .startsWith("line 4:")
+                .contains("contnet");
+
+        broken = lines.clone();
+        broken[5] = broken[5].substring(0, broken[5].length() / 2);
+        var half =
+                target.call(
+                        "POST",
+                        "/v1/namespaces/refused/import",
+                        A,
+                        String.join("\n", broken) + "\n",
+                        LINES);
+        assertThat(half.status()).isEqualTo(400);
+        assertThat(half.json().path("detail").asText()).startsWith("line 6:");
+
+        var left =
+                target.call(
+                        "GET",
+                        "/v1/namespaces/refused/memories?includeDisabled=true&includeDeleted=true",
+                        A,
+                        null);
+        assertThat(left.json().path("items").size()).isZero();
+    }
+
+    @Test
+    void wrongMediaTypeUnknownNamespaceAndNonAdminAreRefused() {
+        assertThat(target.call("POST", DST + "/import", A, exported, "application/json").status())
+                .isEqualTo(415);
+        assertThat(source.call("GET", "/v1/namespaces/nowhere/export", A, null).status())
+                .isEqualTo(404);
+        assertThat(
+                        target.call("POST", "/v1/namespaces/nowhere/import", A, exported, LINES)
+                                .status())
+                .isEqualTo(404);
+        assertThat(source.call("GET", SRC + "/export", null, null).status()).isEqualTo(401);
+    }
+}
