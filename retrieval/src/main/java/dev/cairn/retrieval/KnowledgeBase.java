@@ -230,6 +230,26 @@ public final class KnowledgeBase implements AutoCloseable {
         ingest.ingestAll(namespace, documents, mode, progress);
     }
 
+    /**
+     * Hands every document of the namespace to {@code consumer} as it would be exported: fields,
+     * text, ingest key, front matter and chunks with vectors.
+     *
+     * @throws NoSuchElementException when the namespace does not exist
+     */
+    public void forEachCopy(String namespace, java.util.function.Consumer<DocumentCopy> consumer) {
+        ingest.forEachCopy(namespace, consumer);
+    }
+
+    /**
+     * Writes exported documents into the namespace (a new version of each, unless stored already
+     * under the same ingest key), keeping chunk vectors of this model and embedding the others.
+     *
+     * @throws NoSuchElementException when the namespace does not exist
+     */
+    public DocumentCopy.Restored restore(String namespace, List<DocumentCopy> copies) {
+        return ingest.restore(namespace, copies);
+    }
+
     /** Deletes a document from the store and every index; false when there was none. */
     public boolean delete(String namespace, String documentId) {
         return ingest.delete(namespace, documentId);

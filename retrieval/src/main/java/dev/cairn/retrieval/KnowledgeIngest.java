@@ -8,7 +8,10 @@ import dev.cairn.store.ChunkDraft;
 import dev.cairn.store.DocumentDraft;
 import dev.cairn.store.DocumentWrite;
 import dev.cairn.store.IngestedDocument;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
+import dev.cairn.store.StoredChunk;
 import dev.cairn.store.StoredDocument;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -188,23 +191,7 @@ final class KnowledgeIngest {
                 declared.put(fresh.document().id(), declarations(fresh.document()));
             }
         }
-        // Declarations in the documents' transaction: the catch-up that applies a document's
-        // change reads them, and a failed batch leaves neither.
-        List<StoredDocument> stored =
-                writes.isEmpty()
-                        ? List.of()
-                        : store.replaceDocuments(
-                                namespace,
-                                writes,
-                                (c, w) ->
-                                        entities.replaceDeclarations(
-                                                c,
-                                                namespace,
-                                                w.document().id(),
-                                                declared.get(w.document().id())));
-        if (!stored.isEmpty()) {
-            store.changeLog().catchUp();
-        }
+        List<StoredDocument> stored = writeAll(namespace, writes, declared);
         int next = 0;
         for (Item item : batch) {
             progress.accept(
@@ -348,6 +335,138 @@ final class KnowledgeIngest {
                 d.tags(),
                 metadata,
                 d.body());
+    }
+
+    /**
+     * Hands every document of {@code namespace} to {@code consumer} as a {@link DocumentCopy}, by
+     * id, a page at a time.
+     */
+    void forEachCopy(String namespace, Consumer<DocumentCopy> consumer) {
+        requireNamespace(namespace);
+        PageRequest page = PageRequest.first(100);
+        while (true) {
+            Page<StoredDocument> batch = store.documents(namespace, page, "");
+            Map<String, IngestedDocument> keys =
+                    store.ingestedDocuments(
+                            namespace, batch.items().stream().map(StoredDocument::id).toList());
+            for (StoredDocument d : batch.items()) {
+                EntityRepository.Declarations declared = entities.declarations(namespace, d.id());
+                List<ChunkDraft> chunks = new ArrayList<>();
+                for (StoredChunk c : store.chunks(namespace, d.id())) {
+                    chunks.add(
+                            new ChunkDraft(
+                                    c.ordinal(),
+                                    c.headingPath(),
+                                    c.text(),
+                                    c.tokenCount(),
+                                    c.embedding(),
+                                    c.embeddingModel()));
+                }
+                IngestedDocument key = keys.get(d.id());
+                consumer.accept(
+                        new DocumentCopy(
+                                d.id(),
+                                d.title(),
+                                d.format(),
+                                d.source(),
+                                d.authority(),
+                                d.tags(),
+                                d.metadata(),
+                                d.content(),
+                                key == null ? "" : key.ingestKey(),
+                                declared.entities(),
+                                declared.relations(),
+                                chunks));
+            }
+            if (!batch.hasMore()) {
+                return;
+            }
+            page = new PageRequest(100, batch.nextCursor());
+        }
+    }
+
+    /**
+     * Writes {@code copies} into {@code namespace} in one transaction, each a new version of its
+     * document with its chunks and front matter, unless it is stored already under the same ingest
+     * key with as many chunks. Chunk vectors of this model and length are kept; the others are
+     * embedded again. The indexes catch up before this returns.
+     */
+    DocumentCopy.Restored restore(String namespace, List<DocumentCopy> copies) {
+        requireNamespace(namespace);
+        Map<String, IngestedDocument> stored =
+                store.ingestedDocuments(namespace, copies.stream().map(DocumentCopy::id).toList());
+        List<DocumentCopy> fresh = new ArrayList<>();
+        for (DocumentCopy copy : copies) {
+            IngestedDocument known = stored.get(copy.id());
+            boolean same =
+                    known != null
+                            && !copy.ingestKey().isEmpty()
+                            && known.ingestKey().equals(copy.ingestKey())
+                            && known.chunks() == copy.chunks().size();
+            if (!same) {
+                fresh.add(copy);
+            }
+        }
+        List<String> toEmbed = new ArrayList<>();
+        int reused = 0;
+        for (DocumentCopy copy : fresh) {
+            for (ChunkDraft c : copy.chunks()) {
+                if (keeps(c)) {
+                    reused++;
+                } else {
+                    toEmbed.add(c.text());
+                }
+            }
+        }
+        List<float[]> vectors = toEmbed.isEmpty() ? List.of() : model.embedDocuments(toEmbed);
+        int next = 0;
+        List<DocumentWrite> writes = new ArrayList<>();
+        Map<String, EntityRepository.Declarations> declared = new HashMap<>();
+        for (DocumentCopy copy : fresh) {
+            List<ChunkDraft> chunks = new ArrayList<>();
+            for (ChunkDraft c : copy.chunks()) {
+                chunks.add(keeps(c) ? c : c.withEmbedding(vectors.get(next++), model.id()));
+            }
+            writes.add(new DocumentWrite(copy.draft(), chunks, copy.ingestKey()));
+            declared.put(
+                    copy.id(),
+                    new EntityRepository.Declarations(copy.entities(), copy.relations()));
+        }
+        writeAll(namespace, writes, declared);
+        return new DocumentCopy.Restored(
+                writes.size(), copies.size() - writes.size(), reused, toEmbed.size());
+    }
+
+    /**
+     * Writes documents with their front matter in one transaction, then catches the indexes up. The
+     * declarations go in the documents' transaction: the catch-up that applies a document's change
+     * reads them, and a failed batch leaves neither.
+     */
+    private List<StoredDocument> writeAll(
+            String namespace,
+            List<DocumentWrite> writes,
+            Map<String, EntityRepository.Declarations> declared) {
+        if (writes.isEmpty()) {
+            return List.of();
+        }
+        List<StoredDocument> stored =
+                store.replaceDocuments(
+                        namespace,
+                        writes,
+                        (c, w) ->
+                                entities.replaceDeclarations(
+                                        c,
+                                        namespace,
+                                        w.document().id(),
+                                        declared.get(w.document().id())));
+        store.changeLog().catchUp();
+        return stored;
+    }
+
+    /** Whether a chunk's vector is this model's, so a restore keeps it. */
+    private boolean keeps(ChunkDraft chunk) {
+        return chunk.embeddingModel().equals(model.id())
+                && chunk.embedding().length == model.dimensions();
     }
 
     /** Deletes a document from the store and every index; false when there was none. */

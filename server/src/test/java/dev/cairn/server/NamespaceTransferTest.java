@@ -18,9 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A namespace exported from a server on the embedded store and imported into a server on
  * PostgreSQL: the same memories field for field (statuses, soft deletion, recall bookkeeping,
- * provenance), the same histories, the same recall answers; vectors reused, not embedded again; a
- * second import of the same file changes nothing; a truncated or malformed file is refused with its
- * line and leaves no trace.
+ * provenance), the same histories, the same recall answers, the same retrieve answers over its
+ * runbooks (front matter entities and relations kept); vectors reused, not embedded again; a second
+ * import of the same file changes nothing; a truncated or malformed file is refused with its line
+ * and leaves no trace.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NamespaceTransferTest {
@@ -65,6 +66,40 @@ class NamespaceTransferTest {
                     "who runs brunch",
                     "fire safety near the fryer",
                     "when does pastry close");
+
+    /** Runbooks of the kitchen, with front matter that declares entities and relations. */
+    static final List<String[]> RUNBOOKS =
+            List.of(
+                    new String[] {
+                        "fridge-failure",
+                        "Walk-in fridge failure",
+                        "---\nid: fridge-failure\nentities:\n  - name: walk-in fridge\n    kind: service\ndepends_on: [compressor]\n---\n"
+                                + "# Walk-in fridge failure\n\nIf the walk-in fridge reads above 5 degrees for two checks,"
+                                + " move dairy and fish to the reach-in units, call the refrigeration contractor and log"
+                                + " the temperature every 30 minutes.\n\n## After the repair\n\nDiscard anything held above"
+                                + " 8 degrees for more than two hours."
+                    },
+                    new String[] {
+                        "fryer-fire",
+                        "Fryer fire",
+                        "# Fryer fire\n\nTurn off the gas at the wall valve, smother the fryer with the fire"
+                                + " blanket beside the station, never use water, and evacuate the line if the flames"
+                                + " reach the hood."
+                    },
+                    new String[] {
+                        "allergen-order",
+                        "Allergen orders",
+                        "# Allergen orders\n\nAn order flagged for shellfish or nut allergy is plated on the"
+                                + " purple boards with freshly washed tongs, and the chef checks it at the pass before"
+                                + " it leaves."
+                    });
+
+    static final List<String> DOCUMENT_QUERIES =
+            List.of(
+                    "fridge temperature too high what to do",
+                    "fire on the fryer",
+                    "how to plate an allergy order",
+                    "discard food after repair");
 
     ServerFixture source;
     ServerFixture target;
@@ -130,6 +165,17 @@ class NamespaceTransferTest {
                 .isEqualTo(200);
         assertThat(source.call("DELETE", SRC + "/memories/" + ids.get(4), A, null).status())
                 .isEqualTo(204);
+        for (String[] runbook : RUNBOOKS) {
+            ObjectNode body =
+                    Json.MAPPER
+                            .createObjectNode()
+                            .put("id", runbook[0])
+                            .put("title", runbook[1])
+                            .put("content", runbook[2]);
+            body.putArray("tags").add("runbook");
+            var ingested = source.call("POST", SRC + "/documents", A, body.toString());
+            assertThat(ingested.status()).as(ingested.body()).isEqualTo(201);
+        }
         // recall bookkeeping
         for (String q : QUERIES.subList(0, 3)) {
             recall(source, SRC, q);
@@ -182,6 +228,16 @@ class NamespaceTransferTest {
         assertThat(created.status()).as(created.body()).isEqualTo(201);
     }
 
+    static List<String> retrieve(ServerFixture server, String ns, String query) {
+        var answer =
+                server.call(
+                        "POST", ns + "/retrieve", A, "{\"query\":\"" + query + "\",\"topK\":10}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        List<String> found = new ArrayList<>();
+        answer.json().path("hits").forEach(h -> found.add(h.path("chunkId").asText()));
+        return found;
+    }
+
     @Test
     void theImportedNamespaceHoldsTheSameMemoriesHistoriesAndRecallAnswers() {
         create(target, "kitchen-copy");
@@ -189,9 +245,11 @@ class NamespaceTransferTest {
         assertThat(imported.status()).as(imported.body()).isEqualTo(200);
         JsonNode report = imported.json();
         assertThat(report.path("records").path("memory").asLong()).isEqualTo(FACTS.size());
-        assertThat(report.path("written").asLong()).isEqualTo(FACTS.size());
-        // every live memory's vector came with the file (one deleted memory keeps its own too)
-        assertThat(report.path("vectorsReused").asLong()).isEqualTo(FACTS.size());
+        assertThat(report.path("written").asLong()).isEqualTo(FACTS.size() + RUNBOOKS.size());
+        // every vector came with the file: each memory's (the deleted one keeps its own too) and
+        // each chunk's
+        assertThat(report.path("vectorsReused").asLong())
+                .isGreaterThan(FACTS.size() + RUNBOOKS.size() - 1);
         assertThat(report.path("embedded").asLong()).isZero();
         assertThat(report.path("historyAppended").asLong()).isGreaterThanOrEqualTo(5);
 
@@ -226,6 +284,15 @@ class NamespaceTransferTest {
                 assertThat(b.path(field)).as("%s of %s", field, id).isEqualTo(a.path(field));
             }
         }
+        assertThat(report.path("records").path("document").asLong()).isEqualTo(RUNBOOKS.size());
+        for (String q : DOCUMENT_QUERIES) {
+            List<String> expected = retrieve(source, SRC, q);
+            assertThat(expected).as(q).isNotEmpty();
+            assertThat(retrieve(target, DST, q)).as(q).isEqualTo(expected);
+        }
+        JsonNode graph =
+                target.call("GET", DST + "/documents/fridge-failure/graph", A, null).json();
+        assertThat(graph.toString()).contains("walk-in fridge").contains("compressor");
         for (String q : QUERIES) {
             List<String> expected = recall(source, SRC, q);
             assertThat(expected).as(q).isNotEmpty();
@@ -242,7 +309,8 @@ class NamespaceTransferTest {
         assertThat(again.status()).as(again.body()).isEqualTo(200);
         assertThat(again.json().path("written").asLong()).isZero();
         assertThat(again.json().path("historyAppended").asLong()).isZero();
-        assertThat(again.json().path("unchanged").asLong()).isEqualTo(FACTS.size());
+        assertThat(again.json().path("unchanged").asLong())
+                .isEqualTo(FACTS.size() + RUNBOOKS.size());
         var list =
                 target.call(
                         "GET",

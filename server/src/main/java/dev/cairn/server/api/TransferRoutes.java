@@ -1,6 +1,6 @@
 package dev.cairn.server.api;
 
-import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.HttpProblem;
@@ -43,10 +43,10 @@ public final class TransferRoutes implements HttpService {
     private final NamespaceExport export;
     private final NamespaceImport imports;
 
-    public TransferRoutes(Store store, EmbeddingModel model) {
-        this.store = store;
-        this.export = new NamespaceExport(store, model.id(), Clock.systemUTC());
-        this.imports = new NamespaceImport(store, model);
+    public TransferRoutes(KnowledgeBase knowledge) {
+        this.store = knowledge.store();
+        this.export = new NamespaceExport(knowledge, Clock.systemUTC());
+        this.imports = new NamespaceImport(knowledge);
     }
 
     @Override

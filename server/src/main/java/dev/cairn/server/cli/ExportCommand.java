@@ -63,9 +63,7 @@ final class ExportCommand implements Callable<Integer> {
         Map<String, Long> counts;
         try (Cairn cairn = local.openToRead(namespace);
                 OutputStream o = Files.newOutputStream(partial)) {
-            counts =
-                    new NamespaceExport(cairn.store(), cairn.model().id(), Clock.systemUTC())
-                            .write(namespace, o);
+            counts = new NamespaceExport(cairn.knowledge(), Clock.systemUTC()).write(namespace, o);
         } catch (RuntimeException | IOException e) {
             Files.deleteIfExists(partial);
             throw e;

@@ -80,8 +80,7 @@ final class ImportCommand implements Callable<Integer> {
                 try {
                     report =
                             Json.MAPPER.writeValueAsString(
-                                    new NamespaceImport(store, cairn.model())
-                                            .read(file, namespace));
+                                    new NamespaceImport(cairn.knowledge()).read(file, namespace));
                 } catch (RuntimeException refused) {
                     if (created) {
                         store.deleteNamespace(namespace);

@@ -3,6 +3,7 @@ package dev.cairn.server.transfer;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.memory.store.MemoryRepository;
+import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
@@ -22,9 +23,10 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * Writes a namespace to the export file ({@code docs/export-format.md}): the header, every memory
- * (deleted and disabled ones too, with their vectors and histories) page by page, the end line.
- * Streams: memory use does not grow with the namespace. Thread-safe (no state).
+ * Writes a namespace to the export file ({@code docs/export-format.md}): the header, every
+ * knowledge document (with its chunks' vectors and front matter), every memory (deleted and
+ * disabled ones too, with their vectors and histories), page by page, and the end line. Streams:
+ * memory use does not grow with the namespace. Thread-safe (no state).
  */
 public final class NamespaceExport {
 
@@ -36,13 +38,13 @@ public final class NamespaceExport {
                     "", Set.of(), Set.of(), List.of(), "", "", "", "", "", Set.of(), List.of(),
                     true, true);
 
+    private final KnowledgeBase knowledge;
     private final Store store;
-    private final String modelId;
     private final Clock clock;
 
-    public NamespaceExport(Store store, String modelId, Clock clock) {
-        this.store = store;
-        this.modelId = modelId;
+    public NamespaceExport(KnowledgeBase knowledge, Clock clock) {
+        this.knowledge = knowledge;
+        this.store = knowledge.store();
         this.clock = clock;
     }
 
@@ -61,6 +63,7 @@ public final class NamespaceExport {
                                                 "namespace '" + namespace + "' does not exist"));
         MemoryRepository memories = MemoryRepository.over(store);
         Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put(ExportedDocument.TYPE, 0L);
         counts.put(ExportedMemory.TYPE, 0L);
         try {
             Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
@@ -73,8 +76,25 @@ public final class NamespaceExport {
                             ns.description(),
                             ns.recallScope(),
                             clock.instant(),
-                            modelId,
+                            knowledge.model().id(),
                             store.config().dimensions()));
+            IOException[] failed = new IOException[1];
+            knowledge.forEachCopy(
+                    namespace,
+                    d -> {
+                        if (failed[0] != null) {
+                            return;
+                        }
+                        try {
+                            line(w, ExportedDocument.of(d));
+                            counts.merge(ExportedDocument.TYPE, 1L, Long::sum);
+                        } catch (IOException e) {
+                            failed[0] = e;
+                        }
+                    });
+            if (failed[0] != null) {
+                throw failed[0];
+            }
             PageRequest page = PageRequest.first(PAGE);
             while (true) {
                 Page<Memory> batch = memories.list(namespace, EVERY_MEMORY, page);

@@ -7,7 +7,10 @@ import dev.cairn.memory.Memory;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.MemoryRow;
+import dev.cairn.retrieval.DocumentCopy;
+import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.server.api.view.ImportAnswer;
+import dev.cairn.store.ChunkDraft;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Store;
 import java.io.BufferedReader;
@@ -39,12 +42,17 @@ public final class NamespaceImport {
 
     private static final int BATCH = 200;
 
+    /** Documents written per transaction (each with all its chunks). */
+    private static final int DOCUMENT_BATCH = 20;
+
+    private final KnowledgeBase knowledge;
     private final Store store;
     private final EmbeddingModel model;
 
-    public NamespaceImport(Store store, EmbeddingModel model) {
-        this.store = store;
-        this.model = model;
+    public NamespaceImport(KnowledgeBase knowledge) {
+        this.knowledge = knowledge;
+        this.store = knowledge.store();
+        this.model = knowledge.model();
     }
 
     /**
@@ -85,6 +93,7 @@ public final class NamespaceImport {
                         && header.dimensions() == store.config().dimensions();
         long[] tally = new long[5];
         List<ExportedMemory> batch = new ArrayList<>(BATCH);
+        List<DocumentCopy> documents = new ArrayList<>(DOCUMENT_BATCH);
         Map<String, Long> records =
                 each(
                         file,
@@ -94,7 +103,15 @@ public final class NamespaceImport {
                                 write(memories, namespace, batch, sameModel, tally);
                                 batch.clear();
                             }
+                        },
+                        document -> {
+                            documents.add(document.copy());
+                            if (documents.size() == DOCUMENT_BATCH) {
+                                restore(namespace, documents, tally);
+                                documents.clear();
+                            }
                         });
+        restore(namespace, documents, tally);
         write(memories, namespace, batch, sameModel, tally);
         store.changeLog().catchUp();
         return new ImportAnswer(
@@ -104,6 +121,7 @@ public final class NamespaceImport {
     /** Reads the whole file without writing: its header, when every line is good. */
     private ExportFormat.Header check(Path file) {
         Set<String> ids = new HashSet<>();
+        Set<String> documentIds = new HashSet<>();
         int dimensions = header(file).dimensions();
         each(
                 file,
@@ -128,6 +146,27 @@ public final class NamespaceImport {
                         throw new IllegalArgumentException(
                                 "illegal memory '" + memory.id() + "': a vector with no model");
                     }
+                },
+                document -> {
+                    if (!documentIds.add(document.id())) {
+                        throw new IllegalArgumentException(
+                                "document '" + document.id() + "' appears twice");
+                    }
+                    for (ChunkDraft c : document.copy().chunks()) {
+                        int n = c.embedding().length;
+                        if (n != 0 && n != dimensions) {
+                            throw new IllegalArgumentException(
+                                    "illegal vector of chunk "
+                                            + c.ordinal()
+                                            + " of document '"
+                                            + document.id()
+                                            + "': "
+                                            + n
+                                            + " dimensions, the header says "
+                                            + dimensions);
+                        }
+                    }
+                    document.copy().draft(); // the store's own checks of a document
                 });
         return header(file);
     }
@@ -179,8 +218,10 @@ public final class NamespaceImport {
      * Hands every record after the header to {@code memories} in file order and answers the end
      * line's counts, after checking them against the records read.
      */
-    private static Map<String, Long> each(Path file, Consumer<ExportedMemory> memories) {
+    private static Map<String, Long> each(
+            Path file, Consumer<ExportedMemory> memories, Consumer<ExportedDocument> documents) {
         Map<String, Long> seen = new LinkedHashMap<>();
+        seen.put(ExportedDocument.TYPE, 0L);
         seen.put(ExportedMemory.TYPE, 0L);
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line = r.readLine();
@@ -200,6 +241,11 @@ public final class NamespaceImport {
                             memories.accept(
                                     ExportFormat.JSON.treeToValue(node, ExportedMemory.class));
                             seen.merge(ExportedMemory.TYPE, 1L, Long::sum);
+                        }
+                        case ExportedDocument.TYPE -> {
+                            documents.accept(
+                                    ExportFormat.JSON.treeToValue(node, ExportedDocument.class));
+                            seen.merge(ExportedDocument.TYPE, 1L, Long::sum);
                         }
                         case ExportFormat.End.TYPE ->
                                 end = ExportFormat.JSON.treeToValue(node, ExportFormat.End.class);
@@ -233,6 +279,17 @@ public final class NamespaceImport {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
+    }
+
+    private void restore(String namespace, List<DocumentCopy> documents, long[] tally) {
+        if (documents.isEmpty()) {
+            return;
+        }
+        DocumentCopy.Restored r = knowledge.restore(namespace, documents);
+        tally[0] += r.written();
+        tally[1] += r.unchanged();
+        tally[3] += r.vectorsReused();
+        tally[4] += r.embedded();
     }
 
     private void write(
