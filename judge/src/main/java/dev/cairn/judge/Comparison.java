@@ -11,9 +11,11 @@ import java.util.Set;
  * @param overlap share of the claim's content words found in the sentence, in [0, 1]
  * @param score {@code w * similarity + (1 - w) * overlap}
  * @param negationMismatch exactly one of claim and sentence is negated
- * @param antonym the antonym pair that separates them, e.g. {@code "enable/disable"}, or the
- *     opposite directions of effect their aligned clauses name, e.g. {@code "'reduces' vs
- *     'increased'"}; empty when none
+ * @param antonym the antonym pair that separates them, e.g. {@code "enable/disable"}; empty when
+ *     none
+ * @param direction the opposite directions of effect they state about the same thing on the
+ *     sentence's clauses aligned with the claim, e.g. {@code "'reduces' vs 'increased'"}; empty
+ *     when none
  * @param effectConflict one side states an effect the other only denies, e.g. {@code "'associated'
  *     vs 'not associated'"}; empty when none
  * @param quantifierConflict the claim speaks for all or most and the sentence for some or few, e.g.
@@ -30,6 +32,7 @@ record Comparison(
         double score,
         boolean negationMismatch,
         String antonym,
+        String direction,
         String effectConflict,
         String quantifierConflict,
         String quantityConflict,
@@ -147,7 +150,10 @@ record Comparison(
 
     /** Whether the sentence states something the claim's cues say it cannot both be true with. */
     boolean cueConflict() {
-        return polarityMismatch() || !effectConflict.isEmpty() || !quantifierConflict.isEmpty();
+        return polarityMismatch()
+                || !direction.isEmpty()
+                || !effectConflict.isEmpty()
+                || !quantifierConflict.isEmpty();
     }
 
     /** Compares claim and sentence, given their similarity, with every cue. */
@@ -166,23 +172,26 @@ record Comparison(
         double overlap = overlap(claim.stems(), sentence.stems());
         double score = similarityWeight * similarity + (1 - similarityWeight) * overlap;
         List<Statement.Clause> aligned = sentence.alignedWith(claim.stems());
+        Effect claimEffect = claim.effect();
+        Effect sentenceEffect =
+                Effect.merge(aligned.stream().map(Statement.Clause::effect).toList());
+        // "does not decrease" against "increases" is a negation that agrees
         boolean negationMismatch =
                 cues.contains(ContradictionCue.NEGATION)
                         && claim.negatedNear(sentence.stems())
-                                != Statement.negatedNear(aligned, claim.stems());
+                                != Statement.negatedNear(aligned, claim.stems())
+                        && !claimEffect.deniesTheOppositeOf(sentenceEffect);
         String antonym =
                 !cues.contains(ContradictionCue.ANTONYM)
                                 || (claim.polar().isEmpty() && sentence.polar().isEmpty())
                         ? ""
                         : antonym(claim.stems(), sentence.stems());
+        String direction = "";
         String effectConflict = "";
         String quantifierConflict = "";
         if (!aligned.isEmpty()) {
-            Effect claimEffect = claim.effect();
-            Effect sentenceEffect =
-                    Effect.merge(aligned.stream().map(Statement.Clause::effect).toList());
-            if (antonym.isEmpty() && cues.contains(ContradictionCue.DIRECTION)) {
-                antonym = claimEffect.opposes(sentenceEffect);
+            if (cues.contains(ContradictionCue.DIRECTION)) {
+                direction = claimEffect.opposes(sentenceEffect);
             }
             if (cues.contains(ContradictionCue.EFFECT_DENIAL)) {
                 effectConflict = claimEffect.conflictWith(sentenceEffect);
@@ -203,6 +212,7 @@ record Comparison(
                 score,
                 negationMismatch,
                 antonym,
+                direction,
                 effectConflict,
                 quantifierConflict,
                 cues.contains(ContradictionCue.QUANTITY)

@@ -234,13 +234,10 @@ final class DefaultJudge implements Judge {
     /** The cue that sets the sentence against the claim, or empty. */
     private static String cueDescription(Comparison c) {
         if (c.polarityMismatch()) {
-            if (c.negationMismatch()) {
-                return "negation mismatch";
-            }
-            // an antonym pair reads "enable/disable", opposite directions of effect "'a' vs 'b'"
-            return c.antonym().contains(" vs ")
-                    ? "opposite directions of effect " + c.antonym()
-                    : "antonyms " + c.antonym();
+            return c.negationMismatch() ? "negation mismatch" : "antonyms " + c.antonym();
+        }
+        if (!c.direction().isEmpty()) {
+            return "opposite directions of effect " + c.direction();
         }
         if (!c.effectConflict().isEmpty()) {
             return "effect stated vs denied: " + c.effectConflict();

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
  * sentences but say opposite things. Immutable and thread-safe.
  *
  * @param mentioned each direction an effect word names, denied or not, with the first such word
+ * @param anchored each stated increase or decrease with the content words around it, its object
  * @param stated each direction stated without a denial, with the first word that stated it
  * @param denied the first effect word under a negation with its negation ("not associated"), or a
  *     word that itself denies an effect ("unaffected"); empty when none
@@ -23,6 +24,7 @@ import java.util.stream.Stream;
  */
 record Effect(
         Map<Direction, String> mentioned,
+        List<Anchored> anchored,
         Map<Direction, String> stated,
         String denied,
         Direction deniedDirection) {
@@ -36,6 +38,19 @@ record Effect(
         /** A relation without a direction: is associated with, affects, correlates. */
         ANY
     }
+
+    /**
+     * A stated increase or decrease and what it is about.
+     *
+     * @param direction {@link Direction#UP} or {@link Direction#DOWN}
+     * @param word the word that states it
+     * @param around the stems of the content words within {@value #ANCHOR_WINDOW} tokens of it,
+     *     effect words excluded: "lower risk", "risk was reduced"
+     */
+    record Anchored(Direction direction, String word, Set<String> around) {}
+
+    /** How many tokens either side of a direction word name what it is about. */
+    static final int ANCHOR_WINDOW = 3;
 
     /** Words that state an increase, compared after {@link Text#stem stemming}. */
     static final Set<String> UP_WORDS =
@@ -237,11 +252,12 @@ record Effect(
     /** How many tokens before an effect word a denial may stand ("did not significantly alter"). */
     static final int DENIAL_WINDOW = 4;
 
-    static final Effect NONE = new Effect(Map.of(), Map.of(), "", Direction.ANY);
+    static final Effect NONE = new Effect(Map.of(), List.of(), Map.of(), "", Direction.ANY);
 
     /** The effect stated by one clause's tokens (lower-cased, in order). */
     static Effect of(List<String> tokens) {
         Map<Direction, String> mentioned = new EnumMap<>(Direction.class);
+        List<Anchored> anchored = new java.util.ArrayList<>();
         Map<Direction, String> stated = new EnumMap<>(Direction.class);
         String denied = "";
         Direction deniedDirection = Direction.ANY;
@@ -259,6 +275,9 @@ record Effect(
             String negation = denialBefore(tokens, i);
             if (negation.isEmpty()) {
                 stated.putIfAbsent(d, token);
+                if (d != Direction.ANY) {
+                    anchored.add(new Anchored(d, token, around(tokens, i)));
+                }
             } else if (denied.isEmpty()) {
                 denied = negation + " " + token;
                 deniedDirection = d;
@@ -266,7 +285,29 @@ record Effect(
         }
         return mentioned.isEmpty() && denied.isEmpty()
                 ? NONE
-                : new Effect(Map.copyOf(mentioned), Map.copyOf(stated), denied, deniedDirection);
+                : new Effect(
+                        Map.copyOf(mentioned),
+                        List.copyOf(anchored),
+                        Map.copyOf(stated),
+                        denied,
+                        deniedDirection);
+    }
+
+    /** Stems of the content words near token {@code i} that are not effect words. */
+    private static Set<String> around(List<String> tokens, int i) {
+        Set<String> out = new java.util.HashSet<>();
+        for (int k = Math.max(0, i - ANCHOR_WINDOW);
+                k < Math.min(tokens.size(), i + 1 + ANCHOR_WINDOW);
+                k++) {
+            String t = tokens.get(k);
+            if (k != i && Text.isContent(t)) {
+                String stem = Text.stem(t);
+                if (direction(stem) == null) {
+                    out.add(stem);
+                }
+            }
+        }
+        return Set.copyOf(out);
     }
 
     /** The effects of several clauses together. */
@@ -275,11 +316,13 @@ record Effect(
             return effects.getFirst();
         }
         Map<Direction, String> mentioned = new EnumMap<>(Direction.class);
+        List<Anchored> anchored = new java.util.ArrayList<>();
         Map<Direction, String> stated = new EnumMap<>(Direction.class);
         String denied = "";
         Direction deniedDirection = Direction.ANY;
         for (Effect e : effects) {
             e.mentioned().forEach(mentioned::putIfAbsent);
+            anchored.addAll(e.anchored());
             e.stated().forEach(stated::putIfAbsent);
             if (denied.isEmpty()) {
                 denied = e.denied();
@@ -288,25 +331,64 @@ record Effect(
         }
         return mentioned.isEmpty() && denied.isEmpty()
                 ? NONE
-                : new Effect(Map.copyOf(mentioned), Map.copyOf(stated), denied, deniedDirection);
+                : new Effect(
+                        Map.copyOf(mentioned),
+                        List.copyOf(anchored),
+                        Map.copyOf(stated),
+                        denied,
+                        deniedDirection);
     }
 
     /**
-     * The opposite directions of effect the two name, e.g. {@code "'reduces' vs 'increased'"}, or
-     * empty: one names only an increase and the other only a decrease, whether or not either is
-     * denied; a denial on one side turns the opposition back into agreement, as with antonyms.
+     * The opposite directions of effect this (a claim) and {@code other} (an evidence clause) state
+     * about the same thing, e.g. {@code "'increases' vs 'lower'"}, or empty. Each increase or
+     * decrease of the claim is compared with the other side's increases and decreases about the
+     * same object (sharing a content word around them: "increases the risk" with "lower risk"); a
+     * sentence naming both directions ("greater intake, lower risk") disagrees only about the
+     * object it names the opposite for. Without such an anchor, a claim stating one direction
+     * disagrees with a clause stating only the other. Denied words state nothing: "did not
+     * decrease" is not an increase.
      */
     String opposes(Effect other) {
+        boolean anyAnchor = false;
+        for (Anchored mine : anchored) {
+            boolean same = false;
+            String opposite = "";
+            for (Anchored theirs : other.anchored()) {
+                if (theirs.around().stream().anyMatch(mine.around()::contains)) {
+                    anyAnchor = true;
+                    if (theirs.direction() == mine.direction()) {
+                        same = true;
+                    } else if (opposite.isEmpty()) {
+                        opposite = theirs.word();
+                    }
+                }
+            }
+            if (!opposite.isEmpty() && !same) {
+                return "'" + mine.word() + "' vs '" + opposite + "'";
+            }
+        }
+        if (anyAnchor) {
+            return "";
+        }
         for (Direction d : new Direction[] {Direction.UP, Direction.DOWN}) {
             Direction opposite = opposite(d);
-            if (mentioned.containsKey(d)
-                    && !mentioned.containsKey(opposite)
-                    && other.mentioned().containsKey(opposite)
-                    && !other.mentioned().containsKey(d)) {
-                return "'" + mentioned.get(d) + "' vs '" + other.mentioned().get(opposite) + "'";
+            if (stated.containsKey(d)
+                    && !stated.containsKey(opposite)
+                    && other.stated().containsKey(opposite)
+                    && !other.stated().containsKey(d)) {
+                return "'" + stated.get(d) + "' vs '" + other.stated().get(opposite) + "'";
             }
         }
         return "";
+    }
+
+    /**
+     * Whether one side denies a direction the other states the opposite of: "did not decrease"
+     * against "increased", a negation that agrees.
+     */
+    boolean deniesTheOppositeOf(Effect other) {
+        return opposed(other.stated(), deniedDirection) || opposed(stated, other.deniedDirection());
     }
 
     /**

@@ -28,10 +28,40 @@ public final class Grounding {
 
     private Grounding() {}
 
-    /** The grounding score of an answer whose hits are {@code hits}, best first. */
-    public static double score(List<RetrievedHit> hits) {
+    /** How many hits after the top one its lead in each signal is measured against. */
+    public static final int LEAD_DEPTH = 9;
+
+    /**
+     * What the grounding score is computed from, for one answer.
+     *
+     * @param dense the top hit's cosine similarity to the query, 0 when the dense signal did not
+     *     return it
+     * @param agreement 1 when both lexical and dense rank the top hit in their top {@value
+     *     #AGREEMENT_DEPTH}, else 0
+     * @param margin the relative gap between the first and second fused scores
+     * @param denseLead the top hit's cosine minus the best cosine among the next {@value
+     *     #LEAD_DEPTH} hits: how far it stands out in meaning
+     * @param lexicalLead the top hit's lexical score minus the best among the next {@value
+     *     #LEAD_DEPTH} hits, over the larger of the two (in [-1, 1]; 0 with no lexical scores): how
+     *     far it stands out in wording
+     */
+    public record Features(
+            double dense, double agreement, double margin, double denseLead, double lexicalLead) {
+
+        /** Names of the features, in the order of {@link #values()}. */
+        public static final List<String> NAMES =
+                List.of("dense", "agreement", "margin", "denseLead", "lexicalLead");
+
+        /** The features in the order of {@link #NAMES}. */
+        public double[] values() {
+            return new double[] {dense, agreement, margin, denseLead, lexicalLead};
+        }
+    }
+
+    /** The features of an answer whose hits are {@code hits}, best first; null without hits. */
+    public static Features features(List<RetrievedHit> hits) {
         if (hits.isEmpty()) {
-            return 0.0;
+            return null;
         }
         RetrievedHit top = hits.getFirst();
         double dense = top.scores().getOrDefault(Signal.DENSE, 0.0);
@@ -48,7 +78,25 @@ public final class Grounding {
                 hits.size() < 2 || top.score() <= 0
                         ? 1.0
                         : Math.max(0, (top.score() - hits.get(1).score()) / top.score());
-        double z = INTERCEPT + DENSE * dense + AGREEMENT * agreement + MARGIN * margin;
+        double nextDense = 0;
+        double nextLexical = 0;
+        for (RetrievedHit h : hits.subList(1, Math.min(hits.size(), 1 + LEAD_DEPTH))) {
+            nextDense = Math.max(nextDense, h.scores().getOrDefault(Signal.DENSE, 0.0));
+            nextLexical = Math.max(nextLexical, h.scores().getOrDefault(Signal.LEXICAL, 0.0));
+        }
+        double lexical = top.scores().getOrDefault(Signal.LEXICAL, 0.0);
+        double larger = Math.max(lexical, nextLexical);
+        double lexicalLead = larger <= 0 ? 0 : (lexical - nextLexical) / larger;
+        return new Features(dense, agreement, margin, dense - nextDense, lexicalLead);
+    }
+
+    /** The grounding score of an answer whose hits are {@code hits}, best first. */
+    public static double score(List<RetrievedHit> hits) {
+        Features f = features(hits);
+        if (f == null) {
+            return 0.0;
+        }
+        double z = INTERCEPT + DENSE * f.dense() + AGREEMENT * f.agreement() + MARGIN * f.margin();
         return 1.0 / (1.0 + Math.exp(-z));
     }
 

@@ -233,13 +233,51 @@ public final class SciFactEvaluation {
                 confusion);
     }
 
-    static Label predict(Judge judge, Example ex) {
+    /** Each misjudged claim: gold, predicted, the claim and the judge's reasons. */
+    String misses(SimilarityFunction similarity, JudgeConfig config) {
+        Judge judge =
+                Judge.create(config, similarity, PolicyRegistry.builtIn(), SecretDetector.none());
+        StringBuilder out = new StringBuilder();
+        for (Example ex : examples) {
+            Label predicted = predict(judge, ex);
+            if (predicted != ex.gold()) {
+                Judgement j = judge.judge(JudgeInput.of("", answer(ex), ex.evidence()));
+                out.append(ex.gold()).append(" -> ").append(predicted).append(": ");
+                out.append(ex.claim()).append('\n');
+                for (ClaimVerdict v : j.claims()) {
+                    for (String r : v.reasons()) {
+                        if (r.contains("contradicts") || r.contains(" supports")) {
+                            out.append("    ").append(r).append('\n');
+                        }
+                    }
+                }
+                // the best-aligned sentence, to see what a cue missed
+                double[][] sim =
+                        similarity.similarities(
+                                List.of(ex.claim()),
+                                ex.evidence().stream().map(Evidence::text).toList());
+                int best = 0;
+                for (int k = 1; k < sim[0].length; k++) {
+                    if (sim[0][k] > sim[0][best]) {
+                        best = k;
+                    }
+                }
+                out.append("    best: ").append(ex.evidence().get(best).text()).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String answer(Example ex) {
         String claim = ex.claim().strip();
         if (claim.endsWith(".")) {
             claim = claim.substring(0, claim.length() - 1);
         }
-        String answer = claim + " [1-" + ex.evidence().size() + "].";
-        Judgement j = judge.judge(JudgeInput.of("", answer, ex.evidence()));
+        return claim + " [1-" + ex.evidence().size() + "].";
+    }
+
+    static Label predict(Judge judge, Example ex) {
+        Judgement j = judge.judge(JudgeInput.of("", answer(ex), ex.evidence()));
         if (j.claims().stream().anyMatch(ClaimVerdict::contradicted)) {
             return Label.CONTRADICT;
         }

@@ -224,4 +224,20 @@ class SciFactEvaluationTest {
         }
         return best;
     }
+
+    /**
+     * The tune part's misjudged claims with the judge's reasons, to read when designing a cue
+     * (never the report part): {@code target/eval/scifact-tune-misses.txt}.
+     */
+    @Test
+    void tunePartMisses() throws IOException {
+        Path data = Path.of(System.getProperty("cairn.eval.scifact"));
+        Path out = Path.of("target/eval");
+        SciFactEvaluation tune = SciFactEvaluation.load(data).part(SciFactEvaluation.Part.TUNE);
+        TextVectorCache bert =
+                new TextVectorCache(TestModel.get(), out.resolve("bert-vectors.bin"));
+        Files.writeString(
+                out.resolve("scifact-tune-misses.txt"),
+                tune.misses(bert, JudgeService.CALIBRATED_CONFIG));
+    }
 }
