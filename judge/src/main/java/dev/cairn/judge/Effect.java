@@ -352,16 +352,25 @@ record Effect(
     String opposes(Effect other) {
         boolean anyAnchor = false;
         for (Anchored mine : anchored) {
+            // the other side's increases and decreases about the most of what this one is about
+            int most = 0;
             boolean same = false;
             String opposite = "";
             for (Anchored theirs : other.anchored()) {
-                if (theirs.around().stream().anyMatch(mine.around()::contains)) {
-                    anyAnchor = true;
-                    if (theirs.direction() == mine.direction()) {
-                        same = true;
-                    } else if (opposite.isEmpty()) {
-                        opposite = theirs.word();
-                    }
+                int shared = (int) theirs.around().stream().filter(mine.around()::contains).count();
+                if (shared == 0 || shared < most) {
+                    continue;
+                }
+                if (shared > most) {
+                    most = shared;
+                    same = false;
+                    opposite = "";
+                }
+                anyAnchor = true;
+                if (theirs.direction() == mine.direction()) {
+                    same = true;
+                } else if (opposite.isEmpty()) {
+                    opposite = theirs.word();
                 }
             }
             if (!opposite.isEmpty() && !same) {
