@@ -62,7 +62,7 @@ public final class BeirEvaluation {
             }
             List<ScoredDoc> docs = Metrics.maxPerDocument(chunks);
             run.put(qid, docs);
-            Grounding.Features features = Grounding.features(result.hits());
+            Grounding.Features features = Grounding.features(text, result.hits());
             if (features != null) {
                 RetrievedHit top = result.hits().getFirst();
                 boolean relevant = qrels.of(qid).getOrDefault(top.documentId(), 0) > 0;
