@@ -283,6 +283,15 @@ record Effect(
                 deniedDirection = d;
             }
         }
+        return copyOf(mentioned, anchored, stated, denied, deniedDirection);
+    }
+
+    private static Effect copyOf(
+            Map<Direction, String> mentioned,
+            List<Anchored> anchored,
+            Map<Direction, String> stated,
+            String denied,
+            Direction deniedDirection) {
         return mentioned.isEmpty() && denied.isEmpty()
                 ? NONE
                 : new Effect(
@@ -329,14 +338,7 @@ record Effect(
                 deniedDirection = e.deniedDirection();
             }
         }
-        return mentioned.isEmpty() && denied.isEmpty()
-                ? NONE
-                : new Effect(
-                        Map.copyOf(mentioned),
-                        List.copyOf(anchored),
-                        Map.copyOf(stated),
-                        denied,
-                        deniedDirection);
+        return copyOf(mentioned, anchored, stated, denied, deniedDirection);
     }
 
     /**

@@ -20,9 +20,21 @@ class GroundingTest {
 
     static RetrievedHit hit(
             double fused, double dense, int lexicalRank, int denseRank, String text) {
+        return hit("d" + lexicalRank, 0, fused, dense, lexicalRank, denseRank, text);
+    }
+
+    /** Chunk {@code chunk} of {@code document}; its lexical score is 10 / its lexical rank. */
+    static RetrievedHit hit(
+            String document,
+            int chunk,
+            double fused,
+            double dense,
+            int lexicalRank,
+            int denseRank,
+            String text) {
         return new RetrievedHit(
-                "d" + lexicalRank + "#0",
-                "d" + lexicalRank,
+                document + "#" + chunk,
+                document,
                 "",
                 text,
                 "",
@@ -108,31 +120,12 @@ class GroundingTest {
 
     @Test
     void anotherChunkOfTheTopDocumentIsNoCompetitor() {
-        RetrievedHit top =
-                new RetrievedHit(
-                        "a#0",
-                        "a",
-                        "",
-                        "Nightly database backups are kept 30 days.",
-                        "",
-                        0.03,
-                        Authority.UNVERIFIED,
-                        Map.of(Signal.LEXICAL, 1, Signal.DENSE, 1),
-                        Map.of(Signal.DENSE, 0.85, Signal.LEXICAL, 10.0));
-        RetrievedHit sameDocument =
-                new RetrievedHit(
-                        "a#1",
-                        "a",
-                        "",
-                        "Backups are kept in a second region.",
-                        "",
-                        0.029,
-                        Authority.UNVERIFIED,
-                        Map.of(Signal.LEXICAL, 2, Signal.DENSE, 2),
-                        Map.of(Signal.DENSE, 0.84, Signal.LEXICAL, 9.0));
+        RetrievedHit top = hit("a", 0, 0.03, 0.85, 1, 1, "Nightly database backups are kept.");
+        RetrievedHit sameDocument = hit("a", 1, 0.029, 0.84, 2, 2, "Backups stay in two regions.");
         RetrievedHit other = hit(0.02, 0.7, 3, 3, "The database runs on three nodes.");
         Grounding.Features f = Grounding.features(QUERY, List.of(top, sameDocument, other));
         // leads are measured against the other document (dense 0.7, lexical 10 / 3), not a#1
+        // (dense 0.84, lexical 10 / 2)
         assertThat(f.denseLead()).isCloseTo(0.15, within(1e-12));
         assertThat(f.lexicalLead()).isCloseTo((10.0 - 10.0 / 3) / 10.0, within(1e-12));
     }

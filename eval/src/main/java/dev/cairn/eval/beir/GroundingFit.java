@@ -18,7 +18,9 @@ import java.util.Map;
  */
 public final class GroundingFit {
 
-    /** Ridge on the weights (not the intercept): keeps Newton's steps finite on collinear features. */
+    /**
+     * Ridge on the weights (not the intercept): keeps Newton's steps finite on collinear features.
+     */
     static final double RIDGE = 1e-3;
 
     /** One query's row: its features and whether its top hit is relevant. */
@@ -91,7 +93,11 @@ public final class GroundingFit {
     static double auroc(double[] w, List<Row> rows) {
         return BeirEvaluation.auroc(
                 rows.stream()
-                        .map(r -> new double[] {dot(w, withBias(r.features())), r.relevant() ? 1 : 0})
+                        .map(
+                                r ->
+                                        new double[] {
+                                            dot(w, withBias(r.features())), r.relevant() ? 1 : 0
+                                        })
                         .toList());
     }
 
@@ -105,7 +111,9 @@ public final class GroundingFit {
         List<Row> tune = rows.stream().filter(r -> tuneHalf(qrels, r.queryId())).toList();
         List<Row> report = rows.stream().filter(r -> !tuneHalf(qrels, r.queryId())).toList();
         double[] w = fit(tune);
-        StringBuilder out = new StringBuilder("intercept ").append(String.format(java.util.Locale.ROOT, "%.3f", w[0]));
+        StringBuilder out =
+                new StringBuilder("intercept ")
+                        .append(String.format(java.util.Locale.ROOT, "%.3f", w[0]));
         for (int k = 0; k < Grounding.Features.NAMES.size(); k++) {
             out.append(", ")
                     .append(Grounding.Features.NAMES.get(k))
