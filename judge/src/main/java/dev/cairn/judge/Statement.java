@@ -102,29 +102,29 @@ record Statement(
     }
 
     /**
-     * The clauses that speak about the claim: those sharing the most content words with {@code
-     * claimStems} (at least one). A long evidence sentence often reports several findings; only the
-     * one about the claim's subject can agree or disagree with it.
+     * The clauses that speak about the claim: those sharing at least one content word with {@code
+     * claimStems} and at least half as many as the clause sharing the most. A long evidence
+     * sentence often reports several findings; only the one about the claim's subject can agree or
+     * disagree with it.
      */
     List<Clause> alignedWith(Set<String> claimStems) {
+        int[] shared = new int[clauses.size()];
         int most = 0;
-        List<Clause> out = new ArrayList<>();
-        for (Clause c : clauses) {
-            int shared = 0;
-            for (String s : c.stems()) {
+        for (int k = 0; k < clauses.size(); k++) {
+            for (String s : clauses.get(k).stems()) {
                 if (claimStems.contains(s)
                         && !Effect.UP_WORDS.contains(s)
                         && !Effect.DOWN_WORDS.contains(s)
                         && !Effect.ANY_WORDS.contains(s)) {
-                    shared++;
+                    shared[k]++;
                 }
             }
-            if (shared > most) {
-                most = shared;
-                out.clear();
-            }
-            if (shared == most && shared > 0) {
-                out.add(c);
+            most = Math.max(most, shared[k]);
+        }
+        List<Clause> out = new ArrayList<>();
+        for (int k = 0; k < clauses.size(); k++) {
+            if (shared[k] > 0 && shared[k] * 2 >= most) {
+                out.add(clauses.get(k));
             }
         }
         return out;
