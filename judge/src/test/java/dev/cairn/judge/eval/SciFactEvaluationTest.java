@@ -194,6 +194,10 @@ class SciFactEvaluationTest {
                 double[] grid =
                         switch (knob) {
                             case "margin" -> new double[] {0.0, 0.02, 0.05, 0.1, 0.2, 1.0};
+                            case "contradiction" ->
+                                    new double[] {
+                                        0.25, 0.35, 0.45, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8
+                                    };
                             case "context" -> new double[] {0.2, 0.3, 0.4, 0.5, 0.6};
                             case "weight" -> new double[] {0.5, 0.6, 0.7, 0.8};
                             default -> thresholds;
