@@ -11,8 +11,15 @@ import java.util.Set;
  * @param overlap share of the claim's content words found in the sentence, in [0, 1]
  * @param score {@code w * similarity + (1 - w) * overlap}
  * @param negationMismatch exactly one of claim and sentence is negated
- * @param antonym the antonym pair that separates them, e.g. {@code "increase/decrease"}; empty when
+ * @param antonym the antonym pair that separates them, e.g. {@code "enable/disable"}; empty when
  *     none
+ * @param direction the opposite directions of effect they state about the same thing on the
+ *     sentence's clauses aligned with the claim, e.g. {@code "'reduces' vs 'increased'"}; empty
+ *     when none
+ * @param effectConflict one side states an effect the other only denies, e.g. {@code "'associated'
+ *     vs 'not associated'"}; empty when none
+ * @param quantifierConflict the claim speaks for all or most and the sentence for some or few, e.g.
+ *     {@code "'all' vs 'some'"}; empty when none
  * @param quantityConflict the first claim quantity that disagrees with a quantity of the same kind
  *     in a matching context, e.g. {@code "number 500 vs 100"}; empty when none
  * @param actionConflict the operational actions that separate them when each names one the other
@@ -25,35 +32,28 @@ record Comparison(
         double score,
         boolean negationMismatch,
         String antonym,
+        String direction,
+        String effectConflict,
+        String quantifierConflict,
         String quantityConflict,
         String actionConflict) {
 
-    /** Antonym pairs, compared after {@link Text#stem stemming}. */
+    /**
+     * Antonym pairs, compared after {@link Text#stem stemming}. Directions of effect (increase,
+     * reduce, inhibit, ...) are {@link Effect}'s, compared on the clauses that align.
+     */
     static final List<String[]> ANTONYMS =
             List.of(
-                    pair("increase", "decrease"),
-                    pair("increase", "reduce"),
-                    pair("increase", "lower"),
-                    pair("raise", "lower"),
-                    pair("rise", "fall"),
-                    pair("rise", "decline"),
-                    pair("higher", "lower"),
                     pair("high", "low"),
-                    pair("greater", "smaller"),
-                    pair("larger", "smaller"),
                     pair("faster", "slower"),
                     pair("better", "worse"),
+                    pair("superior", "inferior"),
+                    pair("outperform", "underperform"),
                     pair("improve", "worsen"),
-                    pair("gain", "loss"),
                     pair("maximum", "minimum"),
                     pair("enable", "disable"),
                     pair("enabled", "disabled"),
                     pair("activate", "deactivate"),
-                    pair("activate", "inhibit"),
-                    pair("promote", "inhibit"),
-                    pair("induce", "inhibit"),
-                    pair("induce", "suppress"),
-                    pair("upregulate", "downregulate"),
                     pair("allow", "deny"),
                     pair("allow", "block"),
                     pair("allow", "forbid"),
@@ -148,22 +148,76 @@ record Comparison(
         return negationMismatch ^ !antonym.isEmpty();
     }
 
-    /** Compares claim and sentence, given their similarity. */
+    /** Whether the sentence states something the claim's cues say it cannot both be true with. */
+    boolean cueConflict() {
+        return polarityMismatch()
+                || !direction.isEmpty()
+                || !effectConflict.isEmpty()
+                || !quantifierConflict.isEmpty();
+    }
+
+    /** Compares claim and sentence, given their similarity, with every cue. */
     static Comparison of(
             Statement claim, Statement sentence, double similarity, double similarityWeight) {
+        return of(claim, sentence, similarity, similarityWeight, ContradictionCue.ALL);
+    }
+
+    /** Compares claim and sentence, given their similarity, with the given cues only. */
+    static Comparison of(
+            Statement claim,
+            Statement sentence,
+            double similarity,
+            double similarityWeight,
+            Set<ContradictionCue> cues) {
         double overlap = overlap(claim.stems(), sentence.stems());
         double score = similarityWeight * similarity + (1 - similarityWeight) * overlap;
+        List<Statement.Clause> aligned = sentence.alignedWith(claim.stems());
+        Effect claimEffect = claim.effect();
+        Effect sentenceEffect =
+                Effect.merge(aligned.stream().map(Statement.Clause::effect).toList());
+        // "does not decrease" against "increases" is a negation that agrees
         boolean negationMismatch =
-                claim.negatedNear(sentence.stems()) != sentence.negatedNear(claim.stems());
+                cues.contains(ContradictionCue.NEGATION)
+                        && claim.negatedNear(sentence.stems())
+                                != Statement.negatedNear(aligned, claim.stems())
+                        && !claimEffect.deniesTheOppositeOf(sentenceEffect);
+        String antonym =
+                !cues.contains(ContradictionCue.ANTONYM)
+                                || (claim.polar().isEmpty() && sentence.polar().isEmpty())
+                        ? ""
+                        : antonym(claim.stems(), sentence.stems());
+        String direction = "";
+        String effectConflict = "";
+        String quantifierConflict = "";
+        if (!aligned.isEmpty()) {
+            if (cues.contains(ContradictionCue.DIRECTION)) {
+                direction = claimEffect.opposes(sentenceEffect);
+            }
+            if (cues.contains(ContradictionCue.EFFECT_DENIAL)) {
+                effectConflict = claimEffect.conflictWith(sentenceEffect);
+            }
+            if (cues.contains(ContradictionCue.QUANTIFIER)) {
+                quantifierConflict =
+                        Quantifier.conflict(
+                                claim.quantifiers(),
+                                Quantifier.merge(
+                                        aligned.stream()
+                                                .map(Statement.Clause::quantifiers)
+                                                .toList()));
+            }
+        }
         return new Comparison(
                 similarity,
                 overlap,
                 score,
                 negationMismatch,
-                claim.polar().isEmpty() && sentence.polar().isEmpty()
-                        ? ""
-                        : antonym(claim.stems(), sentence.stems()),
-                quantityConflict(claim.quantities(), sentence.quantities()),
+                antonym,
+                direction,
+                effectConflict,
+                quantifierConflict,
+                cues.contains(ContradictionCue.QUANTITY)
+                        ? quantityConflict(claim.quantities(), sentence.quantities())
+                        : "",
                 actionConflict(claim.stems(), sentence.stems()));
     }
 

@@ -79,25 +79,41 @@ final class DefaultJudge implements Judge {
             Comparison[] best = new Comparison[evidence.size()];
             Comparison[] supporting = new Comparison[evidence.size()];
             String[] contradiction = new String[evidence.size()];
+            Comparison[] compared = new Comparison[sentences.size()];
+            double bestAligned = 0;
             for (int s = 0; s < sentences.size(); s++) {
                 EvidenceSentence es = sentences.get(s);
                 Comparison c =
                         Comparison.of(
-                                statement, es.statement(), sim[i][s], config.similarityWeight());
+                                statement,
+                                es.statement(),
+                                sim[i][s],
+                                config.similarityWeight(),
+                                config.cues());
+                compared[s] = c;
+                bestAligned = Math.max(bestAligned, c.score());
                 int k = es.evidence();
                 if (best[k] == null || c.score() > best[k].score()) {
                     best[k] = c;
                 }
                 if (c.score() >= config.supportThreshold()
-                        && !c.polarityMismatch()
+                        && !c.cueConflict()
                         && c.quantityConflict().isEmpty()
                         && c.actionConflict().isEmpty()
                         && (supporting[k] == null || c.score() > supporting[k].score())) {
                     supporting[k] = c;
                 }
+            }
+            // a cue contradicts only on a sentence aligned with the claim about as well as the
+            // best one: a loosely related sentence of a long abstract reports another finding
+            double aligned = bestAligned - config.alignmentMargin();
+            for (int s = 0; s < sentences.size(); s++) {
+                Comparison c = compared[s];
+                int k = sentences.get(s).evidence();
                 if (contradiction[k] == null
                         && c.overlap() >= config.contextThreshold()
-                        && c.score() >= config.supportThreshold()) {
+                        && c.score() >= config.contradictionThreshold()
+                        && c.score() >= aligned) {
                     boolean allStated =
                             quantities.stream()
                                     .allMatch(q -> Comparison.stated(q, evidenceQuantities.get(k)));
@@ -209,13 +225,27 @@ final class DefaultJudge implements Judge {
                     + f(c.overlap())
                     + ")";
         }
+        String cue = cueDescription(c);
+        return cue.isEmpty()
+                ? null
+                : cue + " on a matching statement (overlap " + f(c.overlap()) + ")";
+    }
+
+    /** The cue that sets the sentence against the claim, or empty. */
+    private static String cueDescription(Comparison c) {
         if (c.polarityMismatch()) {
-            return (c.negationMismatch() ? "negation mismatch" : "antonyms " + c.antonym())
-                    + " on a matching statement (overlap "
-                    + f(c.overlap())
-                    + ")";
+            return c.negationMismatch() ? "negation mismatch" : "antonyms " + c.antonym();
         }
-        return null;
+        if (!c.direction().isEmpty()) {
+            return "opposite directions of effect " + c.direction();
+        }
+        if (!c.effectConflict().isEmpty()) {
+            return "effect stated vs denied: " + c.effectConflict();
+        }
+        if (!c.quantifierConflict().isEmpty()) {
+            return "quantifiers " + c.quantifierConflict();
+        }
+        return "";
     }
 
     private String supportFailure(
@@ -242,10 +272,8 @@ final class DefaultJudge implements Judge {
             return "best match has "
                     + (!best.quantityConflict().isEmpty()
                             ? best.quantityConflict()
-                            : best.polarityMismatch()
-                                    ? (best.negationMismatch()
-                                            ? "a negation mismatch"
-                                            : "antonyms " + best.antonym())
+                            : best.cueConflict()
+                                    ? cueDescription(best)
                                     : "a different action: " + best.actionConflict());
         }
         return "";

@@ -1,5 +1,8 @@
 package dev.cairn.judge;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * Thresholds of the {@link Judge}. Immutable; change one setting with the {@code with...} methods.
  * How the defaults were chosen is in the package documentation.
@@ -15,13 +18,21 @@ package dev.cairn.judge;
  *     in (0, 1]
  * @param groundedCoverage least citation coverage for an answer to be grounded, in [0, 1]
  * @param maxAnswerBytes largest answer accepted, in UTF-8 bytes, {@code >= 1}
+ * @param contradictionThreshold least support score of an evidence sentence for a cue in it to
+ *     count as a contradiction: the contradict verdict's own threshold, in (0, 1]
+ * @param alignmentMargin a cue counts only in a sentence whose support score is within this of the
+ *     claim's best-aligned sentence among all the evidence, in [0, 1] (1: any sentence)
+ * @param cues the contradiction cues in use (all by default)
  */
 public record JudgeConfig(
         double supportThreshold,
         double similarityWeight,
         double contextThreshold,
         double groundedCoverage,
-        int maxAnswerBytes) {
+        int maxAnswerBytes,
+        double contradictionThreshold,
+        double alignmentMargin,
+        Set<ContradictionCue> cues) {
 
     /**
      * Default support threshold, calibrated with the lexical similarity on SciFact's training
@@ -62,11 +73,32 @@ public record JudgeConfig(
             throw new IllegalArgumentException(
                     "illegal groundedCoverage: " + groundedCoverage + ", must be in [0, 1]");
         }
+        if (!(contradictionThreshold > 0.0 && contradictionThreshold <= 1.0)) {
+            throw new IllegalArgumentException(
+                    "illegal contradictionThreshold: "
+                            + contradictionThreshold
+                            + ", must be in (0, 1]");
+        }
+        if (!(alignmentMargin >= 0.0 && alignmentMargin <= 1.0)) {
+            throw new IllegalArgumentException(
+                    "illegal alignmentMargin: " + alignmentMargin + ", must be in [0, 1]");
+        }
+        java.util.Objects.requireNonNull(cues, "cues");
+        cues =
+                cues.isEmpty()
+                        ? Set.of()
+                        : java.util.Collections.unmodifiableSet(EnumSet.copyOf(cues));
         if (maxAnswerBytes < 1) {
             throw new IllegalArgumentException(
                     "illegal maxAnswerBytes: " + maxAnswerBytes + ", must be >= 1");
         }
     }
+
+    /** Default contradiction threshold: the support threshold's, for the lexical similarity. */
+    public static final double DEFAULT_CONTRADICTION_THRESHOLD = DEFAULT_SUPPORT_THRESHOLD;
+
+    /** Default alignment margin: 1, any sentence that passes the thresholds may contradict. */
+    public static final double DEFAULT_ALIGNMENT_MARGIN = 1.0;
 
     /** The documented defaults. */
     public static JudgeConfig defaults() {
@@ -75,31 +107,105 @@ public record JudgeConfig(
                 DEFAULT_SIMILARITY_WEIGHT,
                 DEFAULT_CONTEXT_THRESHOLD,
                 DEFAULT_GROUNDED_COVERAGE,
-                DEFAULT_MAX_ANSWER_BYTES);
+                DEFAULT_MAX_ANSWER_BYTES,
+                DEFAULT_CONTRADICTION_THRESHOLD,
+                DEFAULT_ALIGNMENT_MARGIN,
+                ContradictionCue.ALL);
     }
 
     public JudgeConfig withSupportThreshold(double value) {
         return new JudgeConfig(
-                value, similarityWeight, contextThreshold, groundedCoverage, maxAnswerBytes);
+                value,
+                similarityWeight,
+                contextThreshold,
+                groundedCoverage,
+                maxAnswerBytes,
+                contradictionThreshold,
+                alignmentMargin,
+                cues);
     }
 
     public JudgeConfig withSimilarityWeight(double value) {
         return new JudgeConfig(
-                supportThreshold, value, contextThreshold, groundedCoverage, maxAnswerBytes);
+                supportThreshold,
+                value,
+                contextThreshold,
+                groundedCoverage,
+                maxAnswerBytes,
+                contradictionThreshold,
+                alignmentMargin,
+                cues);
     }
 
     public JudgeConfig withContextThreshold(double value) {
         return new JudgeConfig(
-                supportThreshold, similarityWeight, value, groundedCoverage, maxAnswerBytes);
+                supportThreshold,
+                similarityWeight,
+                value,
+                groundedCoverage,
+                maxAnswerBytes,
+                contradictionThreshold,
+                alignmentMargin,
+                cues);
     }
 
     public JudgeConfig withGroundedCoverage(double value) {
         return new JudgeConfig(
-                supportThreshold, similarityWeight, contextThreshold, value, maxAnswerBytes);
+                supportThreshold,
+                similarityWeight,
+                contextThreshold,
+                value,
+                maxAnswerBytes,
+                contradictionThreshold,
+                alignmentMargin,
+                cues);
     }
 
     public JudgeConfig withMaxAnswerBytes(int value) {
         return new JudgeConfig(
-                supportThreshold, similarityWeight, contextThreshold, groundedCoverage, value);
+                supportThreshold,
+                similarityWeight,
+                contextThreshold,
+                groundedCoverage,
+                value,
+                contradictionThreshold,
+                alignmentMargin,
+                cues);
+    }
+
+    public JudgeConfig withContradictionThreshold(double value) {
+        return new JudgeConfig(
+                supportThreshold,
+                similarityWeight,
+                contextThreshold,
+                groundedCoverage,
+                maxAnswerBytes,
+                value,
+                alignmentMargin,
+                cues);
+    }
+
+    public JudgeConfig withAlignmentMargin(double value) {
+        return new JudgeConfig(
+                supportThreshold,
+                similarityWeight,
+                contextThreshold,
+                groundedCoverage,
+                maxAnswerBytes,
+                contradictionThreshold,
+                value,
+                cues);
+    }
+
+    public JudgeConfig withCues(Set<ContradictionCue> value) {
+        return new JudgeConfig(
+                supportThreshold,
+                similarityWeight,
+                contextThreshold,
+                groundedCoverage,
+                maxAnswerBytes,
+                contradictionThreshold,
+                alignmentMargin,
+                value);
     }
 }

@@ -70,7 +70,28 @@ final class Text {
                     "failed",
                     "unable");
 
+    /**
+     * Where a clause ends: punctuation inside a sentence and the conjunctions that start a clause
+     * of their own ("A rose, whereas B fell"; "A rose but B did not").
+     */
+    private static final Pattern CLAUSE_BREAK =
+            Pattern.compile(
+                    "[,;:()\\[\\]]|\\s(?:but|whereas|although|though|while|however|yet|unlike)\\s",
+                    Pattern.CASE_INSENSITIVE);
+
     private Text() {}
+
+    /** The clauses of a sentence, each as its lower-cased tokens; none empty. */
+    static List<List<String>> clauses(String sentence) {
+        List<List<String>> out = new ArrayList<>();
+        for (String part : CLAUSE_BREAK.split(sentence)) {
+            List<String> tokens = tokens(part);
+            if (!tokens.isEmpty()) {
+                out.add(tokens);
+            }
+        }
+        return out;
+    }
 
     /** Lower-cased word tokens in text order (curly apostrophes folded to straight ones). */
     static List<String> tokens(String text) {

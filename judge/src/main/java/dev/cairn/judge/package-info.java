@@ -28,11 +28,33 @@
  *       mentions.
  *   <li>{@code score(c, s) = w * sim + (1 - w) * overlap}, {@code w =} {@link
  *       dev.cairn.judge.JudgeConfig#similarityWeight()} (0.5).
+ *   <li>Aligned clauses: a sentence is cut into clauses at commas, semicolons, colons, brackets and
+ *       the conjunctions but / whereas / although / though / while / however / yet / unlike; the
+ *       clauses sharing at least half as many content words with the claim (effect words aside) as
+ *       the one sharing the most are the ones aligned with it. Negation, direction of effect and
+ *       quantifiers are read on them only, so "..., although it does not prevent transmission" does
+ *       not flip a sentence about infection.
  *   <li>Polarity mismatch: exactly one of negation mismatch (one side has a negation cue such as
- *       not, no, never, without, cannot, lacks, fails; the other has none) and an antonym pair
- *       (increase/decrease, enable/disable, higher/lower, before/after, allow/deny, start/stop,
- *       ..., compared after stemming). Both together cancel: "is not disabled" agrees with "is
- *       enabled".
+ *       not, no, never, without, cannot, lacks, fails whose scope, the next five tokens within its
+ *       clause, holds a content word of the other side; "not only" is no negation) and an antonym
+ *       pair (enable/disable, before/after, allow/deny, superior/inferior, ..., compared after
+ *       stemming). Both together cancel: "is not disabled" agrees with "is enabled". A negation
+ *       that denies the opposite direction of effect the other side states agrees too: "does not
+ *       decrease" against "increases".
+ *   <li>Direction of effect ({@code Effect}): increase words (increases, elevated, enhances,
+ *       promotes, higher, more, ...) against decrease words (reduces, attenuated, inhibits, lower,
+ *       fewer, ...), each anchored on the content words within three tokens of it. A claim's stated
+ *       increase contradicts a sentence whose increase or decrease about the most of the same words
+ *       is only the opposite ("increases the risk" vs "greater intake ... lower risk"); without a
+ *       shared anchor, a claim stating one direction contradicts an aligned clause stating only the
+ *       other. Denied words ("did not increase") state no direction.
+ *   <li>Effect stated vs denied: one side states an effect (a direction, or a relation: is
+ *       associated with, affects, correlates, predicts, is an indicator of, ...) and denies none,
+ *       the other only denies one (a negation within four tokens before the effect word: "was not
+ *       associated", "no significant correlation", "failed to reduce"; or "unaffected",
+ *       "unchanged", "independent", ...).
+ *   <li>Quantifiers: all / every / always against some / a subset / few / rarely, and most / the
+ *       majority against few / a minority; "some" against "all" is no conflict (all includes some).
  *   <li>Quantity conflict: a number, percentage, date or version of the claim that the sentence
  *       does not state while it states a different value of the same kind that shares a content
  *       word within two words of it ("limit ... 500" vs "limit ... 100"). Values are normalised
@@ -45,18 +67,22 @@
  *
  * <ul>
  *   <li>Cited evidence {@code e} <b>supports</b> {@code c} when some sentence of {@code e} has
- *       {@code score >= supportThreshold} without polarity mismatch or quantity conflict, every
- *       quantity of {@code c} is stated somewhere in {@code e}, and {@code e} does not contradict
- *       {@code c}. Only cited evidence can support: support is about citations.
+ *       {@code score >= supportThreshold} without any of the conflicts below, every quantity of
+ *       {@code c} is stated somewhere in {@code e}, and {@code e} does not contradict {@code c}.
+ *       Only cited evidence can support: support is about citations.
  *   <li>Any evidence {@code e}, cited or not, <b>contradicts</b> {@code c} when some sentence of
  *       {@code e} is an otherwise similar statement ({@code overlap >= contextThreshold} and {@code
- *       score >= supportThreshold}) with a polarity mismatch or a quantity conflict (a quantity
+ *       score >= contradictionThreshold}, the contradict verdict's own threshold), aligned with the
+ *       claim about as well as its best sentence among all the evidence ({@code score >= best -
+ *       alignmentMargin}), with a polarity mismatch, opposite directions of effect, an effect
+ *       stated against one denied, a quantifier conflict or a quantity conflict (a quantity
  *       conflict does not count when {@code e} states the claim's quantities elsewhere), or through
  *       a {@code contradicts} relation: between evidence ids, a claim supported by one end is
  *       contradicted by the other; between entity names, a claim that names one end is contradicted
  *       by evidence that names the other and not the first. Uncited evidence counts because an
  *       answer that conflicts with what retrieval found is wrong whether or not it cites the
- *       conflicting chunk; citing only agreeable evidence must not hide a conflict.
+ *       conflicting chunk; citing only agreeable evidence must not hide a conflict. Each cue can be
+ *       switched off ({@link dev.cairn.judge.JudgeConfig#cues()}), which is how each was measured.
  * </ul>
  *
  * <h2>Scores</h2>
@@ -124,6 +150,12 @@
  * ({@code w} 0.7): bge cosines of unrelated sentences sit around 0.4 to 0.6, so the threshold is
  * far higher than the lexical one. The library default ({@link dev.cairn.judge.Judge#lexical})
  * stays lexical, at the thresholds above.
+ *
+ * <p>Since the direction, effect-denial and quantifier cues (issue 42) the server's configuration
+ * has a contradiction threshold of its own, 0.25 (the context threshold 0.4 still applies), chosen
+ * with the other thresholds by a search on one half of the training claims (split by cited
+ * abstract) and reported on the other half; the tables, per-label precision and recall and the
+ * ablations are in docs/judge.md.
  *
  * <h2>What a natural-language-inference model would add</h2>
  *

@@ -364,7 +364,7 @@ public final class KnowledgeBase implements AutoCloseable {
         List<RetrievedHit> hits = hydrate(namespace, selected);
         double fusionMs = (System.nanoTime() - fusionStart) / 1e6;
 
-        double grounding = Grounding.score(hits);
+        double grounding = Grounding.score(request.query(), hits);
         Plan plan = config.grounding().plan(grounding);
         Timings timings =
                 new Timings(

@@ -1,6 +1,7 @@
 package dev.cairn.eval.beir;
 
 import dev.cairn.retrieval.FusionStrategy;
+import dev.cairn.retrieval.Grounding;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.RetrieveRequest;
 import dev.cairn.retrieval.RetrieveResult;
@@ -40,7 +41,7 @@ public final class BeirEvaluation {
             FusionStrategy fusion) {
         Map<String, List<ScoredDoc>> run = new LinkedHashMap<>();
         List<Double> latencies = new ArrayList<>();
-        List<double[]> grounding = new ArrayList<>();
+        List<GroundingRow> grounding = new ArrayList<>();
         for (String qid : qrels.queryIds()) {
             String text = queries.get(qid);
             if (text == null) {
@@ -61,20 +62,11 @@ public final class BeirEvaluation {
             }
             List<ScoredDoc> docs = Metrics.maxPerDocument(chunks);
             run.put(qid, docs);
-            if (!result.hits().isEmpty()) {
+            Grounding.Features features = Grounding.features(text, result.hits());
+            if (features != null) {
                 RetrievedHit top = result.hits().getFirst();
                 boolean relevant = qrels.of(qid).getOrDefault(top.documentId(), 0) > 0;
-                grounding.add(
-                        new double[] {
-                            result.grounding(),
-                            relevant ? 1 : 0,
-                            top.scores().getOrDefault(Signal.DENSE, 0.0),
-                            top.ranks().getOrDefault(Signal.LEXICAL, 0),
-                            top.ranks().getOrDefault(Signal.DENSE, 0),
-                            result.hits().size() > 1
-                                    ? (top.score() - result.hits().get(1).score()) / top.score()
-                                    : 1.0
-                        });
+                grounding.add(new GroundingRow(qid, result.grounding(), relevant, features));
             }
         }
         Map<String, List<String>> ids = new LinkedHashMap<>();
@@ -86,7 +78,10 @@ public final class BeirEvaluation {
                 summary,
                 percentile(sorted, 50),
                 percentile(sorted, 95),
-                auroc(grounding),
+                auroc(
+                        grounding.stream()
+                                .map(r -> new double[] {r.grounding(), r.relevant() ? 1 : 0})
+                                .toList()),
                 run,
                 grounding);
     }
@@ -151,8 +146,8 @@ public final class BeirEvaluation {
     /**
      * One mode's result.
      *
-     * @param groundingRows per query: grounding, top-hit relevant (0/1), top hit's dense score, its
-     *     lexical rank, its dense rank (0 when absent), fused margin
+     * @param groundingRows per query with hits: its grounding score, whether the top hit is
+     *     relevant and the features the score was computed from
      */
     public record ModeResult(
             EvalMode mode,
@@ -161,5 +156,16 @@ public final class BeirEvaluation {
             double p95Ms,
             double groundingAuroc,
             Map<String, List<ScoredDoc>> run,
-            List<double[]> groundingRows) {}
+            List<GroundingRow> groundingRows) {}
+
+    /**
+     * One query's grounding: the score, whether its top hit is relevant, and the features.
+     *
+     * @param queryId the query
+     * @param grounding the grounding score
+     * @param relevant whether the top hit's document is judged relevant
+     * @param features what the score was computed from
+     */
+    public record GroundingRow(
+            String queryId, double grounding, boolean relevant, Grounding.Features features) {}
 }

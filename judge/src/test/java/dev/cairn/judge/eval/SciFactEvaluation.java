@@ -51,8 +51,25 @@ public final class SciFactEvaluation {
         NOT_ENOUGH_INFO
     }
 
-    /** One claim with its gold label and evidence. */
-    record Example(int id, String claim, Label gold, List<Evidence> evidence) {}
+    /**
+     * One claim with its gold label and evidence.
+     *
+     * @param firstDoc the smallest of its cited abstract ids, which decides its {@link Part}
+     */
+    record Example(int id, String claim, Label gold, List<Evidence> evidence, int firstDoc) {}
+
+    /**
+     * The two halves of the training claims: by the parity of the smallest cited abstract id, so
+     * that the claims SciFact wrote about one abstract (often a claim and its negation) fall in the
+     * same half. Thresholds are chosen on {@link #TUNE} and reported on both; {@link #REPORT} is
+     * never used to choose anything.
+     */
+    enum Part {
+        /** Smallest cited abstract id even: 411 claims (160 SUPPORT, 93 CONTRADICT, 158 NEI). */
+        TUNE,
+        /** Smallest cited abstract id odd: 398 claims (172 SUPPORT, 80 CONTRADICT, 146 NEI). */
+        REPORT
+    }
 
     /** Result of one configuration. */
     record Result(
@@ -123,7 +140,12 @@ public final class SciFactEvaluation {
                     }
                 }
                 examples.add(
-                        new Example(c.get("id").asInt(), c.get("claim").asText(), gold, evidence));
+                        new Example(
+                                c.get("id").asInt(),
+                                c.get("claim").asText(),
+                                gold,
+                                evidence,
+                                docs.stream().mapToInt(Integer::intValue).min().orElse(0)));
             }
             return new SciFactEvaluation(examples);
         } catch (IOException e) {
@@ -141,6 +163,13 @@ public final class SciFactEvaluation {
             out.add(examples.get(i));
         }
         return new SciFactEvaluation(out);
+    }
+
+    /** The claims of one part of the split. */
+    SciFactEvaluation part(Part part) {
+        int parity = part == Part.TUNE ? 0 : 1;
+        return new SciFactEvaluation(
+                examples.stream().filter(e -> Math.floorMod(e.firstDoc(), 2) == parity).toList());
     }
 
     /**
@@ -180,30 +209,75 @@ public final class SciFactEvaluation {
             double similarityWeight,
             double supportThreshold,
             double contextThreshold) {
+        return run(
+                similarity,
+                JudgeConfig.defaults()
+                        .withSimilarityWeight(similarityWeight)
+                        .withSupportThreshold(supportThreshold)
+                        .withContextThreshold(contextThreshold));
+    }
+
+    /** Judges every claim with the given configuration. */
+    Result run(SimilarityFunction similarity, JudgeConfig config) {
         Judge judge =
-                Judge.create(
-                        JudgeConfig.defaults()
-                                .withSimilarityWeight(similarityWeight)
-                                .withSupportThreshold(supportThreshold)
-                                .withContextThreshold(contextThreshold),
-                        similarity,
-                        PolicyRegistry.builtIn(),
-                        SecretDetector.none());
+                Judge.create(config, similarity, PolicyRegistry.builtIn(), SecretDetector.none());
         int[][] confusion = new int[3][3];
         for (Example ex : examples) {
             Label predicted = predict(judge, ex);
             confusion[ex.gold().ordinal()][predicted.ordinal()]++;
         }
-        return score(similarityWeight, supportThreshold, contextThreshold, confusion);
+        return score(
+                config.similarityWeight(),
+                config.supportThreshold(),
+                config.contextThreshold(),
+                confusion);
     }
 
-    static Label predict(Judge judge, Example ex) {
+    /** Each misjudged claim: gold, predicted, the claim and the judge's reasons. */
+    String misses(SimilarityFunction similarity, JudgeConfig config) {
+        Judge judge =
+                Judge.create(config, similarity, PolicyRegistry.builtIn(), SecretDetector.none());
+        StringBuilder out = new StringBuilder();
+        for (Example ex : examples) {
+            Label predicted = predict(judge, ex);
+            if (predicted != ex.gold()) {
+                Judgement j = judge.judge(JudgeInput.of("", answer(ex), ex.evidence()));
+                out.append(ex.gold()).append(" -> ").append(predicted).append(": ");
+                out.append(ex.claim()).append('\n');
+                for (ClaimVerdict v : j.claims()) {
+                    for (String r : v.reasons()) {
+                        if (r.contains("contradicts") || r.contains(" supports")) {
+                            out.append("    ").append(r).append('\n');
+                        }
+                    }
+                }
+                // the best-aligned sentence, to see what a cue missed
+                double[][] sim =
+                        similarity.similarities(
+                                List.of(ex.claim()),
+                                ex.evidence().stream().map(Evidence::text).toList());
+                int best = 0;
+                for (int k = 1; k < sim[0].length; k++) {
+                    if (sim[0][k] > sim[0][best]) {
+                        best = k;
+                    }
+                }
+                out.append("    best: ").append(ex.evidence().get(best).text()).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String answer(Example ex) {
         String claim = ex.claim().strip();
         if (claim.endsWith(".")) {
             claim = claim.substring(0, claim.length() - 1);
         }
-        String answer = claim + " [1-" + ex.evidence().size() + "].";
-        Judgement j = judge.judge(JudgeInput.of("", answer, ex.evidence()));
+        return claim + " [1-" + ex.evidence().size() + "].";
+    }
+
+    static Label predict(Judge judge, Example ex) {
+        Judgement j = judge.judge(JudgeInput.of("", answer(ex), ex.evidence()));
         if (j.claims().stream().anyMatch(ClaimVerdict::contradicted)) {
             return Label.CONTRADICT;
         }
@@ -211,6 +285,22 @@ public final class SciFactEvaluation {
             return Label.SUPPORT;
         }
         return Label.NOT_ENOUGH_INFO;
+    }
+
+    static double precision(int[][] confusion, int label) {
+        int predicted = 0;
+        for (int[] row : confusion) {
+            predicted += row[label];
+        }
+        return predicted == 0 ? 0 : (double) confusion[label][label] / predicted;
+    }
+
+    static double recall(int[][] confusion, int label) {
+        int gold = 0;
+        for (int v : confusion[label]) {
+            gold += v;
+        }
+        return gold == 0 ? 0 : (double) confusion[label][label] / gold;
     }
 
     static Result score(double weight, double support, double context, int[][] confusion) {
@@ -300,6 +390,15 @@ public final class SciFactEvaluation {
                         r.f1()[0],
                         r.f1()[1],
                         r.f1()[2]));
+        for (Label l : Label.values()) {
+            s.append(
+                    String.format(
+                            Locale.ROOT,
+                            "%-16s precision %.3f recall %.3f%n",
+                            l,
+                            precision(r.confusion(), l.ordinal()),
+                            recall(r.confusion(), l.ordinal())));
+        }
         s.append("confusion (rows gold, columns predicted):\n");
         s.append(
                 String.format(

@@ -7,6 +7,7 @@ import dev.cairn.eval.beir.Metrics;
 import dev.cairn.eval.beir.Qrels;
 import dev.cairn.eval.beir.RunFile;
 import dev.cairn.retrieval.FusionStrategy;
+import dev.cairn.retrieval.Grounding;
 import dev.cairn.retrieval.IngestMode;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.feedback.Adaptation;
@@ -472,18 +473,21 @@ final class EvalBeirCommand implements Callable<Integer> {
             }
             Path groundingFile = workDir.resolve("grounding-" + file + ".tsv");
             try (Writer out = Files.newBufferedWriter(groundingFile)) {
-                out.write("grounding\trelevant\tdense\tlexicalRank\tdenseRank\tmargin\n");
-                for (double[] row : r.groundingRows()) {
-                    out.write(
-                            String.format(
-                                    Locale.ROOT,
-                                    "%.6f\t%.0f\t%.6f\t%.0f\t%.0f\t%.6f%n",
-                                    row[0],
-                                    row[1],
-                                    row[2],
-                                    row[3],
-                                    row[4],
-                                    row[5]));
+                out.write(
+                        "query\tgrounding\trelevant\t"
+                                + String.join("\t", Grounding.Features.NAMES)
+                                + "\n");
+                for (BeirEvaluation.GroundingRow g : r.groundingRows()) {
+                    StringBuilder line = new StringBuilder();
+                    line.append(g.queryId())
+                            .append('\t')
+                            .append(String.format(Locale.ROOT, "%.6f", g.grounding()))
+                            .append('\t')
+                            .append(g.relevant() ? 1 : 0);
+                    for (double v : g.features().values()) {
+                        line.append('\t').append(String.format(Locale.ROOT, "%.6f", v));
+                    }
+                    out.write(line.append('\n').toString());
                 }
             }
             Map<String, Object> row = new LinkedHashMap<>();
