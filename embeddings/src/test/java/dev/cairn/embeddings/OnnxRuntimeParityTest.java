@@ -8,7 +8,6 @@ import ai.onnxruntime.OrtSession;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.LongBuffer;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,20 +38,16 @@ class OnnxRuntimeParityTest {
     }
 
     /**
-     * ONNX Runtime's vector of each input already run in this class: both tests compare with the
-     * same varied texts, so each is run once per model.
+     * ONNX Runtime's vector of each input, per model: both tests compare with the same varied
+     * texts, and the vectors are kept on disk between runs ({@link OrtReferenceCache}).
      */
-    private static final Map<List<Object>, float[]> REFERENCES = new ConcurrentHashMap<>();
+    private static final Map<Model, OrtReferenceCache> REFERENCES = new ConcurrentHashMap<>();
 
     private static float[] referenceOnce(
             Model model, OrtEnvironment env, OrtSession session, long[] ids) throws Exception {
-        List<Object> key = List.of(model, Arrays.stream(ids).boxed().toList());
-        float[] known = REFERENCES.get(key);
-        if (known == null) {
-            known = reference(env, session, ids, model.spec.pooling());
-            REFERENCES.put(key, known);
-        }
-        return known;
+        return REFERENCES
+                .computeIfAbsent(model, m -> OrtReferenceCache.of(m.spec.onnxResource()))
+                .get(ids, () -> reference(env, session, ids, model.spec.pooling()));
     }
 
     @ParameterizedTest
