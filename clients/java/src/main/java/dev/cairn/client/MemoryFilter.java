@@ -31,77 +31,10 @@ public record MemoryFilter(
         ids = ids == null ? List.of() : List.copyOf(ids);
     }
 
-    /** One user's memories. */
+    /** One user's memories; other filters are set with the canonical constructor. */
     public static MemoryFilter ofUser(String userId) {
-        return ALL.withUserId(userId);
-    }
-
-    public MemoryFilter withUserId(String value) {
         return new MemoryFilter(
-                q,
-                type,
-                status,
-                tags,
-                value,
-                agentId,
-                sessionName,
-                taskName,
-                parentTask,
-                source,
-                ids,
-                includeDisabled,
-                includeDeleted);
-    }
-
-    public MemoryFilter withQuery(String value) {
-        return new MemoryFilter(
-                value,
-                type,
-                status,
-                tags,
-                userId,
-                agentId,
-                sessionName,
-                taskName,
-                parentTask,
-                source,
-                ids,
-                includeDisabled,
-                includeDeleted);
-    }
-
-    public MemoryFilter withType(String value) {
-        return new MemoryFilter(
-                q,
-                value,
-                status,
-                tags,
-                userId,
-                agentId,
-                sessionName,
-                taskName,
-                parentTask,
-                source,
-                ids,
-                includeDisabled,
-                includeDeleted);
-    }
-
-    public MemoryFilter withTags(List<String> value) {
-        return new MemoryFilter(
-                q,
-                type,
-                status,
-                value,
-                userId,
-                agentId,
-                sessionName,
-                taskName,
-                parentTask,
-                source,
-                ids,
-                includeDisabled,
-                includeDeleted);
+                null, null, null, null, userId, null, null, null, null, null, null, false, false);
     }
 
     void addTo(Query query) {
