@@ -16,6 +16,9 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,11 +29,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which calls the client sends again, and when, against a local HTTP server that answers from a
- * script (503, 429, then 200): the transport and its retry rules, not Cairn's behaviour, are under
- * test here.
+ * The client's HTTP behaviour against a local HTTP server that answers from a script (503, 429,
+ * then 200): which calls are sent again and when, error bodies that are not problem+json, the base
+ * URI's path. The transport is under test here, not Cairn (CairnClientEndToEndTest runs the real
+ * server).
  */
-class RetryTest {
+class TransportTest {
 
     static final String NAMESPACE =
             "{\"name\":\"ops\",\"description\":\"\",\"createdAt\":\"2026-01-01T00:00:00Z\","
@@ -217,6 +221,46 @@ class RetryTest {
                 .as("without an id a second POST is a second document")
                 .isEqualTo(503);
         assertThat(requests).hasSize(1);
+    }
+
+    @Test
+    void retryAfterAsAnHttpDateIsHonoured() {
+        String inTwoSeconds =
+                DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                        ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(2));
+        then(503, inTwoSeconds, UNAVAILABLE);
+        then(200, null, NAMESPACE);
+
+        client.getNamespace("ops");
+
+        assertThat(requests).hasSize(2);
+        assertThat(Duration.ofNanos(arrivals.get(1) - arrivals.get(0)))
+                .as("until %s (whole seconds), not the 50 ms backoff", inTwoSeconds)
+                .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+    }
+
+    @Test
+    void theBaseUrisPathIsKeptAndTheNamespaceEncoded() {
+        then(200, null, NAMESPACE);
+        try (CairnClient behindProxy =
+                CairnClient.builder(
+                                URI.create(
+                                        "http://127.0.0.1:"
+                                                + http.getAddress().getPort()
+                                                + "/cairn/"))
+                        .build()) {
+            behindProxy.getNamespace("ops team");
+        }
+        assertThat(requests).containsExactly("GET /cairn/v1/namespaces/ops%20team null");
+    }
+
+    @Test
+    void aBaseUriThatIsNotHttpIsRefusedByName() {
+        assertThat(
+                        catchThrowableOfType(
+                                IllegalArgumentException.class,
+                                () -> CairnClient.builder(URI.create("ftp://example.org"))))
+                .hasMessage("illegal baseUri: ftp://example.org, must be http(s)://host[:port]");
     }
 
     @Test
