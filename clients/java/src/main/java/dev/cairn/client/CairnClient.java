@@ -3,6 +3,7 @@ package dev.cairn.client;
 import com.fasterxml.jackson.databind.JavaType;
 import dev.cairn.api.body.NamespaceBody;
 import dev.cairn.api.body.NamespaceSettingsBody;
+import dev.cairn.api.view.HealthAnswer;
 import dev.cairn.api.view.ListAnswer;
 import dev.cairn.api.view.NamespaceView;
 import java.net.URI;
@@ -54,6 +55,15 @@ public final class CairnClient implements AutoCloseable {
     /** A client of the server at {@code baseUri} with a bearer token and every default. */
     public static CairnClient of(URI baseUri, String token) {
         return builder(baseUri).token(token).build();
+    }
+
+    /**
+     * {@code GET /health}: whether the server is up with its store, how far each derived index is
+     * behind, and the model it embeds with. A server that is DOWN answers too (status 503, read as
+     * the answer); asked once, never retried, as a probe wants the state of now.
+     */
+    public HealthAnswer health() {
+        return transport.call("GET", "/health", null, false, type(HealthAnswer.class), 503);
     }
 
     /** The calls inside one namespace; sends nothing. */

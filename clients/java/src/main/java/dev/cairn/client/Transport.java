@@ -70,6 +70,20 @@ final class Transport {
      * @param answer the answer's type, or null to ignore the body (204)
      */
     <T> T call(String method, String path, Object body, boolean idempotent, JavaType answer) {
+        return call(method, path, body, idempotent, answer, 0);
+    }
+
+    /**
+     * One call whose answer has a body of the same type under one non-2xx status too ({@code GET
+     * /health}'s 503 for DOWN); that status is then an answer, neither an error nor a retry.
+     */
+    <T> T call(
+            String method,
+            String path,
+            Object body,
+            boolean idempotent,
+            JavaType answer,
+            int alsoAnswerStatus) {
         HttpRequest request = request(method, path, body);
         int attempts = idempotent ? retries.maxAttempts() : 1;
         for (int attempt = 1; ; attempt++) {
@@ -87,7 +101,7 @@ final class Transport {
                 throw interrupted(e);
             }
             int status = response.statusCode();
-            if (status < 300) {
+            if (status < 300 || status == alsoAnswerStatus) {
                 return read(response, answer);
             }
             if (attempt < attempts && (status == 503 || status == 429)) {

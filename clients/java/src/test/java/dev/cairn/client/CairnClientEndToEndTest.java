@@ -18,6 +18,7 @@ import dev.cairn.api.body.RetrieveBody;
 import dev.cairn.api.body.ReviewBody;
 import dev.cairn.api.view.DocumentView;
 import dev.cairn.api.view.FeedbackViews;
+import dev.cairn.api.view.HealthAnswer;
 import dev.cairn.api.view.JudgeViews;
 import dev.cairn.api.view.ListAnswer;
 import dev.cairn.api.view.MemoryView;
@@ -37,13 +38,16 @@ import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every call of the client against a real Cairn server on a random port (embedded store, the real
- * embedding model): the answers come back as the server's records with the values the server gave,
- * and its problem+json errors as {@link CairnException}.
+ * Every call of the client against a real Cairn server on a random port (embedded store here, the
+ * PostgreSQL subclass on PostgreSQL; the real embedding model): the answers come back as the
+ * server's records with the values the server gave, and its problem+json errors as {@link
+ * CairnException}.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CairnClientEndToEndTest {
 
     static final String ADMIN = "client-test-admin-token-of-32-chars";
@@ -67,37 +71,57 @@ class CairnClientEndToEndTest {
             Pause the producers, wait until the consumer lag reaches zero, then restart the workers.
             """;
 
-    @TempDir static Path dataDir;
-    static CairnServer server;
-    static CairnClient client;
-    static URI base;
+    CairnServer server;
+    CairnClient client;
+    URI base;
+
+    /** The server settings; the PostgreSQL subclass points them at a database. */
+    ServerSettings settings(Path dataDir) {
+        return ServerSettings.defaults(dataDir)
+                .withPort(0)
+                .withAdminToken(ADMIN)
+                // a shared, slow test machine must not turn answers partial
+                .withRetrieval(
+                        RetrievalConfig.defaults()
+                                .withTimeouts(
+                                        Duration.ofSeconds(30),
+                                        Duration.ofSeconds(30),
+                                        Duration.ofSeconds(30)));
+    }
+
+    /** The store kind {@code /health} names. */
+    String storeKind() {
+        return "embedded";
+    }
 
     @BeforeAll
-    static void start() {
-        server =
-                CairnServer.start(
-                        ServerSettings.defaults(dataDir)
-                                .withPort(0)
-                                .withAdminToken(ADMIN)
-                                // a shared, slow test machine must not turn answers partial
-                                .withRetrieval(
-                                        RetrievalConfig.defaults()
-                                                .withTimeouts(
-                                                        Duration.ofSeconds(30),
-                                                        Duration.ofSeconds(30),
-                                                        Duration.ofSeconds(30))));
+    void start(@TempDir Path dataDir) {
+        server = CairnServer.start(settings(dataDir));
         base = URI.create("http://localhost:" + server.port());
         client = CairnClient.of(base, ADMIN);
     }
 
+    /** Stops the client and the server, once. */
     @AfterAll
-    static void stop() {
+    void stop() {
         if (client != null) {
             client.close();
+            client = null;
         }
         if (server != null) {
             server.close();
+            server = null;
         }
+    }
+
+    @Test
+    void healthSaysUpWithTheStoreAndTheModel() {
+        HealthAnswer health = client.health();
+
+        assertThat(health.up()).isTrue();
+        assertThat(health.checks().get("store").kind()).isEqualTo(storeKind());
+        assertThat(health.checks().get("store").reason()).isNull();
+        assertThat(health.model().id()).isEqualTo("bge-small-en-v1.5");
     }
 
     @Test
@@ -480,7 +504,7 @@ class CairnClientEndToEndTest {
     }
 
     /** The runbook with an id, a source and an authority that win over its front matter. */
-    private static DocumentBody reindex() {
+    private DocumentBody reindex() {
         return new DocumentBody(
                 "search-reindex",
                 null,
@@ -492,7 +516,7 @@ class CairnClientEndToEndTest {
                 null);
     }
 
-    private static NamespaceClient namespace(String name) {
+    private NamespaceClient namespace(String name) {
         client.createNamespace(new NamespaceBody(name, "", null));
         return client.namespace(name);
     }

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.cairn.api.body.DocumentBody;
 import dev.cairn.api.body.NamespaceBody;
 import dev.cairn.api.view.DocumentView;
+import dev.cairn.api.view.HealthAnswer;
 import dev.cairn.api.view.NamespaceView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -261,6 +262,25 @@ class TransportTest {
                                 IllegalArgumentException.class,
                                 () -> CairnClient.builder(URI.create("ftp://example.org"))))
                 .hasMessage("illegal baseUri: ftp://example.org, must be http(s)://host[:port]");
+    }
+
+    @Test
+    void healthOfAServerThatIsDownIsAnAnswerAskedOnce() {
+        script.add(
+                new Answer(
+                        503,
+                        null,
+                        "application/json",
+                        "{\"status\":\"DOWN\",\"checks\":{\"store\":{\"kind\":\"postgresql\","
+                                + "\"reason\":\"store does not answer\",\"status\":\"DOWN\"}},"
+                                + "\"model\":{\"id\":\"bge-small-en-v1.5\",\"precision\":\"float32\"}}"));
+        then(200, null, "{}");
+
+        HealthAnswer health = client.health();
+
+        assertThat(health.up()).isFalse();
+        assertThat(health.checks().get("store").reason()).isEqualTo("store does not answer");
+        assertThat(requests).containsExactly("GET /health Bearer t");
     }
 
     @Test
