@@ -26,6 +26,7 @@ import dev.cairn.api.view.NamespaceView;
 import dev.cairn.api.view.ProposalView;
 import dev.cairn.api.view.RecallAnswer;
 import dev.cairn.api.view.RetrieveAnswer;
+import dev.cairn.memory.NewMemory;
 import dev.cairn.retrieval.RetrievalConfig;
 import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerSettings;
@@ -263,25 +264,14 @@ class CairnClientEndToEndTest {
         assertThat(memory.status()).isEqualTo("ACTIVE");
         assertThat(memory.userId()).isEqualTo("ana");
         assertThat(memory.importance()).isEqualTo(0.8);
-        assertThat(memory.confidence()).as("the server's default").isPositive();
+        assertThat(memory.confidence())
+                .as("left out, the server's default")
+                .isEqualTo(NewMemory.DEFAULT_CONFIDENCE);
         assertThat(written.deduplicatedInto()).isNull();
         assertThat(written.redacted().total()).isZero();
         ns.remember(
-                new NewMemoryBody(
-                        "FACT",
-                        "Bruno is on call for the payments service this week",
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        "bruno",
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null));
+                NewMemoryBody.of(
+                        "FACT", "Bruno is on call for the payments service this week", "bruno"));
 
         RecallAnswer recalled = ns.recall(RecallBody.of("which theme does Ana like", "ana"));
         assertThat(recalled.partial()).isFalse();
@@ -487,11 +477,7 @@ class CairnClientEndToEndTest {
         CairnException badType =
                 catchThrowableOfType(
                         CairnException.class,
-                        () ->
-                                ns.remember(
-                                        new NewMemoryBody(
-                                                "OPINION", "x", null, null, null, null, null, "u",
-                                                null, null, null, null, null, null)));
+                        () -> ns.remember(NewMemoryBody.of("OPINION", "x", "u")));
         assertThat(badType.status()).isEqualTo(400);
         assertThat(badType.title()).isEqualTo("Bad Request");
         assertThat(badType.detail()).contains("OPINION");

@@ -28,4 +28,9 @@ public record DocumentBody(
         format = Objects.requireNonNullElse(format, "markdown");
         metadata = Objects.requireNonNullElse(metadata, Map.of());
     }
+
+    /** A Markdown document under an id ({@code null}: the front matter's, or a generated one). */
+    public static DocumentBody markdown(String id, String content) {
+        return new DocumentBody(id, null, content, "markdown", null, null, null, null);
+    }
 }

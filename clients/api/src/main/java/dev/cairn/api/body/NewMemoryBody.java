@@ -38,4 +38,11 @@ public record NewMemoryBody(
         parentTask = Objects.requireNonNullElse(parentTask, "");
         ttlDays = Objects.requireNonNullElse(ttlDays, 0);
     }
+
+    /** A memory of one type and content for one user ("" for none), everything else defaulted. */
+    public static NewMemoryBody of(String type, String content, String userId) {
+        return new NewMemoryBody(
+                type, content, null, null, null, null, null, userId, null, null, null, null, null,
+                null);
+    }
 }
