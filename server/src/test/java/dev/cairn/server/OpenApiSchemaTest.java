@@ -2,15 +2,18 @@ package dev.cairn.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.api.view.ListAnswer;
 import dev.cairn.server.api.body.ToolArguments;
 import dev.cairn.server.http.ErrorEnvelope;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Problems;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,36 +68,65 @@ class OpenApiSchemaTest {
         }
     }
 
-    /** Every record of the answer and body packages, the list shape, not the tool arguments. */
+    /**
+     * Every record of the answer and body packages (the shared wire records of {@code cairn-api}
+     * and the server's own), the list shape, not the tool arguments.
+     */
     static List<Class<?>> apiRecords() {
         List<Class<?>> records = new ArrayList<>();
         records.add(ListAnswer.class);
-        for (String pkg : List.of("dev.cairn.server.api.view", RecordSchemas.BODY_PACKAGE)) {
-            URL url =
-                    OpenApiSchemaTest.class
-                            .getClassLoader()
-                            .getResource(pkg.replace('.', '/') + "/package-info.class");
-            assertThat(url).as("compiled package " + pkg).isNotNull();
-            try (Stream<Path> files = Files.list(Path.of(url.toURI()).getParent())) {
-                for (Path f : files.sorted().toList()) {
-                    String file = f.getFileName().toString();
-                    if (!file.endsWith(".class") || file.equals("package-info.class")) {
-                        continue;
-                    }
-                    Class<?> type = Class.forName(pkg + "." + file.substring(0, file.length() - 6));
+        for (String pkg :
+                List.of(
+                        "dev.cairn.api.view",
+                        "dev.cairn.server.api.view",
+                        "dev.cairn.api.body",
+                        "dev.cairn.server.api.body")) {
+            for (String name : classNames(pkg)) {
+                try {
+                    Class<?> type = Class.forName(pkg + "." + name);
                     if (type.isRecord()
                             && type.getEnclosingClass() != ToolArguments.class
                             && !type.isAnonymousClass()) {
                         records.add(type);
                     }
+                } catch (ClassNotFoundException e) {
+                    throw new IllegalStateException(e);
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (URISyntaxException | ClassNotFoundException e) {
-                throw new IllegalStateException(e);
             }
         }
         return records;
+    }
+
+    /** The classes of a package, from a directory or (a module built into a jar) a jar. */
+    private static List<String> classNames(String pkg) {
+        URL url =
+                OpenApiSchemaTest.class
+                        .getClassLoader()
+                        .getResource(pkg.replace('.', '/') + "/package-info.class");
+        assertThat(url).as("compiled package " + pkg).isNotNull();
+        try {
+            URI uri = url.toURI();
+            if (uri.getScheme().equals("jar")) {
+                try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of())) {
+                    return classNames(jar.provider().getPath(uri).getParent());
+                }
+            }
+            return classNames(Path.of(uri).getParent());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> classNames(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.map(f -> f.getFileName().toString())
+                    .filter(f -> f.endsWith(".class") && !f.equals("package-info.class"))
+                    .sorted()
+                    .map(f -> f.substring(0, f.length() - ".class".length()))
+                    .toList();
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -36,7 +36,8 @@ import java.util.TreeSet;
 final class RecordSchemas {
 
     /** Request bodies: bound strictly, every field optional as far as reflection can tell. */
-    static final String BODY_PACKAGE = "dev.cairn.server.api.body";
+    static final Set<String> BODY_PACKAGES =
+            Set.of("dev.cairn.api.body", "dev.cairn.server.api.body");
 
     /** Marks an answer record with a {@code @JsonAnyGetter}: it may send fields not named here. */
     private static final String OPEN = "x-open";
@@ -58,7 +59,7 @@ final class RecordSchemas {
     }
 
     static boolean isBody(Class<?> type) {
-        return type.getPackageName().equals(BODY_PACKAGE);
+        return BODY_PACKAGES.contains(type.getPackageName());
     }
 
     private Map<String, Object> component(Class<?> type) {

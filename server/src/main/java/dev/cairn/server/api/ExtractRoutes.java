@@ -1,5 +1,7 @@
 package dev.cairn.server.api;
 
+import dev.cairn.api.body.ExtractBody;
+import dev.cairn.api.view.ExtractAnswer;
 import dev.cairn.memory.MemorySource;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
@@ -11,8 +13,6 @@ import dev.cairn.memory.proposal.Proposal;
 import dev.cairn.memory.proposal.ProposalType;
 import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.safety.WriteBlockedException;
-import dev.cairn.server.api.body.ExtractBody;
-import dev.cairn.server.api.view.ExtractAnswer;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;

@@ -1,14 +1,15 @@
 package dev.cairn.server.api;
 
+import dev.cairn.api.body.FeedbackBody;
+import dev.cairn.api.view.FeedbackViews;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.Judgment;
-import dev.cairn.server.api.body.FeedbackBody;
 import dev.cairn.server.api.body.TrainBody;
-import dev.cairn.server.api.view.FeedbackViews;
+import dev.cairn.server.api.view.AdaptationViews;
+import dev.cairn.server.api.view.GovernanceViews;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
@@ -60,7 +61,7 @@ public final class FeedbackRoutes implements HttpService {
                 201,
                 new FeedbackViews.Recorded(
                         recorded.size(),
-                        recorded.stream().map(FeedbackViews.JudgmentView::of).toList()));
+                        recorded.stream().map(GovernanceViews::judgment).toList()));
     }
 
     /** The body's judgments, each checked (query, target id alphabet, grade, source). */
@@ -105,9 +106,9 @@ public final class FeedbackRoutes implements HttpService {
         Json.send(
                 res,
                 200,
-                ListAnswer.of(
+                Paging.answer(
                         knowledge.feedback().page(ns, Paging.pageRequest(req)),
-                        FeedbackViews.JudgmentView::of));
+                        GovernanceViews::judgment));
     }
 
     private void train(ServerRequest req, ServerResponse res) {
@@ -116,7 +117,7 @@ public final class FeedbackRoutes implements HttpService {
                 RequestBodies.readOptional(
                         req, maxBodyBytes, TrainBody.class, new TrainBody(null, null));
         Adaptation trained = knowledge.tune(ns, body.options());
-        Json.send(res, 201, FeedbackViews.AdaptationView.of(trained));
+        Json.send(res, 201, AdaptationViews.AdaptationView.of(trained));
     }
 
     private void adaptation(ServerRequest req, ServerResponse res) {
@@ -130,14 +131,14 @@ public final class FeedbackRoutes implements HttpService {
         Json.send(res, 200, state(ns));
     }
 
-    private FeedbackViews.AdaptationState state(String ns) {
+    private AdaptationViews.AdaptationState state(String ns) {
         List<Adaptation> all = knowledge.adaptations().all(ns);
-        return new FeedbackViews.AdaptationState(
+        return new AdaptationViews.AdaptationState(
                 all.stream()
                         .filter(a -> a.state() == Adaptation.State.ACTIVE)
                         .findFirst()
-                        .map(FeedbackViews.AdaptationView::of)
+                        .map(AdaptationViews.AdaptationView::of)
                         .orElse(null),
-                all.stream().map(FeedbackViews.AdaptationView::of).toList());
+                all.stream().map(AdaptationViews.AdaptationView::of).toList());
     }
 }

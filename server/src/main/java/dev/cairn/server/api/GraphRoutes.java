@@ -1,5 +1,7 @@
 package dev.cairn.server.api;
 
+import dev.cairn.api.body.RelationBody;
+import dev.cairn.api.view.ListAnswer;
 import dev.cairn.graph.DocumentGraph;
 import dev.cairn.graph.EntityDetail;
 import dev.cairn.graph.EntitySummary;
@@ -7,12 +9,10 @@ import dev.cairn.graph.GraphRelation;
 import dev.cairn.graph.RelationType;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.KnowledgeGraph;
-import dev.cairn.server.api.body.RelationBody;
 import dev.cairn.server.api.view.EntityView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.LogText;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.QueryParameters;

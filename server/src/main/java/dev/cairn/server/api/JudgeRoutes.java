@@ -1,17 +1,18 @@
 package dev.cairn.server.api;
 
+import dev.cairn.api.body.JudgeBody;
+import dev.cairn.api.view.JudgeViews;
+import dev.cairn.api.view.ListAnswer;
 import dev.cairn.judge.Evidence;
 import dev.cairn.judge.PolicyRegistry;
 import dev.cairn.judge.service.JudgeRequest;
 import dev.cairn.judge.service.JudgeService;
 import dev.cairn.judge.store.StoredJudgement;
 import dev.cairn.judge.store.StoredPolicy;
-import dev.cairn.server.api.body.JudgeBody;
-import dev.cairn.server.api.view.JudgeViews;
+import dev.cairn.server.api.view.GovernanceViews;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Authority;
@@ -72,7 +73,7 @@ public final class JudgeRoutes implements HttpService {
         String ns = NamespaceRoutes.requireReadable(req, store);
         JudgeBody body = RequestBodies.read(req, maxBodyBytes, JudgeBody.class);
         StoredJudgement stored = judge.judge(ns, request(body));
-        Json.send(res, 200, JudgeViews.Judged.of(stored));
+        Json.send(res, 200, GovernanceViews.judged(stored));
     }
 
     /** The judge request of a body; shared with the MCP {@code judge_answer} tool. */
@@ -119,7 +120,7 @@ public final class JudgeRoutes implements HttpService {
                                 () ->
                                         new NoSuchElementException(
                                                 "judgement '" + id + "' does not exist"));
-        Json.send(res, 200, JudgeViews.Stored.of(stored));
+        Json.send(res, 200, GovernanceViews.stored(stored));
     }
 
     // ---- policies ----------------------------------------------------------------------
@@ -129,10 +130,10 @@ public final class JudgeRoutes implements HttpService {
         List<StoredPolicy> stored = judge.policies().list(ns);
         List<JudgeViews.PolicyView> items = new ArrayList<>();
         if (stored.stream().noneMatch(p -> p.name().equals(PolicyRegistry.DEFAULT_POLICY))) {
-            items.add(JudgeViews.PolicyView.defaultPolicy());
+            items.add(GovernanceViews.defaultPolicy());
         }
         for (StoredPolicy p : stored) {
-            items.add(JudgeViews.PolicyView.of(p, false));
+            items.add(GovernanceViews.policy(p, false));
         }
         items.sort(Comparator.comparing(JudgeViews.PolicyView::name));
         Json.send(res, 200, ListAnswer.all(items));
@@ -143,9 +144,9 @@ public final class JudgeRoutes implements HttpService {
         String name = req.path().pathParameters().get("name");
         var stored = judge.policies().find(ns, name);
         if (stored.isPresent()) {
-            Json.send(res, 200, JudgeViews.PolicyView.of(stored.get(), true));
+            Json.send(res, 200, GovernanceViews.policy(stored.get(), true));
         } else if (name.equals(PolicyRegistry.DEFAULT_POLICY)) {
-            Json.send(res, 200, JudgeViews.PolicyView.defaultPolicy());
+            Json.send(res, 200, GovernanceViews.defaultPolicy());
         } else {
             throw new NoSuchElementException("policy '" + name + "' does not exist");
         }
@@ -161,7 +162,7 @@ public final class JudgeRoutes implements HttpService {
         }
         boolean replaced = judge.policies().put(ns, name, document);
         StoredPolicy stored = judge.policies().find(ns, name).orElseThrow();
-        Json.send(res, replaced ? 200 : 201, JudgeViews.PolicyView.of(stored, true));
+        Json.send(res, replaced ? 200 : 201, GovernanceViews.policy(stored, true));
     }
 
     /** The raw body: JSON, or YAML ({@code application/yaml}, {@code text/yaml}, text/plain). */

@@ -1,5 +1,8 @@
 package dev.cairn.server.api;
 
+import dev.cairn.api.body.DocumentBody;
+import dev.cairn.api.body.RetrieveBody;
+import dev.cairn.api.view.DocumentView;
 import dev.cairn.retrieval.IngestMode;
 import dev.cairn.retrieval.IngestResult;
 import dev.cairn.retrieval.KnowledgeBase;
@@ -7,16 +10,12 @@ import dev.cairn.retrieval.RetrieveResult;
 import dev.cairn.retrieval.StoredTrace;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.retrieval.ingest.ParsedDocument;
-import dev.cairn.server.api.body.DocumentBody;
-import dev.cairn.server.api.body.RetrieveBody;
-import dev.cairn.server.api.view.DocumentView;
-import dev.cairn.server.api.view.RetrieveAnswer;
+import dev.cairn.server.api.view.KnowledgeViews;
 import dev.cairn.server.api.view.TraceView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.QueryParameters;
@@ -171,7 +170,8 @@ public final class KnowledgeRoutes implements HttpService {
         Json.send(
                 res,
                 200,
-                ListAnswer.of(store.documents(ns, Paging.pageRequest(req), q), DocumentView::of));
+                Paging.answer(
+                        store.documents(ns, Paging.pageRequest(req), q), KnowledgeViews::document));
     }
 
     private void getDocument(ServerRequest req, ServerResponse res) {
@@ -183,7 +183,7 @@ public final class KnowledgeRoutes implements HttpService {
                                 () ->
                                         new NoSuchElementException(
                                                 "document '" + id + "' does not exist"));
-        Json.send(res, 200, DocumentView.Detail.of(document, store.chunks(ns, id)));
+        Json.send(res, 200, KnowledgeViews.detail(document, store.chunks(ns, id)));
     }
 
     private void deleteDocument(ServerRequest req, ServerResponse res) {
@@ -201,11 +201,11 @@ public final class KnowledgeRoutes implements HttpService {
         String ns = NamespaceRoutes.requireReadable(req, store);
         RetrieveBody body = RequestBodies.read(req, maxBodyBytes, RetrieveBody.class);
         boolean withTrace = QueryParameters.flag(req, "trace") || body.trace();
-        RetrieveResult result = knowledge.retrieve(ns, body.toRequest());
+        RetrieveResult result = knowledge.retrieve(ns, LibraryRequests.retrieve(body));
         if (result.partial()) {
             MetricsFilter.markPartial(req);
         }
-        Json.send(res, 200, RetrieveAnswer.of(result, withTrace));
+        Json.send(res, 200, KnowledgeViews.retrieve(result, withTrace));
     }
 
     private void trace(ServerRequest req, ServerResponse res) {

@@ -1,11 +1,11 @@
 package dev.cairn.server.api;
 
+import dev.cairn.api.body.RecallBody;
+import dev.cairn.api.view.MemoryView;
+import dev.cairn.api.view.RecallAnswer;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
-import dev.cairn.server.api.body.RecallBody;
-import dev.cairn.server.api.view.MemoryView;
-import dev.cairn.server.api.view.RecallAnswer;
 
 /**
  * What the governance routes need from durable memory: write one (proposal apply, extract), read

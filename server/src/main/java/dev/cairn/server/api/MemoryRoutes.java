@@ -2,6 +2,10 @@ package dev.cairn.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.api.body.MemoryEditBody;
+import dev.cairn.api.body.NewMemoryBody;
+import dev.cairn.api.body.ReasonBody;
+import dev.cairn.api.body.RecallBody;
 import dev.cairn.memory.Layer;
 import dev.cairn.memory.MemorySource;
 import dev.cairn.memory.MemoryStatus;
@@ -13,17 +17,11 @@ import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.RecallResult;
 import dev.cairn.memory.service.WriteResult;
 import dev.cairn.memory.store.MemoryFilter;
-import dev.cairn.server.api.body.MemoryEditBody;
-import dev.cairn.server.api.body.NewMemoryBody;
-import dev.cairn.server.api.body.ReasonBody;
-import dev.cairn.server.api.body.RecallBody;
-import dev.cairn.server.api.view.MemoryView;
-import dev.cairn.server.api.view.RecallAnswer;
+import dev.cairn.server.api.view.MemoryViews;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.QueryParameters;
@@ -37,6 +35,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -87,7 +86,7 @@ public final class MemoryRoutes implements HttpService {
         NewMemoryBody body = RequestBodies.read(req, maxBodyBytes, NewMemoryBody.class);
         NewMemory draft = draft(ns, body);
         WriteResult result = memory.write(draft, actor(req));
-        Json.send(res, result.deduplicated() ? 200 : 201, MemoryView.Written.of(result));
+        Json.send(res, result.deduplicated() ? 200 : 201, MemoryViews.written(result));
     }
 
     /**
@@ -110,8 +109,16 @@ public final class MemoryRoutes implements HttpService {
         return NewMemory.of(scope, type, body.content())
                 .withLayer(body.layer().isEmpty() ? type.defaultLayer() : Layer.parse(body.layer()))
                 .withTags(body.tags())
-                .withConfidence(unit(body.confidence(), "confidence"))
-                .withImportance(unit(body.importance(), "importance"))
+                .withConfidence(
+                        unit(
+                                Objects.requireNonNullElse(
+                                        body.confidence(), NewMemory.DEFAULT_CONFIDENCE),
+                                "confidence"))
+                .withImportance(
+                        unit(
+                                Objects.requireNonNullElse(
+                                        body.importance(), NewMemory.DEFAULT_IMPORTANCE),
+                                "importance"))
                 .withConflictKey(body.conflictKey())
                 .withSource(source(body.source()))
                 .withTtlDays(body.ttlDays());
@@ -153,13 +160,14 @@ public final class MemoryRoutes implements HttpService {
         Json.send(
                 res,
                 200,
-                ListAnswer.of(memory.list(ns, filter, Paging.pageRequest(req)), MemoryView::of));
+                Paging.answer(
+                        memory.list(ns, filter, Paging.pageRequest(req)), MemoryViews::memory));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
         String id = id(req);
-        Json.send(res, 200, MemoryView.Detail.of(memory.get(ns, id), memory.history(ns, id)));
+        Json.send(res, 200, MemoryViews.detail(memory.get(ns, id), memory.history(ns, id)));
     }
 
     private void update(ServerRequest req, ServerResponse res) {
@@ -167,7 +175,7 @@ public final class MemoryRoutes implements HttpService {
         MemoryEditBody body = RequestBodies.read(req, maxBodyBytes, MemoryEditBody.class);
         List<MemoryEdit> edits = edits(body);
         WriteResult result = memory.update(ns, id(req), edits, actor(req));
-        Json.send(res, 200, MemoryView.Written.of(result));
+        Json.send(res, 200, MemoryViews.written(result));
     }
 
     /**
@@ -216,27 +224,32 @@ public final class MemoryRoutes implements HttpService {
 
     private void disable(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        Json.send(res, 200, MemoryView.of(memory.disable(ns, id(req), actor(req), reason(req))));
+        Json.send(
+                res, 200, MemoryViews.memory(memory.disable(ns, id(req), actor(req), reason(req))));
     }
 
     private void enable(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        Json.send(res, 200, MemoryView.of(memory.enable(ns, id(req), actor(req), reason(req))));
+        Json.send(
+                res, 200, MemoryViews.memory(memory.enable(ns, id(req), actor(req), reason(req))));
     }
 
     private void invalidate(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
-        Json.send(res, 200, MemoryView.of(memory.invalidate(ns, id(req), actor(req), reason(req))));
+        Json.send(
+                res,
+                200,
+                MemoryViews.memory(memory.invalidate(ns, id(req), actor(req), reason(req))));
     }
 
     private void recall(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.READ);
         RecallBody body = RequestBodies.read(req, maxBodyBytes, RecallBody.class);
-        RecallResult result = memory.recall(body.toRequest(ns));
+        RecallResult result = memory.recall(LibraryRequests.recall(ns, body));
         if (result.partial()) {
             MetricsFilter.markPartial(req);
         }
-        Json.send(res, 200, RecallAnswer.of(result));
+        Json.send(res, 200, MemoryViews.recall(result));
     }
 
     // ---- parsing ------------------------------------------------------------------------

@@ -1,14 +1,13 @@
 package dev.cairn.server.api;
 
-import dev.cairn.server.api.body.NamespaceBody;
-import dev.cairn.server.api.body.NamespaceSettingsBody;
-import dev.cairn.server.api.view.NamespaceView;
+import dev.cairn.api.body.NamespaceBody;
+import dev.cairn.api.body.NamespaceSettingsBody;
+import dev.cairn.server.api.view.GovernanceViews;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
@@ -53,7 +52,9 @@ public final class NamespaceRoutes implements HttpService {
         Json.send(
                 res,
                 201,
-                NamespaceView.of(store.createNamespace(name, body.description(), body.scope())));
+                GovernanceViews.namespace(
+                        store.createNamespace(
+                                name, body.description(), LibraryRequests.recallScope(body))));
     }
 
     private void update(ServerRequest req, ServerResponse res) {
@@ -62,19 +63,19 @@ public final class NamespaceRoutes implements HttpService {
         NamespaceSettingsBody body =
                 RequestBodies.read(req, maxBodyBytes, NamespaceSettingsBody.class);
         Namespace updated =
-                store.setRecallScope(ns, body.scope())
+                store.setRecallScope(ns, LibraryRequests.recallScope(body))
                         .orElseThrow(
                                 () ->
                                         new NoSuchElementException(
                                                 "namespace '" + ns + "' does not exist"));
-        Json.send(res, 200, NamespaceView.of(updated));
+        Json.send(res, 200, GovernanceViews.namespace(updated));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
         Principal caller = AuthFilter.principal(req);
         PageRequest page = Paging.pageRequest(req);
         if (caller.token().namespaces().contains("*")) {
-            Json.send(res, 200, ListAnswer.of(store.namespaces(page), NamespaceView::of));
+            Json.send(res, 200, Paging.answer(store.namespaces(page), GovernanceViews::namespace));
             return;
         }
         List<Namespace> visible =
@@ -92,12 +93,12 @@ public final class NamespaceRoutes implements HttpService {
         Json.send(
                 res,
                 200,
-                ListAnswer.of(new Page<>(items, visible.size(), next), NamespaceView::of));
+                Paging.answer(new Page<>(items, visible.size(), next), GovernanceViews::namespace));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
         String ns = requireReadable(req, store);
-        Json.send(res, 200, NamespaceView.of(store.namespace(ns).orElseThrow()));
+        Json.send(res, 200, GovernanceViews.namespace(store.namespace(ns).orElseThrow()));
     }
 
     private void delete(ServerRequest req, ServerResponse res) {

@@ -1,5 +1,9 @@
 package dev.cairn.server.api;
 
+import dev.cairn.api.body.ApplyBody;
+import dev.cairn.api.body.NewProposalBody;
+import dev.cairn.api.body.ReviewBody;
+import dev.cairn.api.view.MemoryView;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.proposal.NewProposal;
 import dev.cairn.memory.proposal.Proposal;
@@ -7,16 +11,11 @@ import dev.cairn.memory.proposal.ProposalFilter;
 import dev.cairn.memory.proposal.ProposalStatus;
 import dev.cairn.memory.proposal.ProposalType;
 import dev.cairn.memory.proposal.Proposals;
-import dev.cairn.server.api.body.ApplyBody;
-import dev.cairn.server.api.body.NewProposalBody;
-import dev.cairn.server.api.body.ReviewBody;
-import dev.cairn.server.api.view.MemoryView;
-import dev.cairn.server.api.view.ProposalView;
+import dev.cairn.server.api.view.MemoryViews;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
@@ -76,7 +75,7 @@ public final class ProposalRoutes implements HttpService {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.WRITE);
         NewProposalBody body = RequestBodies.read(req, maxBodyBytes, NewProposalBody.class);
         Proposal p = proposals.file(ns, newProposal(body));
-        Json.send(res, 201, ProposalView.of(p));
+        Json.send(res, 201, MemoryViews.proposal(p));
     }
 
     /** A proposal from a request body (also the arguments of the proposal tools). */
@@ -123,7 +122,7 @@ public final class ProposalRoutes implements HttpService {
                         req.query().first("taskName").orElse(""),
                         req.query().first("agentName").orElse(""),
                         req.query().first("q").orElse(""));
-        Json.send(res, 200, ListAnswer.of(proposals.list(ns, filter, page), ProposalView::of));
+        Json.send(res, 200, Paging.answer(proposals.list(ns, filter, page), MemoryViews::proposal));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
@@ -131,7 +130,7 @@ public final class ProposalRoutes implements HttpService {
         Json.send(
                 res,
                 200,
-                ProposalView.of(proposals.get(ns, req.path().pathParameters().get("id"))));
+                MemoryViews.proposal(proposals.get(ns, req.path().pathParameters().get("id"))));
     }
 
     private void review(ServerRequest req, ServerResponse res) {

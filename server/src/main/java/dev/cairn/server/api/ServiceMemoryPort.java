@@ -1,5 +1,8 @@
 package dev.cairn.server.api;
 
+import dev.cairn.api.body.RecallBody;
+import dev.cairn.api.view.MemoryView;
+import dev.cairn.api.view.RecallAnswer;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
@@ -8,9 +11,7 @@ import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.WriteResult;
 import dev.cairn.memory.store.MemoryFilter;
-import dev.cairn.server.api.body.RecallBody;
-import dev.cairn.server.api.view.MemoryView;
-import dev.cairn.server.api.view.RecallAnswer;
+import dev.cairn.server.api.view.MemoryViews;
 import dev.cairn.store.PageRequest;
 import java.util.List;
 import java.util.Objects;
@@ -30,12 +31,12 @@ public final class ServiceMemoryPort implements MemoryPort {
     @Override
     public Written write(NewMemory draft, String actor) {
         WriteResult r = memory.write(draft, actor);
-        return new Written(r.memory().id(), MemoryView.of(r.memory()));
+        return new Written(r.memory().id(), MemoryViews.memory(r.memory()));
     }
 
     @Override
     public MemoryView view(String namespace, String id) {
-        return MemoryView.of(memory.get(namespace, id));
+        return MemoryViews.memory(memory.get(namespace, id));
     }
 
     @Override
@@ -62,6 +63,6 @@ public final class ServiceMemoryPort implements MemoryPort {
 
     @Override
     public RecallAnswer recall(String namespace, RecallBody request) {
-        return RecallAnswer.of(memory.recall(request.toRequest(namespace)));
+        return MemoryViews.recall(memory.recall(LibraryRequests.recall(namespace, request)));
     }
 }

@@ -1,7 +1,7 @@
 package dev.cairn.server.api;
 
+import dev.cairn.api.view.HealthAnswer;
 import dev.cairn.embeddings.EmbeddingModel;
-import dev.cairn.server.api.view.HealthAnswer;
 import dev.cairn.server.api.view.RootPointer;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.http.Json;
@@ -17,6 +17,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The open endpoints: {@code /} (a pointer to the API and the console), {@code /health} (the store
@@ -33,7 +35,7 @@ public final class SystemRoutes implements HttpService {
 
     public SystemRoutes(Store store, EmbeddingModel model, PrometheusMeterRegistry metrics) {
         this.store = store;
-        this.model = HealthAnswer.Model.of(model);
+        this.model = new HealthAnswer.Model(model.id(), model.precision());
         this.metrics = metrics;
         this.openApi = resource("openapi.yaml");
     }
@@ -72,14 +74,20 @@ public final class SystemRoutes implements HttpService {
         HealthAnswer.StoreCheck check;
         try {
             store.ping();
-            check =
-                    HealthAnswer.StoreCheck.up(
-                            kind, store.lastChangeSeq(), store.changeLog().positions());
+            long last = store.lastChangeSeq();
+            Map<String, Long> lag = new TreeMap<>();
+            store.changeLog()
+                    .positions()
+                    .forEach((name, seq) -> lag.put(name, Math.max(0, last - seq)));
+            check = new HealthAnswer.StoreCheck(kind, null, "UP", last, lag);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "health check: store is down", e);
-            check = HealthAnswer.StoreCheck.down(kind, "store does not answer");
+            check = new HealthAnswer.StoreCheck(kind, "store does not answer", "DOWN", null, null);
         }
-        Json.send(res, check.reason() == null ? 200 : 503, HealthAnswer.of(check, model));
+        Json.send(
+                res,
+                check.reason() == null ? 200 : 503,
+                new HealthAnswer(check.status(), Map.of("store", check), model));
     }
 
     private void metrics(ServerRequest req, ServerResponse res) {

@@ -1,6 +1,7 @@
 package dev.cairn.server.api;
 
-import dev.cairn.server.api.body.TokenBody;
+import dev.cairn.api.body.TokenBody;
+import dev.cairn.api.view.ListAnswer;
 import dev.cairn.server.api.view.TokenView;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.AuthFilter;
@@ -8,7 +9,6 @@ import dev.cairn.server.auth.Role;
 import dev.cairn.server.auth.TokenRegistry;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Namespace;

@@ -4,23 +4,23 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.agents.conversation.Transcripts;
 import dev.cairn.agents.kv.KeyValueEntry;
 import dev.cairn.agents.kv.KeyValueMemory;
+import dev.cairn.api.body.NewProposalBody;
+import dev.cairn.api.body.RecallBody;
+import dev.cairn.api.body.RetrieveBody;
+import dev.cairn.api.body.TranscriptSearchBody;
+import dev.cairn.api.view.ListAnswer;
 import dev.cairn.memory.proposal.NewProposal;
 import dev.cairn.memory.proposal.ProposalType;
 import dev.cairn.memory.proposal.Proposals;
 import dev.cairn.retrieval.KnowledgeBase;
-import dev.cairn.server.api.body.NewProposalBody;
-import dev.cairn.server.api.body.RecallBody;
-import dev.cairn.server.api.body.RetrieveBody;
 import dev.cairn.server.api.body.ToolArguments;
-import dev.cairn.server.api.body.TranscriptSearchBody;
 import dev.cairn.server.api.view.KeyValueAnswers;
-import dev.cairn.server.api.view.ProposalView;
-import dev.cairn.server.api.view.RetrieveAnswer;
+import dev.cairn.server.api.view.KnowledgeViews;
+import dev.cairn.server.api.view.MemoryViews;
 import dev.cairn.server.api.view.TranscriptHitView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;
@@ -344,7 +344,7 @@ public final class ToolRoutes implements HttpService {
                                                     args.taskName(),
                                                     args.agentName(),
                                                     ProposalRoutes.memoryType(args.memoryType())));
-                            return ProposalView.of(p);
+                            return MemoryViews.proposal(p);
                         }));
         add(
                 new Tool(
@@ -373,7 +373,7 @@ public final class ToolRoutes implements HttpService {
                                 prop("string", "The agent proposing.")),
                         Role.WRITE,
                         (ns, a) ->
-                                ProposalView.of(
+                                MemoryViews.proposal(
                                         proposals.file(
                                                 ns,
                                                 ProposalRoutes.newProposal(
@@ -430,11 +430,11 @@ public final class ToolRoutes implements HttpService {
                                 intProp("How many passages.", 1, 100, 10)),
                         Role.READ,
                         (ns, a) ->
-                                RetrieveAnswer.of(
+                                KnowledgeViews.retrieve(
                                         knowledge.retrieve(
                                                 ns,
-                                                RequestBodies.bind(a, RetrieveBody.class)
-                                                        .toRequest()),
+                                                LibraryRequests.retrieve(
+                                                        RequestBodies.bind(a, RetrieveBody.class))),
                                         false)));
         return this;
     }

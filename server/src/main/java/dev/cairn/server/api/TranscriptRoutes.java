@@ -2,12 +2,12 @@ package dev.cairn.server.api;
 
 import dev.cairn.agents.conversation.TranscriptHit;
 import dev.cairn.agents.conversation.Transcripts;
-import dev.cairn.server.api.body.TranscriptSearchBody;
+import dev.cairn.api.body.TranscriptSearchBody;
+import dev.cairn.api.view.ListAnswer;
 import dev.cairn.server.api.view.TranscriptHitView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
 import dev.cairn.server.http.Json;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Store;

@@ -22,7 +22,7 @@ import dev.cairn.retrieval.ingest.BeirIds;
 import dev.cairn.retrieval.ingest.ParsedDocument;
 import dev.cairn.server.Cairn;
 import dev.cairn.server.ServerSettings;
-import dev.cairn.server.api.view.FeedbackViews;
+import dev.cairn.server.api.view.AdaptationViews;
 import dev.cairn.server.http.Json;
 import io.helidon.config.Config;
 import java.io.IOException;
@@ -299,7 +299,8 @@ final class EvalBeirCommand implements Callable<Integer> {
                 Adaptation trained = kb.tune(namespace, options);
                 System.out.println(
                         TuneCommand.describe(
-                                Json.MAPPER.valueToTree(FeedbackViews.AdaptationView.of(trained))));
+                                Json.MAPPER.valueToTree(
+                                        AdaptationViews.AdaptationView.of(trained))));
                 report.put("tuning", trained.report());
                 if (tuneActivate && trained.state() != Adaptation.State.ACTIVE) {
                     TuneReport r = trained.report();

@@ -6,7 +6,7 @@ import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.RecallRequest;
 import dev.cairn.server.Cairn;
 import dev.cairn.server.MemoryWiring;
-import dev.cairn.server.api.view.RecallAnswer;
+import dev.cairn.server.api.view.MemoryViews;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.Namespace;
 import io.helidon.config.Config;
@@ -127,7 +127,7 @@ final class RecallCommand implements Callable<Integer> {
                                     local.settings(),
                                     MemoryWiring.config(Config.create().get("cairn"))
                                             .withMaintenanceInterval(Duration.ZERO))) {
-                answer = Json.MAPPER.valueToTree(RecallAnswer.of(memory.recall(request)));
+                answer = Json.MAPPER.valueToTree(MemoryViews.recall(memory.recall(request)));
             }
         }
         if (json) {

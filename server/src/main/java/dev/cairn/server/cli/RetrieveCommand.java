@@ -2,11 +2,12 @@ package dev.cairn.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.api.body.RetrieveBody;
 import dev.cairn.retrieval.RetrieveRequest;
 import dev.cairn.retrieval.RetrieveResult;
 import dev.cairn.server.Cairn;
-import dev.cairn.server.api.body.RetrieveBody;
-import dev.cairn.server.api.view.RetrieveAnswer;
+import dev.cairn.server.api.LibraryRequests;
+import dev.cairn.server.api.view.KnowledgeViews;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.util.concurrent.Callable;
@@ -64,10 +65,10 @@ final class RetrieveCommand implements Callable<Integer> {
                     Json.MAPPER.readTree(
                             server.post("/v1/namespaces/" + namespace + "/retrieve", body));
         } else {
-            RetrieveRequest request = RetrieveBody.of(query, topK).toRequest();
+            RetrieveRequest request = LibraryRequests.retrieve(RetrieveBody.of(query, topK));
             try (Cairn cairn = local.openToRead(namespace)) {
                 RetrieveResult result = cairn.knowledge().retrieve(namespace, request);
-                answer = Json.MAPPER.valueToTree(RetrieveAnswer.of(result, false));
+                answer = Json.MAPPER.valueToTree(KnowledgeViews.retrieve(result, false));
             }
         }
         if (json) {

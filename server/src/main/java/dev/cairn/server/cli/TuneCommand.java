@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.server.Cairn;
 import dev.cairn.server.api.body.TrainBody;
-import dev.cairn.server.api.view.FeedbackViews;
+import dev.cairn.server.api.view.AdaptationViews;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.util.Locale;
@@ -81,7 +81,7 @@ final class TuneCommand implements Callable<Integer> {
                                             Json.MAPPER.valueToTree(
                                                     cairn.knowledge()
                                                             .rollback(namespace)
-                                                            .map(FeedbackViews.AdaptationView::of)
+                                                            .map(AdaptationViews.AdaptationView::of)
                                                             .orElse(null)));
                 }
             }
@@ -104,7 +104,7 @@ final class TuneCommand implements Callable<Integer> {
             try (Cairn cairn = local.openToRead(namespace)) {
                 trained =
                         Json.MAPPER.valueToTree(
-                                FeedbackViews.AdaptationView.of(
+                                AdaptationViews.AdaptationView.of(
                                         cairn.knowledge().tune(namespace, settings.options())));
             }
         }

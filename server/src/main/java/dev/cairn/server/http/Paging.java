@@ -1,7 +1,10 @@
 package dev.cairn.server.http;
 
+import dev.cairn.api.view.ListAnswer;
+import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import io.helidon.webserver.http.ServerRequest;
+import java.util.function.Function;
 
 /** The {@code limit}/{@code cursor} query parameters; {@link ListAnswer} is the list shape. */
 public final class Paging {
@@ -25,6 +28,14 @@ public final class Paging {
                             + LogText.escape(cursor)
                             + "'");
         }
+    }
+
+    /** A page in the list shape, each item shown as {@code view} makes it. */
+    public static <S, T> ListAnswer<T> answer(Page<S> page, Function<S, T> view) {
+        return new ListAnswer<>(
+                page.items().stream().map(view).toList(),
+                page.total(),
+                page.hasMore() ? page.nextCursor() : null);
     }
 
     public static int intParam(ServerRequest req, String name, int defaultValue) {

@@ -1,17 +1,18 @@
 package dev.cairn.server.mcp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.cairn.api.body.RecallBody;
+import dev.cairn.api.body.RetrieveBody;
+import dev.cairn.api.view.RecallAnswer;
 import dev.cairn.embeddings.TokenCounter;
 import dev.cairn.memory.service.RecallRequest;
 import dev.cairn.retrieval.RetrieveResult;
 import dev.cairn.retrieval.RetrievedHit;
 import dev.cairn.server.ServerComponents;
+import dev.cairn.server.api.LibraryRequests;
 import dev.cairn.server.api.ServiceMemoryPort;
-import dev.cairn.server.api.body.RecallBody;
-import dev.cairn.server.api.body.RetrieveBody;
-import dev.cairn.server.api.view.DocumentView;
-import dev.cairn.server.api.view.MemoryView;
-import dev.cairn.server.api.view.RecallAnswer;
+import dev.cairn.server.api.view.KnowledgeViews;
+import dev.cairn.server.api.view.MemoryViews;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
@@ -67,7 +68,7 @@ final class McpContent {
                         "memory",
                         "A durable memory with its status history, as GET memories/{id}.",
                         (ns, id) ->
-                                MemoryView.Detail.of(
+                                MemoryViews.detail(
                                         components.memory().get(ns, id),
                                         components.memory().history(ns, id))),
                 template(
@@ -75,7 +76,7 @@ final class McpContent {
                         "document",
                         "A document with its content and chunks, as GET documents/{id}.",
                         (ns, id) ->
-                                DocumentView.Detail.of(
+                                KnowledgeViews.detail(
                                         store.document(ns, id)
                                                 .orElseThrow(
                                                         () ->
@@ -185,7 +186,8 @@ final class McpContent {
         RetrieveResult retrieved =
                 components
                         .knowledge()
-                        .retrieve(ns, RetrieveBody.of(question, PASSAGES).toRequest());
+                        .retrieve(
+                                ns, LibraryRequests.retrieve(RetrieveBody.of(question, PASSAGES)));
         String header = INSTRUCTION + "\n\nQuestion: " + question + "\n\n";
         int left = budget - recalled.tokens() - counter.count(header);
         StringBuilder documents = new StringBuilder();

@@ -6,6 +6,11 @@ import static dev.cairn.server.api.ToolRoutes.prop;
 import static dev.cairn.server.api.ToolRoutes.schema;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.api.body.DocumentBody;
+import dev.cairn.api.body.JudgeBody;
+import dev.cairn.api.body.MemoryEditBody;
+import dev.cairn.api.body.NewMemoryBody;
+import dev.cairn.api.view.ListAnswer;
 import dev.cairn.graph.EntitySummary;
 import dev.cairn.judge.service.JudgeService;
 import dev.cairn.memory.MemoryType;
@@ -15,17 +20,12 @@ import dev.cairn.retrieval.KnowledgeGraph;
 import dev.cairn.server.api.JudgeRoutes;
 import dev.cairn.server.api.KnowledgeRoutes;
 import dev.cairn.server.api.MemoryRoutes;
-import dev.cairn.server.api.body.DocumentBody;
-import dev.cairn.server.api.body.JudgeBody;
-import dev.cairn.server.api.body.MemoryEditBody;
-import dev.cairn.server.api.body.NewMemoryBody;
 import dev.cairn.server.api.view.EntityView;
-import dev.cairn.server.api.view.JudgeViews;
-import dev.cairn.server.api.view.MemoryView;
+import dev.cairn.server.api.view.GovernanceViews;
+import dev.cairn.server.api.view.MemoryViews;
 import dev.cairn.server.api.view.TraceView;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.Fields;
-import dev.cairn.server.http.ListAnswer;
 import dev.cairn.server.http.RequestBodies;
 import java.util.Arrays;
 import java.util.List;
@@ -94,7 +94,7 @@ final class ServiceTools {
                                 body.put("type", MemoryType.FACT.name());
                             }
                             NewMemoryBody args = RequestBodies.bind(body, NewMemoryBody.class);
-                            return MemoryView.Written.of(
+                            return MemoryViews.written(
                                     memory.write(MemoryRoutes.draft(ns, args), caller));
                         }),
                 new CairnMcp.McpTool(
@@ -120,7 +120,8 @@ final class ServiceTools {
                                         "action",
                                         "invalidated",
                                         "memory",
-                                        MemoryView.of(memory.invalidate(ns, id, caller, reason)));
+                                        MemoryViews.memory(
+                                                memory.invalidate(ns, id, caller, reason)));
                             }
                             memory.delete(ns, id, caller);
                             return Map.of("action", "deleted", "id", id);
@@ -154,7 +155,7 @@ final class ServiceTools {
                             var edits =
                                     MemoryRoutes.edits(
                                             RequestBodies.bind(rest, MemoryEditBody.class));
-                            return MemoryView.Written.of(memory.update(ns, id, edits, caller));
+                            return MemoryViews.written(memory.update(ns, id, edits, caller));
                         }),
                 new CairnMcp.McpTool(
                         "ingest_document",
@@ -216,7 +217,7 @@ final class ServiceTools {
                                 prop("string", "A judge policy name; the default when absent.")),
                         Role.READ,
                         (ns, caller, a) ->
-                                JudgeViews.Judged.of(
+                                GovernanceViews.judged(
                                         judge.judge(
                                                 ns,
                                                 JudgeRoutes.request(

@@ -1,8 +1,9 @@
 package dev.cairn.server.api.view;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cairn.api.view.SignalViews;
+import dev.cairn.api.view.Timings;
 import dev.cairn.retrieval.StoredTrace;
-import dev.cairn.retrieval.Timings;
 import java.util.List;
 import java.util.Map;
 
@@ -48,8 +49,8 @@ public record TraceView(
                     e.chunkId(),
                     e.documentId(),
                     e.fused(),
-                    SignalViews.bySignal(e.ranks()),
-                    SignalViews.bySignal(e.scores()),
+                    KnowledgeViews.bySignal(e.ranks()),
+                    KnowledgeViews.bySignal(e.scores()),
                     e.selected(),
                     shown ? e.title() : null,
                     shown ? e.heading() : null,
@@ -57,7 +58,7 @@ public record TraceView(
                     shown ? e.authority().key() : null,
                     e.filteredOut() ? Boolean.TRUE : null,
                     e.explanation().isEmpty() ? null : e.explanation(),
-                    e.graphPath().isEmpty() ? null : SignalViews.Relation.all(e.graphPath()));
+                    e.graphPath().isEmpty() ? null : KnowledgeViews.relations(e.graphPath()));
         }
     }
 
@@ -68,8 +69,8 @@ public record TraceView(
                 trace.request(),
                 trace.grounding(),
                 trace.plan().wireName(),
-                trace.timings(),
-                SignalViews.outcomes(trace.signals()),
+                KnowledgeViews.timings(trace.timings()),
+                KnowledgeViews.outcomes(trace.signals()),
                 trace.createdAt().toString(),
                 trace.entries().stream().map(Entry::of).toList());
     }

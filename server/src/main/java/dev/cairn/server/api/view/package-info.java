@@ -1,7 +1,10 @@
 /**
- * The JSON answers of Cairn's own API as records, serialised by Jackson in declaration order. A
- * component that the API sends only in some answers is null otherwise and left out ({@code
- * JsonInclude.Include.NON_NULL} on that component); maps are kept only where the keys are data
- * (per-signal ranks, per-authority evidence, document metadata).
+ * The server's side of the API's answers: the mappings of domain values onto the shared wire
+ * records of {@code dev.cairn.api.view} (module {@code clients/api}): {@link
+ * dev.cairn.server.api.view.KnowledgeViews}, {@link dev.cairn.server.api.view.MemoryViews}, {@link
+ * dev.cairn.server.api.view.GovernanceViews}; and the answer records that carry a library's own
+ * type or belong to a mount the client does not call (adaptation, traces, entities, tokens, ARK,
+ * Orloj). Serialised by Jackson in declaration order; a component sent only in some answers is null
+ * otherwise and left out ({@code JsonInclude.Include.NON_NULL}).
  */
 package dev.cairn.server.api.view;
