@@ -177,9 +177,11 @@ class NamespaceTransferTest {
             assertThat(ingested.status()).as(ingested.body()).isEqualTo(201);
         }
         // recall bookkeeping
+        int recalled = 0;
         for (String q : QUERIES.subList(0, 3)) {
-            recall(source, SRC, q);
+            recalled += recall(source, SRC, q).size();
         }
+        awaitRecallBookkeeping(recalled);
         var export = source.call("GET", SRC + "/export", A, null);
         assertThat(export.status()).as(export.body()).isEqualTo(200);
         assertThat(export.contentType()).startsWith(LINES);
@@ -197,6 +199,29 @@ class NamespaceTransferTest {
         if (database != null) {
             database.close();
         }
+    }
+
+    /**
+     * Recalls are recorded after they answer: waits (at most 10 s) until the source's memories
+     * count {@code recalls} in all, so the export sees them.
+     */
+    void awaitRecallBookkeeping(int recalls) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        int counted = -1;
+        while (System.nanoTime() < deadline) {
+            JsonNode page =
+                    source.call("GET", SRC + "/memories?limit=100&includeDisabled=true", A, null)
+                            .json();
+            counted = 0;
+            for (JsonNode m : page.path("items")) {
+                counted += m.path("recalledCount").asInt();
+            }
+            if (counted == recalls) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        assertThat(counted).as("recalls recorded").isEqualTo(recalls);
     }
 
     static int post(ServerFixture server, String path, String body) {

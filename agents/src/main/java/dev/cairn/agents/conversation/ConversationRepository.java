@@ -59,6 +59,19 @@ public interface ConversationRepository {
             List<NewMessage> messages,
             Duration ttl);
 
+    /**
+     * Hands every conversation of the namespace to {@code consumer}, oldest first, with its
+     * unexpired messages, their times and expiry (what a namespace export carries).
+     */
+    void forEachCopy(String namespace, java.util.function.Consumer<ConversationCopy> consumer);
+
+    /**
+     * Writes an exported conversation: the messages the stored one lacks (it holds none, or the
+     * copy's first messages, as after an interrupted import), with their own times, query ids and
+     * expiry; answers how many were written.
+     */
+    int restore(String namespace, ConversationCopy copy);
+
     /** A page of the unexpired messages matching {@code filter}, in sequence order. */
     MessagePage messages(String namespace, MessageFilter filter, int offset, int limit);
 

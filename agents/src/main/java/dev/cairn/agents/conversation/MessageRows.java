@@ -31,7 +31,8 @@ final class MessageRows {
         return out;
     }
 
-    private StoredMessage row(ResultSet rs) throws SQLException {
+    /** The message of the current row of a SELECT of {@link #COLUMNS}. */
+    StoredMessage row(ResultSet rs) throws SQLException {
         return new StoredMessage(
                 rs.getLong("seq"),
                 rs.getString("conversation_id"),

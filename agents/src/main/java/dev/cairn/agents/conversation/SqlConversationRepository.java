@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * {@link ConversationRepository} over {@link SqlAccess}. Sequence numbers come from the row of
@@ -100,60 +101,187 @@ final class SqlConversationRepository implements ConversationRepository {
                             + MAX_TTL.toSeconds()
                             + "]");
         }
-        List<NewMessage> copy = List.copyOf(messages);
         Instant now = clock.instant();
         Optional<Instant> expires = ttl.isZero() ? Optional.empty() : Optional.of(now.plus(ttl));
+        List<ConversationCopy.Message> rows = new ArrayList<>(messages.size());
+        for (NewMessage m : messages) {
+            rows.add(
+                    new ConversationCopy.Message(
+                            queryId,
+                            m.json(),
+                            m.role(),
+                            m.content(),
+                            m.flagged(),
+                            m.flags(),
+                            now,
+                            expires));
+        }
+        return sql.write(namespace, c -> insert(c, namespace, conversationId, now, rows));
+    }
+
+    /**
+     * Inserts the conversation (unless it exists) and {@code messages} with consecutive sequence
+     * numbers, appending one MESSAGE change per message.
+     */
+    private List<StoredMessage> insert(
+            Connection c,
+            String namespace,
+            String conversationId,
+            Instant createdAt,
+            List<ConversationCopy.Message> messages)
+            throws SQLException {
+        insertConversation(c, namespace, conversationId, createdAt);
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        long first = reserve(c, namespace, messages.size());
+        List<StoredMessage> out = new ArrayList<>();
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "INSERT INTO messages (namespace, "
+                                + COLUMNS
+                                + ", expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (int i = 0; i < messages.size(); i++) {
+                ConversationCopy.Message m = messages.get(i);
+                long seq = first + i;
+                ps.setString(1, namespace);
+                ps.setLong(2, seq);
+                ps.setString(3, conversationId);
+                ps.setString(4, m.queryId());
+                ps.setString(5, m.json());
+                ps.setString(6, m.role());
+                ps.setString(7, m.content());
+                ps.setBoolean(8, m.flagged());
+                sql.bindInstant(ps, 9, m.createdAt());
+                ps.setString(10, String.join(",", m.flags()));
+                SqlColumns.bindOptionalInstant(sql, ps, 11, m.expiresAt());
+                ps.addBatch();
+                out.add(
+                        new StoredMessage(
+                                seq,
+                                conversationId,
+                                m.queryId(),
+                                m.json(),
+                                m.role(),
+                                m.content(),
+                                m.flagged(),
+                                m.createdAt(),
+                                m.flags()));
+            }
+            ps.executeBatch();
+        }
+        sql.appendChanges(
+                c,
+                namespace,
+                Change.Kind.MESSAGE,
+                out.stream().map(StoredMessage::messageId).toList(),
+                Change.Op.UPSERT);
+        return List.copyOf(out);
+    }
+
+    @Override
+    public void forEachCopy(String namespace, Consumer<ConversationCopy> consumer) {
+        Instant now = clock.instant();
+        List<ConversationCopy> copies =
+                sql.read(
+                        c -> {
+                            List<ConversationCopy> out = new ArrayList<>();
+                            for (var conversation : conversationsSince(c, namespace)) {
+                                out.add(
+                                        new ConversationCopy(
+                                                conversation.getKey(),
+                                                conversation.getValue(),
+                                                unexpired(
+                                                        c, namespace, conversation.getKey(), now)));
+                            }
+                            return out;
+                        });
+        copies.forEach(consumer);
+    }
+
+    private List<java.util.Map.Entry<String, Instant>> conversationsSince(
+            Connection c, String namespace) throws SQLException {
+        List<java.util.Map.Entry<String, Instant>> out = new ArrayList<>();
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT id, created_at FROM conversations WHERE namespace = ?"
+                                + " ORDER BY created_at, id")) {
+            ps.setString(1, namespace);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(
+                            java.util.Map.entry(
+                                    rs.getString(1), sql.readInstant(rs, "created_at")));
+                }
+            }
+        }
+        return out;
+    }
+
+    private List<ConversationCopy.Message> unexpired(
+            Connection c, String namespace, String conversationId, Instant now)
+            throws SQLException {
+        List<ConversationCopy.Message> out = new ArrayList<>();
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT "
+                                + COLUMNS
+                                + ", expires_at FROM messages WHERE namespace = ? AND"
+                                + " conversation_id = ? AND (expires_at IS NULL OR expires_at > ?)"
+                                + " ORDER BY seq")) {
+            ps.setString(1, namespace);
+            ps.setString(2, conversationId);
+            sql.bindInstant(ps, 3, now);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    StoredMessage m = rows.row(rs);
+                    out.add(
+                            new ConversationCopy.Message(
+                                    m.queryId(),
+                                    m.json(),
+                                    m.role(),
+                                    m.content(),
+                                    m.flagged(),
+                                    m.flags(),
+                                    m.createdAt(),
+                                    SqlColumns.readOptionalInstant(sql, rs, "expires_at")));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public int restore(String namespace, ConversationCopy copy) {
+        requireId(copy.id(), "conversationId");
+        for (ConversationCopy.Message m : copy.messages()) {
+            requireId(m.queryId(), "queryId");
+        }
         return sql.write(
                 namespace,
                 c -> {
-                    insertConversation(c, namespace, conversationId, now);
-                    if (copy.isEmpty()) {
-                        return List.<StoredMessage>of();
-                    }
-                    long first = reserve(c, namespace, copy.size());
-                    List<StoredMessage> out = new ArrayList<>();
-                    try (PreparedStatement ps =
-                            c.prepareStatement(
-                                    "INSERT INTO messages (namespace, "
-                                            + COLUMNS
-                                            + ", expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                        for (int i = 0; i < copy.size(); i++) {
-                            NewMessage m = copy.get(i);
-                            long seq = first + i;
-                            ps.setString(1, namespace);
-                            ps.setLong(2, seq);
-                            ps.setString(3, conversationId);
-                            ps.setString(4, queryId);
-                            ps.setString(5, m.json());
-                            ps.setString(6, m.role());
-                            ps.setString(7, m.content());
-                            ps.setBoolean(8, m.flagged());
-                            sql.bindInstant(ps, 9, now);
-                            ps.setString(10, String.join(",", m.flags()));
-                            SqlColumns.bindOptionalInstant(sql, ps, 11, expires);
-                            ps.addBatch();
-                            out.add(
-                                    new StoredMessage(
-                                            seq,
-                                            conversationId,
-                                            queryId,
-                                            m.json(),
-                                            m.role(),
-                                            m.content(),
-                                            m.flagged(),
-                                            now,
-                                            m.flags()));
-                        }
-                        ps.executeBatch();
-                    }
-                    sql.appendChanges(
-                            c,
-                            namespace,
-                            Change.Kind.MESSAGE,
-                            out.stream().map(StoredMessage::messageId).toList(),
-                            Change.Op.UPSERT);
-                    return List.copyOf(out);
+                    long stored = storedMessages(c, namespace, copy.id());
+                    List<ConversationCopy.Message> missing =
+                            stored >= copy.messages().size()
+                                    ? List.of()
+                                    : copy.messages().subList((int) stored, copy.messages().size());
+                    return insert(c, namespace, copy.id(), copy.createdAt(), missing).size();
                 });
+    }
+
+    /** Messages stored in a conversation, expired ones included. */
+    private static long storedMessages(Connection c, String namespace, String conversationId)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT COUNT(*) FROM messages WHERE namespace = ? AND conversation_id = ?")) {
+            ps.setString(1, namespace);
+            ps.setString(2, conversationId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     /** Reserves {@code count} sequence numbers and returns the first. */

@@ -15,6 +15,12 @@ public interface KeyValueRepository {
     /** Stores {@code value} under {@code key}, replacing what was there. */
     KeyValueEntry put(String namespace, String key, String value, boolean flagged);
 
+    /**
+     * Stores {@code entry} as it is, its time included (an imported namespace's entry), replacing
+     * what was there.
+     */
+    KeyValueEntry restore(String namespace, KeyValueEntry entry);
+
     Optional<KeyValueEntry> get(String namespace, String key);
 
     /** Entries whose key starts with {@code prefix} ("" for all), by key, at most {@code limit}. */

@@ -24,7 +24,14 @@ final class SqlKeyValueRepository implements KeyValueRepository {
 
     @Override
     public KeyValueEntry put(String namespace, String key, String value, boolean flagged) {
-        KeyValueEntry entry = new KeyValueEntry(key, value, flagged, clock.instant());
+        return restore(namespace, new KeyValueEntry(key, value, flagged, clock.instant()));
+    }
+
+    @Override
+    public KeyValueEntry restore(String namespace, KeyValueEntry entry) {
+        String key = entry.key();
+        String value = entry.value();
+        boolean flagged = entry.flagged();
         return sql.write(
                 namespace,
                 c -> {

@@ -13,9 +13,9 @@ import java.util.Base64;
 import java.util.Map;
 
 /**
- * The export file's frame: a {@link Header} line, one line per record ({@link ExportedMemory} is
- * the one kind of version 1), an {@link End} line that counts them, so a truncated file is told
- * from a complete one. Vectors are base64 of little-endian float32. Stateless.
+ * The export file's frame: a {@link Header} line, one line per record ({@link #RECORD_TYPES}), an
+ * {@link End} line that counts them, so a truncated file is told from a complete one. Vectors are
+ * base64 of little-endian float32. Stateless.
  */
 final class ExportFormat {
 
@@ -24,6 +24,14 @@ final class ExportFormat {
 
     /** The version this build writes and the only one it reads. */
     static final int VERSION = 1;
+
+    /** The record types of version 1, in the order an export writes them. */
+    static final java.util.List<String> RECORD_TYPES =
+            java.util.List.of(
+                    ExportedDocument.TYPE,
+                    ExportedMemory.TYPE,
+                    ExportedConversation.TYPE,
+                    ExportedEntry.TYPE);
 
     /** The media type of the file over HTTP. */
     static final String MEDIA_TYPE = "application/x-ndjson";

@@ -1,5 +1,9 @@
 package dev.cairn.server.transfer;
 
+import dev.cairn.agents.conversation.ConversationCopy;
+import dev.cairn.agents.conversation.ConversationRepository;
+import dev.cairn.agents.kv.KeyValueEntry;
+import dev.cairn.agents.kv.KeyValueRepository;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.memory.store.MemoryRepository;
@@ -16,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +68,9 @@ public final class NamespaceExport {
                                                 "namespace '" + namespace + "' does not exist"));
         MemoryRepository memories = MemoryRepository.over(store);
         Map<String, Long> counts = new LinkedHashMap<>();
-        counts.put(ExportedDocument.TYPE, 0L);
-        counts.put(ExportedMemory.TYPE, 0L);
+        for (String type : ExportFormat.RECORD_TYPES) {
+            counts.put(type, 0L);
+        }
         try {
             Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
             line(
@@ -111,6 +117,16 @@ public final class NamespaceExport {
                     break;
                 }
                 page = new PageRequest(PAGE, batch.nextCursor());
+            }
+            List<ConversationCopy> conversations = new ArrayList<>();
+            ConversationRepository.sql(store.sql()).forEachCopy(namespace, conversations::add);
+            for (ConversationCopy c : conversations) {
+                line(w, ExportedConversation.of(c));
+                counts.merge(ExportedConversation.TYPE, 1L, Long::sum);
+            }
+            for (KeyValueEntry e : KeyValueRepository.sql(store.sql()).searchable(namespace)) {
+                line(w, ExportedEntry.of(e));
+                counts.merge(ExportedEntry.TYPE, 1L, Long::sum);
             }
             line(w, new ExportFormat.End(ExportFormat.End.TYPE, counts));
             w.flush();

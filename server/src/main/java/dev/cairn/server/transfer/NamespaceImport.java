@@ -2,6 +2,9 @@ package dev.cairn.server.transfer;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.agents.conversation.ConversationCopy;
+import dev.cairn.agents.conversation.ConversationRepository;
+import dev.cairn.agents.kv.KeyValueRepository;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.StatusTransition;
@@ -11,6 +14,7 @@ import dev.cairn.retrieval.DocumentCopy;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.server.api.view.ImportAnswer;
 import dev.cairn.store.ChunkDraft;
+import dev.cairn.store.Identifiers;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Store;
 import java.io.BufferedReader;
@@ -26,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * Reads an export file into a namespace, in two passes: the first reads every line and refuses the
@@ -94,21 +97,45 @@ public final class NamespaceImport {
         long[] tally = new long[5];
         List<ExportedMemory> batch = new ArrayList<>(BATCH);
         List<DocumentCopy> documents = new ArrayList<>(DOCUMENT_BATCH);
+        ConversationRepository conversations = ConversationRepository.sql(store.sql());
+        KeyValueRepository entries = KeyValueRepository.sql(store.sql());
         Map<String, Long> records =
                 each(
                         file,
-                        memory -> {
-                            batch.add(memory);
-                            if (batch.size() == BATCH) {
-                                write(memories, namespace, batch, sameModel, tally);
-                                batch.clear();
+                        new Records() {
+                            @Override
+                            public void memory(ExportedMemory memory) {
+                                batch.add(memory);
+                                if (batch.size() == BATCH) {
+                                    write(memories, namespace, batch, sameModel, tally);
+                                    batch.clear();
+                                }
                             }
-                        },
-                        document -> {
-                            documents.add(document.copy());
-                            if (documents.size() == DOCUMENT_BATCH) {
-                                restore(namespace, documents, tally);
-                                documents.clear();
+
+                            @Override
+                            public void document(ExportedDocument document) {
+                                documents.add(document.copy());
+                                if (documents.size() == DOCUMENT_BATCH) {
+                                    restore(namespace, documents, tally);
+                                    documents.clear();
+                                }
+                            }
+
+                            @Override
+                            public void conversation(ExportedConversation conversation) {
+                                int written = conversations.restore(namespace, conversation.copy());
+                                tally[written > 0 ? 0 : 1]++;
+                            }
+
+                            @Override
+                            public void entry(ExportedEntry entry) {
+                                var stored = entries.get(namespace, entry.key());
+                                if (stored.isPresent() && stored.get().equals(entry.entry())) {
+                                    tally[1]++;
+                                } else {
+                                    entries.restore(namespace, entry.entry());
+                                    tally[0]++;
+                                }
                             }
                         });
         restore(namespace, documents, tally);
@@ -123,50 +150,77 @@ public final class NamespaceImport {
         Set<String> ids = new HashSet<>();
         Set<String> documentIds = new HashSet<>();
         int dimensions = header(file).dimensions();
+        Set<String> conversationIds = new HashSet<>();
+        Set<String> keys = new HashSet<>();
         each(
                 file,
-                memory -> {
-                    if (!ids.add(memory.id())) {
-                        throw new IllegalArgumentException(
-                                "memory '" + memory.id() + "' appears twice");
-                    }
-                    memory.memory("check", "");
-                    memory.transitions();
-                    float[] v = ExportFormat.decode(memory.vector());
-                    if (v.length != 0 && v.length != dimensions) {
-                        throw new IllegalArgumentException(
-                                "illegal vector of memory '"
-                                        + memory.id()
-                                        + "': "
-                                        + v.length
-                                        + " dimensions, the header says "
-                                        + dimensions);
-                    }
-                    if (v.length != 0 && memory.embeddingModel().isBlank()) {
-                        throw new IllegalArgumentException(
-                                "illegal memory '" + memory.id() + "': a vector with no model");
-                    }
-                },
-                document -> {
-                    if (!documentIds.add(document.id())) {
-                        throw new IllegalArgumentException(
-                                "document '" + document.id() + "' appears twice");
-                    }
-                    for (ChunkDraft c : document.copy().chunks()) {
-                        int n = c.embedding().length;
-                        if (n != 0 && n != dimensions) {
+                new Records() {
+                    @Override
+                    public void memory(ExportedMemory memory) {
+                        if (!ids.add(memory.id())) {
                             throw new IllegalArgumentException(
-                                    "illegal vector of chunk "
-                                            + c.ordinal()
-                                            + " of document '"
-                                            + document.id()
+                                    "memory '" + memory.id() + "' appears twice");
+                        }
+                        memory.memory("check", "");
+                        memory.transitions();
+                        float[] v = ExportFormat.decode(memory.vector());
+                        if (v.length != 0 && v.length != dimensions) {
+                            throw new IllegalArgumentException(
+                                    "illegal vector of memory '"
+                                            + memory.id()
                                             + "': "
-                                            + n
+                                            + v.length
                                             + " dimensions, the header says "
                                             + dimensions);
                         }
+                        if (v.length != 0 && memory.embeddingModel().isBlank()) {
+                            throw new IllegalArgumentException(
+                                    "illegal memory '" + memory.id() + "': a vector with no model");
+                        }
                     }
-                    document.copy().draft(); // the store's own checks of a document
+
+                    @Override
+                    public void document(ExportedDocument document) {
+                        if (!documentIds.add(document.id())) {
+                            throw new IllegalArgumentException(
+                                    "document '" + document.id() + "' appears twice");
+                        }
+                        for (ChunkDraft c : document.copy().chunks()) {
+                            int n = c.embedding().length;
+                            if (n != 0 && n != dimensions) {
+                                throw new IllegalArgumentException(
+                                        "illegal vector of chunk "
+                                                + c.ordinal()
+                                                + " of document '"
+                                                + document.id()
+                                                + "': "
+                                                + n
+                                                + " dimensions, the header says "
+                                                + dimensions);
+                            }
+                        }
+                        document.copy().draft(); // the store's own checks of a document
+                    }
+
+                    @Override
+                    public void conversation(ExportedConversation conversation) {
+                        if (!conversationIds.add(conversation.id())) {
+                            throw new IllegalArgumentException(
+                                    "conversation '" + conversation.id() + "' appears twice");
+                        }
+                        ConversationCopy copy = conversation.copy();
+                        Identifiers.requireId(copy.id(), "conversation id");
+                        copy.messages().forEach(m -> Identifiers.requireId(m.queryId(), "queryId"));
+                    }
+
+                    @Override
+                    public void entry(ExportedEntry entry) {
+                        if (!keys.add(entry.key())) {
+                            throw new IllegalArgumentException(
+                                    "entry '" + entry.key() + "' appears twice");
+                        }
+                        entry.entry();
+                    }
                 });
         return header(file);
     }
@@ -218,11 +272,22 @@ public final class NamespaceImport {
      * Hands every record after the header to {@code memories} in file order and answers the end
      * line's counts, after checking them against the records read.
      */
-    private static Map<String, Long> each(
-            Path file, Consumer<ExportedMemory> memories, Consumer<ExportedDocument> documents) {
+    /** What {@link #each} hands each record to, by type. */
+    private interface Records {
+        void memory(ExportedMemory memory);
+
+        void document(ExportedDocument document);
+
+        void conversation(ExportedConversation conversation);
+
+        void entry(ExportedEntry entry);
+    }
+
+    private static Map<String, Long> each(Path file, Records records) {
         Map<String, Long> seen = new LinkedHashMap<>();
-        seen.put(ExportedDocument.TYPE, 0L);
-        seen.put(ExportedMemory.TYPE, 0L);
+        for (String type : ExportFormat.RECORD_TYPES) {
+            seen.put(type, 0L);
+        }
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line = r.readLine();
             int lineNo = 1;
@@ -236,17 +301,24 @@ public final class NamespaceImport {
                     JsonNode node = ExportFormat.JSON.readTree(line);
                     String type =
                             node != null && node.isObject() ? node.path("type").asText("") : "";
+                    if (ExportFormat.RECORD_TYPES.contains(type)) {
+                        seen.merge(type, 1L, Long::sum);
+                    }
                     switch (type) {
-                        case ExportedMemory.TYPE -> {
-                            memories.accept(
-                                    ExportFormat.JSON.treeToValue(node, ExportedMemory.class));
-                            seen.merge(ExportedMemory.TYPE, 1L, Long::sum);
-                        }
-                        case ExportedDocument.TYPE -> {
-                            documents.accept(
-                                    ExportFormat.JSON.treeToValue(node, ExportedDocument.class));
-                            seen.merge(ExportedDocument.TYPE, 1L, Long::sum);
-                        }
+                        case ExportedMemory.TYPE ->
+                                records.memory(
+                                        ExportFormat.JSON.treeToValue(node, ExportedMemory.class));
+                        case ExportedDocument.TYPE ->
+                                records.document(
+                                        ExportFormat.JSON.treeToValue(
+                                                node, ExportedDocument.class));
+                        case ExportedConversation.TYPE ->
+                                records.conversation(
+                                        ExportFormat.JSON.treeToValue(
+                                                node, ExportedConversation.class));
+                        case ExportedEntry.TYPE ->
+                                records.entry(
+                                        ExportFormat.JSON.treeToValue(node, ExportedEntry.class));
                         case ExportFormat.End.TYPE ->
                                 end = ExportFormat.JSON.treeToValue(node, ExportFormat.End.class);
                         default ->
