@@ -15,6 +15,7 @@ import dev.cairn.server.api.SystemRoutes;
 import dev.cairn.server.api.TokenRoutes;
 import dev.cairn.server.api.ToolRoutes;
 import dev.cairn.server.api.TranscriptRoutes;
+import dev.cairn.server.api.UserRoutes;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Problems;
@@ -79,6 +80,7 @@ public final class CairnRouting {
         return Stream.<HttpService>of(
                         new SystemRoutes(store, components.cairn().model(), components.metrics()),
                         new NamespaceRoutes(store, maxBody),
+                        new UserRoutes(new UserForgetting(store)),
                         new TokenRoutes(components.tokens(), maxBody),
                         new KnowledgeRoutes(components.knowledge(), maxBody),
                         new FeedbackRoutes(components.knowledge(), maxBody),

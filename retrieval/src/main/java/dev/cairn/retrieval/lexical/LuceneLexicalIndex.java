@@ -29,6 +29,7 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
@@ -356,6 +357,43 @@ final class LuceneLexicalIndex implements LexicalIndex {
         }
     }
 
+    /** Most merge rounds {@link #purgeDeleted} runs (one is enough unless merges raced it). */
+    private static final int MAX_PURGE_ROUNDS = 10;
+
+    /**
+     * Merges away every segment of the namespace that holds deleted chunks ({@link
+     * IndexWriter#forceMergeDeletes}), commits, and refreshes the searcher so the old segments'
+     * files, which the previous near-real-time reader still referenced, are deleted.
+     */
+    @Override
+    public synchronized void purgeDeleted(String namespace) {
+        checkOpen();
+        checkNamespace(namespace);
+        Shard shard = existingShard(namespace);
+        if (shard == null) {
+            return;
+        }
+        try {
+            // A merge that was already running when this one was planned carries the deletions
+            // made meanwhile into its new segment, which this round did not plan for: go again
+            // until no segment has any.
+            for (int round = 0; round < MAX_PURGE_ROUNDS; round++) {
+                shard.writer.forceMergeDeletes(true);
+                if (!shard.writer.hasDeletions()) {
+                    break;
+                }
+            }
+            shard.writer.setLiveCommitData(
+                    Map.of(COMMIT_SEQ_KEY, Long.toString(lastAppliedSeq.get())).entrySet(), true);
+            shard.writer.commit();
+            shard.writes.incrementAndGet();
+            shard.refreshIfStale();
+            shard.writer.deleteUnusedFiles();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public long lastAppliedSeq() {
         return lastAppliedSeq.get();
@@ -400,6 +438,11 @@ final class LuceneLexicalIndex implements LexicalIndex {
             IndexWriterConfig iwc = new IndexWriterConfig(analyzer);
             iwc.setSimilarity(similarity);
             iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            // purgeDeleted rewrites every segment with a deleted chunk, not only those past the
+            // default 10 % of deletions: a forgotten user's one memory must not stay on disk.
+            TieredMergePolicy merges = new TieredMergePolicy();
+            merges.setForceMergeDeletesPctAllowed(0);
+            iwc.setMergePolicy(merges);
             // Durability is explicit: only commit() writes, together with the sequence number.
             iwc.setCommitOnClose(false);
             IndexWriter writer = new IndexWriter(dir, iwc);

@@ -34,6 +34,7 @@ import picocli.CommandLine.Command;
             RetrieveCommand.class,
             RecallCommand.class,
             TuneCommand.class,
+            ForgetCommand.class,
             McpCommand.class,
             EvalCommand.class
         })

@@ -1,0 +1,339 @@
+package dev.cairn.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.server.http.Json;
+import dev.cairn.store.ForgetRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Forgetting a user through the real server on a random port (issue 44): one user's memories, their
+ * history and recall bookkeeping, feedback on them and the ARK conversation they came from, each
+ * carrying a unique marker word, are gone after {@code DELETE /v1/namespaces/{ns}/users/{id}} from
+ * the API, from the derived indexes, and from every byte of the data dir (the SQLite file, its WAL,
+ * the Lucene directories); another user's data is untouched; the answer counts what went and the
+ * audit record keeps no content. The PostgreSQL subclass also searches a {@code pg_dump}.
+ */
+class ForgetUserTest {
+
+    static final String A = CairnCalls.ADMIN;
+    static final String NS = "/v1/namespaces/forget";
+
+    @TempDir Path dataDir;
+    ServerFixture cairn;
+
+    /** The server settings; the PostgreSQL subclass points them at a database. */
+    ServerSettings settings(Path dataDir) {
+        return ServerSettings.defaults(dataDir).withPort(0).withAdminToken(A);
+    }
+
+    /** Every place outside the data dir that holds the store's rows (PostgreSQL: a dump). */
+    List<byte[]> storeOutsideDataDir() {
+        return List.of();
+    }
+
+    @BeforeEach
+    void start() {
+        cairn = new ServerFixture(settings(dataDir));
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        "/v1/namespaces",
+                                        A,
+                                        "{\"name\":\"forget\",\"recallScope\":\"namespace\"}")
+                                .status())
+                .isEqualTo(201);
+    }
+
+    @AfterEach
+    void stop() {
+        if (cairn != null) {
+            cairn.close();
+        }
+    }
+
+    /** A word no text holds by chance: lower-case letters only, so it is one BM25 term. */
+    static String marker(Random random) {
+        StringBuilder b = new StringBuilder("zq");
+        for (int i = 0; i < 14; i++) {
+            b.append((char) ('a' + random.nextInt(26)));
+        }
+        return b.toString();
+    }
+
+    @Test
+    void forgetsEveryByteOfOneUserAndNothingOfAnother() throws Exception {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        String gone = marker(random);
+        String kept = marker(random);
+        String alice = "alice-" + random.nextInt(1_000_000);
+        String bob = "bob-" + random.nextInt(1_000_000);
+
+        String aliceConversation = conversationWith(gone, "my locker code is " + gone);
+        String bobConversation = conversationWith(kept, "my locker code is " + kept);
+        String first = remember(alice, aliceConversation, "Alice keeps her bike in locker " + gone);
+        String second =
+                remember(alice, aliceConversation, "Alice said the word " + gone + " twice");
+        String bobs = remember(bob, bobConversation, "Bob keeps his bike in locker " + kept);
+        assertThat(cairn.call("POST", NS + "/memories/" + second + "/invalidate", A, "{}").status())
+                .isEqualTo(200);
+        long history = history(first) + history(second);
+        JsonNode recalled =
+                cairn.call(
+                                "POST",
+                                NS + "/recall",
+                                A,
+                                "{\"query\":\"where is the bike "
+                                        + gone
+                                        + "\",\"userId\":\""
+                                        + alice
+                                        + "\"}")
+                        .json();
+        assertThat(recalled.path("memories").toString()).as("seed %d", seed).contains(first);
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        NS + "/feedback",
+                                        A,
+                                        "{\"query\":\"bike "
+                                                + gone
+                                                + "\",\"relevant\":[{\"memoryId\":\""
+                                                + first
+                                                + "\"}]}")
+                                .status())
+                .isEqualTo(201);
+        assertThat(transcriptHits(gone)).isNotEmpty();
+        // the scanner must be able to see the marker where it is before the forget
+        Waits.until(() -> !filesHolding(gone).isEmpty(), java.time.Duration.ofSeconds(10));
+        assertThat(filesHolding(gone)).as("the marker on disk before the forget").isNotEmpty();
+
+        JsonNode answer = cairn.call("DELETE", NS + "/users/" + alice, A, null).json();
+
+        assertThat(answer.path("userId").asText()).isEqualTo(alice);
+        assertThat(answer.path("namespace").asText()).isEqualTo("forget");
+        assertThat(answer.path("requestedBy").asText()).isNotBlank();
+        JsonNode removed = answer.path("removed");
+        assertThat(removed.path("memories").asLong()).isEqualTo(2);
+        assertThat(removed.path("memoryTransitions").asLong()).isEqualTo(history);
+        assertThat(removed.path("feedback").asLong()).isEqualTo(1);
+        assertThat(removed.path("conversations").asLong()).isEqualTo(1);
+        assertThat(removed.path("messages").asLong()).isEqualTo(2);
+        assertThat(answer.path("total").asLong())
+                .isEqualTo(2 + history + 1 + 1 + 2 + removed.path("proposals").asLong());
+
+        // gone from the API and the derived indexes
+        assertThat(cairn.call("GET", NS + "/memories/" + first, A, null).status()).isEqualTo(404);
+        assertThat(
+                        cairn.call("GET", NS + "/memories?userId=" + alice, A, null)
+                                .json()
+                                .path("total")
+                                .asLong())
+                .isZero();
+        assertThat(
+                        cairn.call("GET", "/ark/forget/conversations/" + aliceConversation, A, null)
+                                .status())
+                .isEqualTo(404);
+        assertThat(transcriptHits(gone)).isEmpty();
+        assertThat(recallText(gone, alice)).doesNotContain(gone);
+
+        // the other user is untouched
+        assertThat(cairn.call("GET", NS + "/memories/" + bobs, A, null).status()).isEqualTo(200);
+        assertThat(recallText("where is the bike " + kept, bob)).contains(kept);
+        assertThat(transcriptHits(kept)).isNotEmpty();
+        assertThat(
+                        cairn.call("GET", "/ark/forget/conversations/" + bobConversation, A, null)
+                                .status())
+                .isEqualTo(200);
+
+        // not one byte on disk: SQLite file and WAL, Lucene directories, everything in the data dir
+        assertThat(luceneSegmentsWithTerm(gone)).as("seed %d", seed).isEmpty();
+        assertThat(filesHolding(gone)).as("seed %d", seed).isEmpty();
+        for (byte[] dump : storeOutsideDataDir()) {
+            assertThat(indexOf(dump, gone.getBytes(StandardCharsets.UTF_8))).isEqualTo(-1);
+            assertThat(indexOf(dump, kept.getBytes(StandardCharsets.UTF_8))).isNotEqualTo(-1);
+        }
+
+        // the audit record: who, when, how much, and no content
+        List<ForgetRecord> audit = cairn.server.store().forgetRecords("forget");
+        assertThat(audit).hasSize(1);
+        assertThat(audit.getFirst().userId()).isEqualTo(alice);
+        assertThat(audit.getFirst().id()).isEqualTo(answer.path("id").asText());
+        assertThat(audit.getFirst().total()).isEqualTo(answer.path("total").asLong());
+        assertThat(audit.getFirst().toString()).doesNotContain(gone);
+    }
+
+    @Test
+    void forgettingAnUnknownUserRemovesNothingAndIsStillAudited() {
+        JsonNode answer = cairn.call("DELETE", NS + "/users/nobody", A, null).json();
+        assertThat(answer.path("total").asLong()).isZero();
+        assertThat(cairn.server.store().forgetRecords("forget")).hasSize(1);
+    }
+
+    @Test
+    void badRequestsAreProblems() {
+        CairnCalls.Response unknown =
+                cairn.call("DELETE", "/v1/namespaces/no-such/users/alice", A, null);
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.contentType()).startsWith("application/problem+json");
+        for (String path : List.of(NS + "/users/%20", NS + "/users/", NS + "/users")) {
+            CairnCalls.Response empty = cairn.call("DELETE", path, A, null);
+            assertThat(empty.status()).as(path).isEqualTo(400);
+            assertThat(empty.contentType()).as(path).startsWith("application/problem+json");
+            assertThat(empty.json().path("detail").asText()).as(path).contains("userId");
+        }
+        assertThat(cairn.call("DELETE", NS + "/users/alice", null, null).status()).isEqualTo(401);
+        assertThat(cairn.server.store().forgetRecords("forget")).isEmpty();
+    }
+
+    // ---- helpers -----------------------------------------------------------------------
+
+    private String conversationWith(String marker, String text) {
+        String id =
+                cairn.call("POST", "/ark/forget/conversations", A, null)
+                        .json()
+                        .path("conversation_id")
+                        .asText();
+        String body =
+                "{\"conversation_id\":\""
+                        + id
+                        + "\",\"query_id\":\"q-"
+                        + marker
+                        + "\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                        + text
+                        + "\"},{\"role\":\"assistant\",\"content\":\"noted: "
+                        + marker
+                        + "\"}]}";
+        assertThat(cairn.call("POST", "/ark/forget/messages", A, body).status()).isEqualTo(200);
+        return id;
+    }
+
+    private String remember(String user, String conversation, String content) {
+        CairnCalls.Response r =
+                cairn.call(
+                        "POST",
+                        NS + "/memories",
+                        A,
+                        "{\"type\":\"fact\",\"content\":\""
+                                + content
+                                + "\",\"userId\":\""
+                                + user
+                                + "\",\"sessionName\":\""
+                                + conversation
+                                + "\",\"source\":{\"kind\":\"conversation\",\"reference\":\""
+                                + conversation
+                                + "\"}}");
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        return r.json().path("id").asText();
+    }
+
+    private long history(String memoryId) {
+        return cairn.call("GET", NS + "/memories/" + memoryId, A, null)
+                .json()
+                .path("transitions")
+                .size();
+    }
+
+    private List<String> transcriptHits(String query) {
+        JsonNode items =
+                cairn.call(
+                                "POST",
+                                NS + "/transcripts/search",
+                                A,
+                                "{\"query\":\"" + query + "\",\"limit\":10}")
+                        .json()
+                        .path("items");
+        List<String> snippets = new ArrayList<>();
+        items.forEach(
+                hit -> {
+                    if (hit.path("snippet").asText().contains(query)) {
+                        snippets.add(hit.path("snippet").asText());
+                    }
+                });
+        return snippets;
+    }
+
+    private String recallText(String query, String user) {
+        return cairn.call(
+                        "POST",
+                        NS + "/recall",
+                        A,
+                        Json.MAPPER
+                                .createObjectNode()
+                                .put("query", query)
+                                .put("userId", user)
+                                .toString())
+                .body();
+    }
+
+    /** The files under the data dir that hold {@code marker}'s UTF-8 bytes anywhere. */
+    private List<Path> filesHolding(String marker) {
+        byte[] needle = marker.getBytes(StandardCharsets.UTF_8);
+        try (Stream<Path> files = Files.walk(dataDir)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> indexOf(read(f), needle) >= 0)
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] read(Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return new byte[0]; // a Lucene file deleted while walking
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Segments of the committed memory index whose terms dictionary still has {@code term}. */
+    private List<String> luceneSegmentsWithTerm(String term) throws IOException {
+        Path dir = dataDir.resolve("lucene").resolve("memories").resolve("forget");
+        List<String> holding = new ArrayList<>();
+        try (FSDirectory d = FSDirectory.open(dir);
+                DirectoryReader reader = DirectoryReader.open(d)) {
+            for (LeafReaderContext leaf : reader.leaves()) {
+                for (org.apache.lucene.index.FieldInfo field : leaf.reader().getFieldInfos()) {
+                    Terms terms = leaf.reader().terms(field.name);
+                    if (terms != null && terms.iterator().seekExact(new BytesRef(term))) {
+                        holding.add(leaf.reader() + " " + field.name);
+                    }
+                }
+            }
+        }
+        return holding;
+    }
+
+    static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+}
