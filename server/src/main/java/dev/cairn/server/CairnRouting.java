@@ -80,7 +80,7 @@ public final class CairnRouting {
         return Stream.<HttpService>of(
                         new SystemRoutes(store, components.cairn().model(), components.metrics()),
                         new NamespaceRoutes(store, maxBody),
-                        new UserRoutes(new UserForgetting(store)),
+                        new UserRoutes(new UserForgetting(components.knowledge())),
                         new TokenRoutes(components.tokens(), maxBody),
                         new KnowledgeRoutes(components.knowledge(), maxBody),
                         new FeedbackRoutes(components.knowledge(), maxBody),

@@ -1,12 +1,16 @@
 package dev.cairn.server;
 
 import dev.cairn.agents.conversation.ConversationErasure;
+import dev.cairn.judge.store.JudgementErasure;
 import dev.cairn.memory.store.MemoryErasure;
+import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.retrieval.TraceErasure;
 import dev.cairn.retrieval.feedback.FeedbackErasure;
 import dev.cairn.store.ForgetRecord;
 import dev.cairn.store.SqlAccess;
 import dev.cairn.store.Store;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,17 +26,22 @@ import java.util.Map;
  *   <li>{@code feedback}: judgments of those memories;
  *   <li>{@code conversations} and {@code messages}: the transcripts of conversations the memories
  *       name as their session or source (Cairn knows no other tie between a conversation and a
- *       user: ARK's API carries none).
+ *       user: ARK's API carries none);
+ *   <li>{@code traces}: stored traces of retrieve queries asked for the user (the request's {@code
+ *       userId}); {@code judgedAnswers} and {@code judgements}: answers judged against those traces
+ *       and their verdicts.
  * </ul>
  *
  * Thread-safe.
  */
 public final class UserForgetting {
 
+    private final KnowledgeBase knowledge;
     private final Store store;
 
-    public UserForgetting(Store store) {
-        this.store = store;
+    public UserForgetting(KnowledgeBase knowledge) {
+        this.knowledge = knowledge;
+        this.store = knowledge.store();
     }
 
     /**
@@ -46,6 +55,7 @@ public final class UserForgetting {
             throw new IllegalArgumentException("userId must not be empty");
         }
         SqlAccess sql = store.sql();
+        knowledge.flushTraces(); // the traces of the user's last queries, still behind answers
         return store.forgetUser(
                 namespace,
                 userId,
@@ -65,6 +75,12 @@ public final class UserForgetting {
                                     c, sql, namespace, memories.conversationIds());
                     counts.put("conversations", transcripts.conversations());
                     counts.put("messages", transcripts.messages());
+                    List<String> traces = TraceErasure.erase(c, sql, namespace, userId);
+                    counts.put("traces", (long) traces.size());
+                    JudgementErasure.Erased judged =
+                            JudgementErasure.erase(c, sql, namespace, traces);
+                    counts.put("judgedAnswers", judged.answers());
+                    counts.put("judgements", judged.judgements());
                     return counts;
                 });
     }

@@ -26,11 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Forgetting a user through the real server on a random port (issue 44): one user's memories, their
- * history and recall bookkeeping, feedback on them and the ARK conversation they came from, each
- * carrying a unique marker word, are gone after {@code DELETE /v1/namespaces/{ns}/users/{id}} from
- * the API, from the derived indexes, and from every byte of the data dir (the SQLite file, its WAL,
- * the Lucene directories); another user's data is untouched; the answer counts what went and the
- * audit record keeps no content. The PostgreSQL subclass also searches a {@code pg_dump}.
+ * history and recall bookkeeping, feedback on them, the ARK conversation they came from, the trace
+ * of a retrieve asked for them and an answer judged against it, each carrying a unique marker word,
+ * are gone after {@code DELETE /v1/namespaces/{ns}/users/{id}} from the API, from the derived
+ * indexes, and from every byte of the data dir (the SQLite file, its WAL, the Lucene directories);
+ * another user's data is untouched; the answer counts what went and the audit record keeps no
+ * content. The PostgreSQL subclass also searches a {@code pg_dump}.
  */
 class ForgetUserTest {
 
@@ -70,13 +71,16 @@ class ForgetUserTest {
         }
     }
 
-    /** A word no text holds by chance: lower-case letters only, so it is one BM25 term. */
+    /**
+     * A word no text holds by chance: lower-case letters only, so it is one BM25 term, ending in
+     * "qx", which no stemming rule shortens, so the index holds it as it is.
+     */
     static String marker(Random random) {
         StringBuilder b = new StringBuilder("zq");
-        for (int i = 0; i < 14; i++) {
+        for (int i = 0; i < 12; i++) {
             b.append((char) ('a' + random.nextInt(26)));
         }
-        return b.toString();
+        return b.append("qx").toString();
     }
 
     @Test
@@ -121,10 +125,44 @@ class ForgetUserTest {
                                                 + "\"}]}")
                                 .status())
                 .isEqualTo(201);
-        assertThat(transcriptHits(gone)).isNotEmpty();
-        // the scanner must be able to see the marker where it is before the forget
-        Waits.until(() -> !filesHolding(gone).isEmpty(), java.time.Duration.ofSeconds(10));
-        assertThat(filesHolding(gone)).as("the marker on disk before the forget").isNotEmpty();
+        String trace = retrieve("how do I open locker " + gone, alice);
+        retrieve("how do I open locker " + kept, bob);
+        assertThat(
+                        cairn.call(
+                                        "POST",
+                                        NS + "/judge",
+                                        A,
+                                        Json.MAPPER
+                                                .createObjectNode()
+                                                .put("query", "how do I open locker " + gone)
+                                                .put("answer", "Use the code " + gone + ".")
+                                                .put("traceId", trace)
+                                                .toString())
+                                .status())
+                .isEqualTo(200);
+        // transcript search catches up with the change log within a round
+        Waits.until(() -> !transcriptHits(gone).isEmpty(), java.time.Duration.ofSeconds(10));
+        assertThat(transcriptHits(gone)).as(transcriptSearch(gone)).isNotEmpty();
+        // before the forget the checks below must see the marker where it is: in the memory
+        // index's committed terms (Lucene may compress them, so bytes alone cannot tell), and in
+        // the bytes of the SQLite file or the dump
+        Waits.until(
+                () -> !luceneSegmentsWithTerm(gone).isEmpty(), java.time.Duration.ofSeconds(10));
+        assertThat(luceneSegmentsWithTerm(gone)).as("in the memory index").isNotEmpty();
+        assertThat(
+                        filesHolding(gone).size()
+                                + storeOutsideDataDir().stream()
+                                        .filter(
+                                                d ->
+                                                        indexOf(
+                                                                        d,
+                                                                        gone.getBytes(
+                                                                                StandardCharsets
+                                                                                        .UTF_8))
+                                                                >= 0)
+                                        .count())
+                .as("in the store's bytes")
+                .isPositive();
 
         JsonNode answer = cairn.call("DELETE", NS + "/users/" + alice, A, null).json();
 
@@ -137,8 +175,12 @@ class ForgetUserTest {
         assertThat(removed.path("feedback").asLong()).isEqualTo(1);
         assertThat(removed.path("conversations").asLong()).isEqualTo(1);
         assertThat(removed.path("messages").asLong()).isEqualTo(2);
+        assertThat(removed.path("traces").asLong()).isEqualTo(1);
+        assertThat(removed.path("judgedAnswers").asLong()).isEqualTo(1);
+        assertThat(removed.path("judgements").asLong()).isEqualTo(1);
         assertThat(answer.path("total").asLong())
-                .isEqualTo(2 + history + 1 + 1 + 2 + removed.path("proposals").asLong());
+                .isEqualTo(2 + history + 1 + 1 + 2 + 3 + removed.path("proposals").asLong());
+        assertThat(cairn.call("GET", NS + "/traces/" + trace, A, null).status()).isEqualTo(404);
 
         // gone from the API and the derived indexes
         assertThat(cairn.call("GET", NS + "/memories/" + first, A, null).status()).isEqualTo(404);
@@ -166,7 +208,8 @@ class ForgetUserTest {
 
         // not one byte on disk: SQLite file and WAL, Lucene directories, everything in the data dir
         assertThat(luceneSegmentsWithTerm(gone)).as("seed %d", seed).isEmpty();
-        assertThat(filesHolding(gone)).as("seed %d", seed).isEmpty();
+        assertThat(luceneSegmentsWithTerm(kept)).as("seed %d", seed).isNotEmpty();
+        assertThat(filesHolding(gone)).as("seed %d; %s", seed, luceneFiles()).isEmpty();
         for (byte[] dump : storeOutsideDataDir()) {
             assertThat(indexOf(dump, gone.getBytes(StandardCharsets.UTF_8))).isEqualTo(-1);
             assertThat(indexOf(dump, kept.getBytes(StandardCharsets.UTF_8))).isNotEqualTo(-1);
@@ -226,6 +269,22 @@ class ForgetUserTest {
         return id;
     }
 
+    /** One retrieve asked for {@code user}: its trace id. */
+    private String retrieve(String query, String user) {
+        CairnCalls.Response r =
+                cairn.call(
+                        "POST",
+                        NS + "/retrieve",
+                        A,
+                        Json.MAPPER
+                                .createObjectNode()
+                                .put("query", query)
+                                .put("userId", user)
+                                .toString());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json().path("traceId").asText();
+    }
+
     private String remember(String user, String conversation, String content) {
         CairnCalls.Response r =
                 cairn.call(
@@ -252,15 +311,22 @@ class ForgetUserTest {
                 .size();
     }
 
+    private String transcriptSearch(String query) {
+        return cairn.call(
+                        "POST",
+                        NS + "/transcripts/search",
+                        A,
+                        "{\"query\":\"" + query + "\",\"limit\":10}")
+                .body();
+    }
+
     private List<String> transcriptHits(String query) {
-        JsonNode items =
-                cairn.call(
-                                "POST",
-                                NS + "/transcripts/search",
-                                A,
-                                "{\"query\":\"" + query + "\",\"limit\":10}")
-                        .json()
-                        .path("items");
+        JsonNode items;
+        try {
+            items = Json.MAPPER.readTree(transcriptSearch(query)).path("items");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         List<String> snippets = new ArrayList<>();
         items.forEach(
                 hit -> {
@@ -307,7 +373,7 @@ class ForgetUserTest {
     }
 
     /** Segments of the committed memory index whose terms dictionary still has {@code term}. */
-    private List<String> luceneSegmentsWithTerm(String term) throws IOException {
+    private List<String> luceneSegmentsWithTerm(String term) {
         Path dir = dataDir.resolve("lucene").resolve("memories").resolve("forget");
         List<String> holding = new ArrayList<>();
         try (FSDirectory d = FSDirectory.open(dir);
@@ -320,8 +386,26 @@ class ForgetUserTest {
                     }
                 }
             }
+        } catch (org.apache.lucene.index.IndexNotFoundException
+                | java.nio.file.NoSuchFileException e) {
+            return List.of(); // nothing committed yet
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return holding;
+    }
+
+    /** The memory index's files and those its latest commit names, for a failure's message. */
+    private String luceneFiles() {
+        Path dir = dataDir.resolve("lucene").resolve("memories").resolve("forget");
+        try (FSDirectory d = FSDirectory.open(dir)) {
+            return "files "
+                    + List.of(d.listAll())
+                    + ", committed "
+                    + org.apache.lucene.index.SegmentInfos.readLatestCommit(d).files(true);
+        } catch (IOException e) {
+            return e.toString();
+        }
     }
 
     static int indexOf(byte[] haystack, byte[] needle) {

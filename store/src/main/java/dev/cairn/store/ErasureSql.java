@@ -48,16 +48,40 @@ public final class ErasureSql {
     public static long deleteIn(
             Connection c, String deletePrefix, List<String> leading, Collection<String> ids)
             throws SQLException {
-        List<String> all = List.copyOf(ids);
         long removed = 0;
-        for (int from = 0; from < all.size(); from += JdbcStore.IN_BATCH) {
-            List<String> batch = all.subList(from, Math.min(all.size(), from + JdbcStore.IN_BATCH));
-            String marks = String.join(", ", java.util.Collections.nCopies(batch.size(), "?"));
-            List<String> args = new ArrayList<>(leading);
-            args.addAll(batch);
-            removed += delete(c, deletePrefix + " IN (" + marks + ")", args);
+        for (List<String> args : inBatches(leading, ids)) {
+            removed += delete(c, deletePrefix + marks(args.size() - leading.size()), args);
         }
         return removed;
+    }
+
+    /**
+     * The first column of every row {@code selectPrefix + " IN (?, ...)"} gives, with {@code
+     * leading} bound first and then the ids, at most {@link JdbcStore#IN_BATCH} ids per statement.
+     */
+    public static List<String> stringsIn(
+            Connection c, String selectPrefix, List<String> leading, Collection<String> ids)
+            throws SQLException {
+        List<String> out = new ArrayList<>();
+        for (List<String> args : inBatches(leading, ids)) {
+            out.addAll(strings(c, selectPrefix + marks(args.size() - leading.size()), args));
+        }
+        return out;
+    }
+
+    private static List<List<String>> inBatches(List<String> leading, Collection<String> ids) {
+        List<String> all = List.copyOf(ids);
+        List<List<String>> batches = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += JdbcStore.IN_BATCH) {
+            List<String> args = new ArrayList<>(leading);
+            args.addAll(all.subList(from, Math.min(all.size(), from + JdbcStore.IN_BATCH)));
+            batches.add(args);
+        }
+        return batches;
+    }
+
+    private static String marks(int n) {
+        return " IN (" + String.join(", ", java.util.Collections.nCopies(n, "?")) + ")";
     }
 
     private static void bind(PreparedStatement ps, List<String> args) throws SQLException {

@@ -16,8 +16,7 @@ import java.util.Objects;
  * @param userId the forgotten user
  * @param requestedBy who asked: the name of the caller's token
  * @param at when the forget committed
- * @param counts rows removed per kind (e.g. {@code memories}, {@code messages}), in the order the
- *     kinds were erased
+ * @param counts rows removed per kind (e.g. {@code memories}, {@code messages})
  */
 public record ForgetRecord(
         String id,

@@ -5,9 +5,11 @@ import dev.cairn.server.api.view.ForgetView;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.auth.Role;
+import dev.cairn.server.http.HttpProblem;
 import dev.cairn.server.http.Json;
 import dev.cairn.server.http.Routes;
 import dev.cairn.store.Namespace;
+import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -27,11 +29,13 @@ public final class UserRoutes implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.delete("/v1/namespaces/{ns}/users/{userId}", this::forget)
-                .delete("/v1/namespaces/{ns}/users", this::noUser)
-                .delete("/v1/namespaces/{ns}/users/", this::noUser);
-        Routes.methodNotAllowed(
-                rules, "/v1/namespaces/{ns}/users/{userId}", "/v1/namespaces/{ns}/users");
+        rules.delete("/v1/namespaces/{ns}/users/{userId}", this::forget);
+        Routes.methodNotAllowed(rules, "/v1/namespaces/{ns}/users/{userId}");
+        // no user id at all: a bad request to DELETE, not a missing resource
+        for (String path :
+                new String[] {"/v1/namespaces/{ns}/users", "/v1/namespaces/{ns}/users/"}) {
+            rules.any(path, this::noUser);
+        }
     }
 
     private void forget(ServerRequest req, ServerResponse res) {
@@ -43,6 +47,9 @@ public final class UserRoutes implements HttpService {
     }
 
     private void noUser(ServerRequest req, ServerResponse res) {
+        if (req.prologue().method() != Method.DELETE) {
+            throw HttpProblem.methodNotAllowed(req.prologue().method().text(), req.path().path());
+        }
         AuthFilter.principal(req).require(Role.ADMIN, req.path().pathParameters().get("ns"));
         throw new IllegalArgumentException("userId must not be empty");
     }

@@ -83,7 +83,7 @@ final class ForgetCommand implements Callable<Integer> {
                 answer =
                         Json.MAPPER.valueToTree(
                                 ForgetView.of(
-                                        new UserForgetting(cairn.store())
+                                        new UserForgetting(cairn.knowledge())
                                                 .forget(
                                                         namespace,
                                                         user,

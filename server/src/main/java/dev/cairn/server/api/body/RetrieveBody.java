@@ -16,7 +16,8 @@ import java.util.Set;
 /**
  * {@code POST /v1/namespaces/{ns}/retrieve} (also the {@code retrieve} tool's arguments and the
  * command line's request). {@code trace} asks for the candidate trace in the answer, like the
- * {@code ?trace=true} query parameter.
+ * {@code ?trace=true} query parameter. {@code userId} names who the query was asked for: the stored
+ * trace keeps it, so forgetting the user removes the trace.
  */
 public record RetrieveBody(
         String query,
@@ -27,7 +28,8 @@ public record RetrieveBody(
         String fusion,
         Filters filters,
         Boolean explain,
-        Boolean trace) {
+        Boolean trace,
+        String userId) {
 
     public RetrieveBody {
         query = Objects.requireNonNullElse(query, "");
@@ -41,11 +43,12 @@ public record RetrieveBody(
         filters = Objects.requireNonNullElse(filters, Filters.NONE);
         explain = Objects.requireNonNullElse(explain, false);
         trace = Objects.requireNonNullElse(trace, false);
+        userId = Objects.requireNonNullElse(userId, "");
     }
 
     /** A query with every default. */
     public static RetrieveBody of(String query, int topK) {
-        return new RetrieveBody(query, topK, null, null, null, null, null, null, null);
+        return new RetrieveBody(query, topK, null, null, null, null, null, null, null, null);
     }
 
     /** Signal weights; an absent one keeps its default. */
@@ -90,6 +93,7 @@ public record RetrieveBody(
                 k,
                 FusionStrategy.parse(fusion),
                 filters.toFilters(),
-                explain);
+                explain,
+                userId);
     }
 }

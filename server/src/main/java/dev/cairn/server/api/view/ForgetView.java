@@ -1,7 +1,6 @@
 package dev.cairn.server.api.view;
 
 import dev.cairn.store.ForgetRecord;
-import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -13,12 +12,18 @@ public record ForgetView(
         String namespace,
         String userId,
         String requestedBy,
-        Instant at,
+        String at,
         Map<String, Long> removed,
         long total) {
 
     public static ForgetView of(ForgetRecord r) {
         return new ForgetView(
-                r.id(), r.namespace(), r.userId(), r.requestedBy(), r.at(), r.counts(), r.total());
+                r.id(),
+                r.namespace(),
+                r.userId(),
+                r.requestedBy(),
+                r.at().toString(),
+                r.counts(),
+                r.total());
     }
 }
