@@ -360,6 +360,22 @@ final class LuceneLexicalIndex implements LexicalIndex {
     /** Most merge rounds {@link #purgeDeleted} runs (one is enough unless merges raced it). */
     private static final int MAX_PURGE_ROUNDS = 10;
 
+    /** Longest {@link #purgeDeleted} waits for the merges running in one round. */
+    private static final java.time.Duration MERGE_WAIT = java.time.Duration.ofMinutes(2);
+
+    /** Returns once no merge of {@code writer} is running, or after {@link #MERGE_WAIT}. */
+    private static void awaitMerges(IndexWriter writer) {
+        long deadline = System.nanoTime() + MERGE_WAIT.toNanos();
+        while (!writer.getMergingSegments().isEmpty() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for merges", e);
+            }
+        }
+    }
+
     /**
      * Merges away every segment of the namespace that holds deleted chunks ({@link
      * IndexWriter#forceMergeDeletes}), commits, and refreshes the searcher so the old segments'
@@ -374,18 +390,21 @@ final class LuceneLexicalIndex implements LexicalIndex {
             return;
         }
         try {
-            // A merge that was already running when this one was planned carries the deletions
-            // made meanwhile into its new segment, which this round did not plan for: go again
-            // until no segment has any.
+            // A segment a merge is already working on is left out of forceMergeDeletes' plan (and
+            // the call then returns at once): wait for running merges, then go again, committing
+            // each round, until the writer counts no deleted document.
+            String seq = Long.toString(lastAppliedSeq.get());
             for (int round = 0; round < MAX_PURGE_ROUNDS; round++) {
+                awaitMerges(shard.writer);
                 shard.writer.forceMergeDeletes(true);
-                if (!shard.writer.hasDeletions()) {
+                awaitMerges(shard.writer);
+                shard.writer.setLiveCommitData(Map.of(COMMIT_SEQ_KEY, seq).entrySet(), true);
+                shard.writer.commit();
+                IndexWriter.DocStats docs = shard.writer.getDocStats();
+                if (docs.maxDoc == docs.numDocs) {
                     break;
                 }
             }
-            shard.writer.setLiveCommitData(
-                    Map.of(COMMIT_SEQ_KEY, Long.toString(lastAppliedSeq.get())).entrySet(), true);
-            shard.writer.commit();
             shard.writes.incrementAndGet();
             shard.refreshIfStale();
             shard.writer.deleteUnusedFiles();
