@@ -352,8 +352,13 @@ class ForgetUserTest {
 
     /** The files under the data dir that hold {@code marker}'s UTF-8 bytes anywhere. */
     private List<Path> filesHolding(String marker) {
+        return filesHolding(dataDir, marker);
+    }
+
+    /** The files under {@code root} that hold {@code marker}'s UTF-8 bytes anywhere. */
+    static List<Path> filesHolding(Path root, String marker) {
         byte[] needle = marker.getBytes(StandardCharsets.UTF_8);
-        try (Stream<Path> files = Files.walk(dataDir)) {
+        try (Stream<Path> files = Files.walk(root)) {
             return files.filter(Files::isRegularFile)
                     .filter(f -> indexOf(read(f), needle) >= 0)
                     .toList();
@@ -374,7 +379,12 @@ class ForgetUserTest {
 
     /** Segments of the committed memory index whose terms dictionary still has {@code term}. */
     private List<String> luceneSegmentsWithTerm(String term) {
-        Path dir = dataDir.resolve("lucene").resolve("memories").resolve("forget");
+        return segmentsWithTerm(
+                dataDir.resolve("lucene").resolve("memories").resolve("forget"), term);
+    }
+
+    /** Segments of the index committed in {@code dir} whose terms dictionary has {@code term}. */
+    static List<String> segmentsWithTerm(Path dir, String term) {
         List<String> holding = new ArrayList<>();
         try (FSDirectory d = FSDirectory.open(dir);
                 DirectoryReader reader = DirectoryReader.open(d)) {
