@@ -8,17 +8,11 @@ import dev.cairn.store.ForgetRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
-import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.Terms;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -154,7 +148,7 @@ class ForgetUserTest {
                                 + storeOutsideDataDir().stream()
                                         .filter(
                                                 d ->
-                                                        indexOf(
+                                                        StoredBytes.indexOf(
                                                                         d,
                                                                         gone.getBytes(
                                                                                 StandardCharsets
@@ -211,8 +205,10 @@ class ForgetUserTest {
         assertThat(luceneSegmentsWithTerm(kept)).as("seed %d", seed).isNotEmpty();
         assertThat(filesHolding(gone)).as("seed %d; %s", seed, luceneFiles()).isEmpty();
         for (byte[] dump : storeOutsideDataDir()) {
-            assertThat(indexOf(dump, gone.getBytes(StandardCharsets.UTF_8))).isEqualTo(-1);
-            assertThat(indexOf(dump, kept.getBytes(StandardCharsets.UTF_8))).isNotEqualTo(-1);
+            assertThat(StoredBytes.indexOf(dump, gone.getBytes(StandardCharsets.UTF_8)))
+                    .isEqualTo(-1);
+            assertThat(StoredBytes.indexOf(dump, kept.getBytes(StandardCharsets.UTF_8)))
+                    .isNotEqualTo(-1);
         }
 
         // the audit record: who, when, how much, and no content
@@ -352,57 +348,13 @@ class ForgetUserTest {
 
     /** The files under the data dir that hold {@code marker}'s UTF-8 bytes anywhere. */
     private List<Path> filesHolding(String marker) {
-        return filesHolding(dataDir, marker);
-    }
-
-    /** The files under {@code root} that hold {@code marker}'s UTF-8 bytes anywhere. */
-    static List<Path> filesHolding(Path root, String marker) {
-        byte[] needle = marker.getBytes(StandardCharsets.UTF_8);
-        try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(Files::isRegularFile)
-                    .filter(f -> indexOf(read(f), needle) >= 0)
-                    .toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static byte[] read(Path file) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (java.nio.file.NoSuchFileException e) {
-            return new byte[0]; // a Lucene file deleted while walking
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return StoredBytes.filesHolding(dataDir, marker);
     }
 
     /** Segments of the committed memory index whose terms dictionary still has {@code term}. */
     private List<String> luceneSegmentsWithTerm(String term) {
-        return segmentsWithTerm(
+        return StoredBytes.segmentsWithTerm(
                 dataDir.resolve("lucene").resolve("memories").resolve("forget"), term);
-    }
-
-    /** Segments of the index committed in {@code dir} whose terms dictionary has {@code term}. */
-    static List<String> segmentsWithTerm(Path dir, String term) {
-        List<String> holding = new ArrayList<>();
-        try (FSDirectory d = FSDirectory.open(dir);
-                DirectoryReader reader = DirectoryReader.open(d)) {
-            for (LeafReaderContext leaf : reader.leaves()) {
-                for (org.apache.lucene.index.FieldInfo field : leaf.reader().getFieldInfos()) {
-                    Terms terms = leaf.reader().terms(field.name);
-                    if (terms != null && terms.iterator().seekExact(new BytesRef(term))) {
-                        holding.add(leaf.reader() + " " + field.name);
-                    }
-                }
-            }
-        } catch (org.apache.lucene.index.IndexNotFoundException
-                | java.nio.file.NoSuchFileException e) {
-            return List.of(); // nothing committed yet
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return holding;
     }
 
     /** The memory index's files and those its latest commit names, for a failure's message. */
@@ -416,18 +368,5 @@ class ForgetUserTest {
         } catch (IOException e) {
             return e.toString();
         }
-    }
-
-    static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }

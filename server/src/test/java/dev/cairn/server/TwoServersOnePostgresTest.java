@@ -488,9 +488,9 @@ class TwoServersOnePostgresTest {
         Path readerIndex = dataDirs.resolve("reader").resolve("lucene/memories").resolve(NS);
         // the reader applies the writes from the change log and commits its index on its own
         Waits.until(
-                () -> !ForgetUserTest.segmentsWithTerm(readerIndex, gone).isEmpty(),
+                () -> !StoredBytes.segmentsWithTerm(readerIndex, gone).isEmpty(),
                 Duration.ofSeconds(10));
-        assertThat(ForgetUserTest.segmentsWithTerm(readerIndex, gone)).isNotEmpty();
+        assertThat(StoredBytes.segmentsWithTerm(readerIndex, gone)).isNotEmpty();
 
         var forgot = writer.call("DELETE", "/v1/namespaces/" + NS + "/users/" + user, A, null);
         assertThat(forgot.status()).isEqualTo(200);
@@ -499,14 +499,14 @@ class TwoServersOnePostgresTest {
         assertThat(
                         within(
                                 () ->
-                                        ForgetUserTest.segmentsWithTerm(readerIndex, gone).isEmpty()
-                                                && ForgetUserTest.filesHolding(
+                                        StoredBytes.segmentsWithTerm(readerIndex, gone).isEmpty()
+                                                && StoredBytes.filesHolding(
                                                                 dataDirs.resolve("reader"), gone)
                                                         .isEmpty(),
                                 Boolean::booleanValue))
                 .as("the reader's data dir forgets within %s", VISIBLE_WITHIN)
                 .isTrue();
-        assertThat(ForgetUserTest.segmentsWithTerm(readerIndex, kept)).isNotEmpty();
+        assertThat(StoredBytes.segmentsWithTerm(readerIndex, kept)).isNotEmpty();
     }
 
     private static List<String> texts(JsonNode items, String field) {

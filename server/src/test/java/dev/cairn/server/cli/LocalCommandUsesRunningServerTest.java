@@ -357,4 +357,39 @@ class LocalCommandUsesRunningServerTest {
             assertThat(server.store().forgetRecords("ops")).hasSize(1);
         }
     }
+
+    @Test
+    void forgetWithNoServerRunsInTheDataDirAndPurgesItsIndex() throws Exception {
+        Path data = dir.resolve("forget-locally");
+        String word = "zqlocallyforgottenqx";
+        try (CairnServer server = startOn(data)) {
+            server.store().createNamespace("ops", "");
+            for (String user : List.of("erin", "frank")) {
+                server.memory()
+                        .write(
+                                NewMemory.of(
+                                        dev.cairn.memory.Scope.of("ops", user, ""),
+                                        MemoryType.FACT,
+                                        user + " said " + (user.equals("erin") ? word : "nothing")),
+                                "test");
+            }
+        }
+        assertThat(
+                        dev.cairn.server.StoredBytes.segmentsWithTerm(
+                                data.resolve("lucene/memories/ops"), word))
+                .isNotEmpty();
+
+        Outcome forgot =
+                run("forget", "--namespace", "ops", "--user", "erin", "--data", data.toString());
+
+        assertThat(forgot.exit()).as(forgot.err()).isZero();
+        assertThat(forgot.err()).doesNotContain("using the server");
+        assertThat(forgot.out()).startsWith("forgot user erin in ops: ").contains("1 memories");
+        assertThat(dev.cairn.server.StoredBytes.filesHolding(data, word)).isEmpty();
+        try (Store store = Store.embedded(data)) {
+            assertThat(store.forgetRecords("ops"))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.requestedBy()).startsWith("cli:"));
+        }
+    }
 }
