@@ -67,17 +67,12 @@ public final class StoredBytes {
         return holding;
     }
 
-    /** Where {@code needle} first starts in {@code haystack}, -1 when nowhere. */
+    /**
+     * Where {@code needle} first starts in {@code haystack}, -1 when nowhere. Latin-1 maps each
+     * byte to one char, so the string search is a byte search.
+     */
     public static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
+        return new String(haystack, StandardCharsets.ISO_8859_1)
+                .indexOf(new String(needle, StandardCharsets.ISO_8859_1));
     }
 }
