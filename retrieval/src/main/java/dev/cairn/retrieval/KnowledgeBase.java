@@ -168,6 +168,14 @@ public final class KnowledgeBase implements AutoCloseable {
         return config;
     }
 
+    /**
+     * Returns once every retrieve trace saved before the call is in the store (they are written
+     * behind the answers): forgetting a user must see the traces of their last queries.
+     */
+    public void flushTraces() {
+        traces.flush();
+    }
+
     public Store store() {
         return store;
     }

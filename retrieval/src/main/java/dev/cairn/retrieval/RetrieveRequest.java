@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param fusion how signals are fused
  * @param filters document filters applied after fusion
  * @param explain whether to keep Lucene's explanation of each lexical score in the trace
+ * @param userId who the query was asked for ("" when no one in particular); kept with the stored
+ *     trace, so forgetting the user removes it
  */
 public record RetrieveRequest(
         String query,
@@ -24,7 +26,8 @@ public record RetrieveRequest(
         int k,
         FusionStrategy fusion,
         RetrieveFilters filters,
-        boolean explain) {
+        boolean explain,
+        String userId) {
 
     public static final int DEFAULT_TOP_K = 10;
     public static final int MAX_TOP_K = 1000;
@@ -59,6 +62,20 @@ public record RetrieveRequest(
         }
         Objects.requireNonNull(fusion, "fusion");
         Objects.requireNonNull(filters, "filters");
+        userId = Objects.requireNonNull(userId, "userId").strip();
+    }
+
+    /** A request asked for no user in particular. */
+    public RetrieveRequest(
+            String query,
+            int topK,
+            int candidates,
+            SignalWeights weights,
+            int k,
+            FusionStrategy fusion,
+            RetrieveFilters filters,
+            boolean explain) {
+        this(query, topK, candidates, weights, k, fusion, filters, explain, "");
     }
 
     /** A request with every default: top 10 of 100 candidates, default weights, RRF k = 60. */
@@ -74,23 +91,32 @@ public record RetrieveRequest(
                 false);
     }
 
+    /**
+     * The same request asked for {@code newUserId}: its stored trace carries the user, so
+     * forgetting the user removes it.
+     */
+    public RetrieveRequest withUserId(String newUserId) {
+        return new RetrieveRequest(
+                query, topK, candidates, weights, k, fusion, filters, explain, newUserId);
+    }
+
     public RetrieveRequest withTopK(int newTopK) {
         return new RetrieveRequest(
-                query, newTopK, candidates, weights, k, fusion, filters, explain);
+                query, newTopK, candidates, weights, k, fusion, filters, explain, userId);
     }
 
     public RetrieveRequest withWeights(SignalWeights newWeights) {
         return new RetrieveRequest(
-                query, topK, candidates, newWeights, k, fusion, filters, explain);
+                query, topK, candidates, newWeights, k, fusion, filters, explain, userId);
     }
 
     public RetrieveRequest withCandidates(int newCandidates) {
         return new RetrieveRequest(
-                query, topK, newCandidates, weights, k, fusion, filters, explain);
+                query, topK, newCandidates, weights, k, fusion, filters, explain, userId);
     }
 
     public RetrieveRequest withFusion(FusionStrategy newFusion) {
         return new RetrieveRequest(
-                query, topK, candidates, weights, k, newFusion, filters, explain);
+                query, topK, candidates, weights, k, newFusion, filters, explain, userId);
     }
 }

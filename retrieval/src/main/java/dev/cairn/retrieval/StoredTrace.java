@@ -27,6 +27,14 @@ public record StoredTrace(
         Instant createdAt,
         List<Entry> entries) {
 
+    /** The request view's key of the user the query was asked for, when it names one. */
+    static final String USER_ID = "userId";
+
+    /** The user the query was asked for, "" when none. */
+    public String userId() {
+        return String.valueOf(request.getOrDefault(USER_ID, ""));
+    }
+
     public StoredTrace {
         Objects.requireNonNull(traceId, "traceId");
         Objects.requireNonNull(namespace, "namespace");
@@ -139,6 +147,9 @@ public record StoredTrace(
         requestView.put("weights", weights);
         requestView.put("k", request.k());
         requestView.put("fusion", request.fusion().name().toLowerCase(java.util.Locale.ROOT));
+        if (!request.userId().isEmpty()) {
+            requestView.put(USER_ID, request.userId());
+        }
         Map<String, Object> adaptation = new LinkedHashMap<>();
         adaptation.put("applied", result.adaptationVersion() > 0);
         if (result.adaptationVersion() > 0) {

@@ -95,6 +95,11 @@ final class TraceLog implements AutoCloseable {
                 });
     }
 
+    /** Returns once every trace queued before the call is written. */
+    void flush() {
+        writes.flush();
+    }
+
     /** Waits for every queued trace to be written. */
     @Override
     public void close() {
@@ -123,8 +128,8 @@ final class TraceLog implements AutoCloseable {
         try (PreparedStatement ps =
                 c.prepareStatement(
                         "INSERT INTO retrieval_traces (namespace, id, query, request, grounding,"
-                                + " plan, timings, signals, created_at, entries)"
-                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                                + " plan, timings, signals, created_at, entries, user_id)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, namespace);
             ps.setString(2, trace.traceId());
             ps.setString(3, trace.query());
@@ -135,6 +140,7 @@ final class TraceLog implements AutoCloseable {
             sql.bindJson(ps, 8, json(trace.signals()));
             sql.bindInstant(ps, 9, trace.createdAt());
             ps.setBytes(10, TraceEntries.encode(trace.entries()));
+            ps.setString(11, trace.userId());
             ps.executeUpdate();
         }
     }

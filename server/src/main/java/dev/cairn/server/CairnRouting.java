@@ -16,6 +16,7 @@ import dev.cairn.server.api.TokenRoutes;
 import dev.cairn.server.api.ToolRoutes;
 import dev.cairn.server.api.TranscriptRoutes;
 import dev.cairn.server.api.TransferRoutes;
+import dev.cairn.server.api.UserRoutes;
 import dev.cairn.server.auth.AuthFilter;
 import dev.cairn.server.http.MetricsFilter;
 import dev.cairn.server.http.Problems;
@@ -81,6 +82,7 @@ public final class CairnRouting {
                         new SystemRoutes(store, components.cairn().model(), components.metrics()),
                         new NamespaceRoutes(store, maxBody),
                         new TransferRoutes(components.knowledge()),
+                        new UserRoutes(new UserForgetting(components.knowledge())),
                         new TokenRoutes(components.tokens(), maxBody),
                         new KnowledgeRoutes(components.knowledge(), maxBody),
                         new FeedbackRoutes(components.knowledge(), maxBody),

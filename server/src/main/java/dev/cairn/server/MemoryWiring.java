@@ -22,8 +22,8 @@ import java.util.function.ToDoubleFunction;
  * its counters to a metrics registry. Settings come from the {@code cairn.memory} config node:
  * {@code merge-similarity} (0.92), {@code recall.candidates} (100), {@code recall.lexical-weight}
  * (0.1), {@code recall.dense-weight} (0.9), {@code maintenance.user-cap} (2000), {@code
- * maintenance.interval-seconds} (600, 0 disables). The BM25 replica lives in {@code
- * <data-dir>/lucene/memories}.
+ * maintenance.interval-seconds} (600, 0 disables), {@code maintenance.trace-max-age-days} (0, keeps
+ * traces by number only). The BM25 replica lives in {@code <data-dir>/lucene/memories}.
  */
 public final class MemoryWiring {
 
@@ -55,7 +55,11 @@ public final class MemoryWiring {
                 m.get("recall.drop-question-words").asBoolean().orElse(d.dropQuestionWords()),
                 m.get("recall.speaker-bonus").asDouble().orElse(d.speakerBonus()),
                 m.get("recall.list-speaker-bonus").asDouble().orElse(d.listSpeakerBonus()),
-                m.get("recall.facet-bonus").asDouble().orElse(d.facetBonus()));
+                m.get("recall.facet-bonus").asDouble().orElse(d.facetBonus()),
+                Duration.ofDays(
+                        m.get("maintenance.trace-max-age-days")
+                                .asLong()
+                                .orElse(d.traceMaxAge().toDays())));
     }
 
     /** The service with the {@code cairn.memory} settings of the default configuration. */

@@ -70,7 +70,7 @@ class StrictBodiesEndpointTest {
         assertThat(detail)
                 .isEqualTo(
                         "unknown field 'top_k'; known fields: query, topK, candidates, weights,"
-                                + " k, fusion, filters, explain, trace");
+                                + " k, fusion, filters, explain, trace, userId");
     }
 
     @Test

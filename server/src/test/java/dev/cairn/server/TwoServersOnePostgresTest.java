@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -462,6 +463,50 @@ class TwoServersOnePostgresTest {
         Matcher m = REEMBEDDED.matcher(server.call("GET", "/metrics", null, null).body());
         assertThat(m.find()).as("the re-embedded counter is exported").isTrue();
         return (long) Double.parseDouble(m.group(1));
+    }
+
+    @Test
+    void forgettingAUserOnOneServerPurgesTheOtherServersMemoryIndex() throws Exception {
+        Random random = new Random(44);
+        String gone = ForgetUserTest.marker(random);
+        String kept = ForgetUserTest.marker(random);
+        String user = "forgotten-" + random.nextInt(1_000_000);
+        for (String[] memory : new String[][] {{user, gone}, {"stays", kept}}) {
+            assertThat(
+                            writer.call(
+                                            "POST",
+                                            "/v1/namespaces/" + NS + "/memories",
+                                            A,
+                                            "{\"type\":\"fact\",\"userId\":\""
+                                                    + memory[0]
+                                                    + "\",\"content\":\"the locker word is "
+                                                    + memory[1]
+                                                    + "\"}")
+                                    .status())
+                    .isEqualTo(201);
+        }
+        Path readerIndex = dataDirs.resolve("reader").resolve("lucene/memories").resolve(NS);
+        // the reader applies the writes from the change log and commits its index on its own
+        Waits.until(
+                () -> !StoredBytes.segmentsWithTerm(readerIndex, gone).isEmpty(),
+                Duration.ofSeconds(10));
+        assertThat(StoredBytes.segmentsWithTerm(readerIndex, gone)).isNotEmpty();
+
+        var forgot = writer.call("DELETE", "/v1/namespaces/" + NS + "/users/" + user, A, null);
+        assertThat(forgot.status()).isEqualTo(200);
+        assertThat(forgot.json().path("removed").path("memories").asLong()).isEqualTo(1);
+
+        assertThat(
+                        within(
+                                () ->
+                                        StoredBytes.segmentsWithTerm(readerIndex, gone).isEmpty()
+                                                && StoredBytes.filesHolding(
+                                                                dataDirs.resolve("reader"), gone)
+                                                        .isEmpty(),
+                                Boolean::booleanValue))
+                .as("the reader's data dir forgets within %s", VISIBLE_WITHIN)
+                .isTrue();
+        assertThat(StoredBytes.segmentsWithTerm(readerIndex, kept)).isNotEmpty();
     }
 
     private static List<String> texts(JsonNode items, String field) {

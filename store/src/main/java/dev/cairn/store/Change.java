@@ -30,7 +30,9 @@ public record Change(long seq, String namespace, Kind kind, String entityId, Op 
 
     /**
      * Kinds of entity in the change sequence. A {@link #NAMESPACE} DELETE means everything in the
-     * namespace is gone.
+     * namespace is gone. A {@link #USER} DELETE (entity id: the {@link ForgetRecord}'s id, never
+     * the user's) follows the DELETE changes of a forgotten user's rows: an index on disk rewrites
+     * what still holds deleted entries of that namespace, so no byte of them stays.
      */
     public enum Kind {
         NAMESPACE,
@@ -41,7 +43,8 @@ public record Change(long seq, String namespace, Kind kind, String entityId, Op 
         MESSAGE,
         KEY_VALUE,
         TRACE,
-        JUDGEMENT
+        JUDGEMENT,
+        USER
     }
 
     /** What happened to the entity. */

@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -126,6 +127,12 @@ final class EmbeddedStore extends JdbcStore {
                     DriverManager.getConnection(
                             "jdbc:sqlite:" + file, sqliteConfig(false).toProperties());
             Function.create(c, "contains_ci", new ContainsIgnoreCase());
+            // Every write goes through this connection: with secure_delete it zeroes what it
+            // deletes or moves (an updated row's old cell, a freed page) instead of leaving it in
+            // the file's free space, where a forgotten user's words would outlive their rows.
+            try (Statement s = c.createStatement()) {
+                s.execute("PRAGMA secure_delete = ON");
+            }
             Migrations.apply(
                     c,
                     Migrations.load(
@@ -173,6 +180,45 @@ final class EmbeddedStore extends JdbcStore {
                             + stored
                             + "-dimensional vectors, configured "
                             + config.dimensions());
+        }
+    }
+
+    /**
+     * Copies the WAL into the database file and truncates it to zero bytes ({@code
+     * wal_checkpoint(TRUNCATE)}), so the page images it held, deleted rows' included, are gone. A
+     * reader in the middle of a read keeps the checkpoint from finishing: it is tried again until
+     * the busy timeout.
+     */
+    @Override
+    public void reclaimDeletedSpace() {
+        long deadline = System.nanoTime() + BUSY_TIMEOUT_MILLIS * 1_000_000L;
+        while (true) {
+            boolean busy =
+                    withConnection(
+                            c -> {
+                                try (Statement s = c.createStatement();
+                                        ResultSet rs =
+                                                s.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                                    return rs.next() && rs.getInt(1) != 0;
+                                }
+                            });
+            if (!busy) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "the WAL of "
+                                + file
+                                + " could not be truncated: readers kept it busy for "
+                                + BUSY_TIMEOUT_MILLIS
+                                + " ms");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted truncating the WAL of " + file, e);
+            }
         }
     }
 

@@ -22,6 +22,7 @@ public final class FoundationSchema implements Schema {
                 "V010__ingest_key.sql",
                 "V013__store_instance.sql",
                 "V015__namespace_recall_scope.sql",
-                "V017__model_id_without_precision.sql");
+                "V017__model_id_without_precision.sql",
+                "V019__forget_audit.sql");
     }
 }

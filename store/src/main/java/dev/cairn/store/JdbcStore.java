@@ -38,6 +38,8 @@ abstract class JdbcStore implements Store {
     private static final ObjectMapper JSON = new ObjectMapper();
     static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() {};
     static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
+    static final TypeReference<java.util.LinkedHashMap<String, Long>> COUNT_MAP =
+            new TypeReference<>() {};
 
     static final String DOCUMENT_COLUMNS =
             "namespace, id, version, title, format, source, authority, tags, metadata, content,"
@@ -308,6 +310,80 @@ abstract class JdbcStore implements Store {
                     }
                     sqlAccess.appendChange(c, name, Change.Kind.NAMESPACE, name, Change.Op.DELETE);
                     return true;
+                });
+    }
+
+    // ---- forgetting a user -------------------------------------------------------------
+
+    @Override
+    public ForgetRecord forgetUser(
+            String namespace,
+            String userId,
+            String requestedBy,
+            SqlAccess.SqlWork<Map<String, Long>> erase) {
+        Records.requireText(userId, "userId");
+        Records.requireText(requestedBy, "requestedBy");
+        String id = java.util.UUID.randomUUID().toString();
+        ForgetRecord record =
+                sqlAccess.write(
+                        namespace,
+                        c -> {
+                            ForgetRecord done =
+                                    new ForgetRecord(
+                                            id,
+                                            namespace,
+                                            userId,
+                                            requestedBy,
+                                            now(),
+                                            erase.apply(c));
+                            try (PreparedStatement ps =
+                                    c.prepareStatement(
+                                            "INSERT INTO forget_audit (id, namespace_name,"
+                                                    + " user_id, requested_by, requested_at,"
+                                                    + " counts) VALUES (?, ?, ?, ?, ?, ?)")) {
+                                ps.setString(1, id);
+                                ps.setString(2, namespace);
+                                ps.setString(3, userId);
+                                ps.setString(4, requestedBy);
+                                bindInstant(ps, 5, done.at());
+                                bindJson(ps, 6, toJson(done.counts()));
+                                ps.executeUpdate();
+                            }
+                            sqlAccess.appendChange(
+                                    c, namespace, Change.Kind.USER, id, Change.Op.DELETE);
+                            return done;
+                        });
+        changeLog.catchUp();
+        reclaimDeletedSpace();
+        return record;
+    }
+
+    @Override
+    public List<ForgetRecord> forgetRecords(String namespace) {
+        Namespace.requireValidName(namespace);
+        return read(
+                c -> {
+                    List<ForgetRecord> out = new ArrayList<>();
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT id, user_id, requested_by, requested_at, counts"
+                                            + " FROM forget_audit WHERE namespace_name = ?"
+                                            + " ORDER BY requested_at, id")) {
+                        ps.setString(1, namespace);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                out.add(
+                                        new ForgetRecord(
+                                                rs.getString("id"),
+                                                namespace,
+                                                rs.getString("user_id"),
+                                                rs.getString("requested_by"),
+                                                readInstant(rs, "requested_at"),
+                                                fromJson(rs.getString("counts"), COUNT_MAP)));
+                            }
+                        }
+                    }
+                    return out;
                 });
     }
 

@@ -257,6 +257,13 @@ final class PostgresStore extends JdbcStore {
                 + " AND table_schema = current_schema() ORDER BY table_name";
     }
 
+    /**
+     * Nothing to do at once: deleted rows are dead tuples that no query or dump sees, and
+     * autovacuum reclaims their space.
+     */
+    @Override
+    public void reclaimDeletedSpace() {}
+
     @Override
     void closeConnections() {
         pool.close();

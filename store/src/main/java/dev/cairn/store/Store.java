@@ -199,6 +199,34 @@ public interface Store extends AutoCloseable {
      */
     SqlAccess sql();
 
+    /**
+     * Forgets a user of {@code namespace} (issue 44): runs {@code erase} (every module's deletes of
+     * the user's rows, each appending its entities' DELETE changes; it answers how many rows of
+     * each kind went) in one transaction with the audit record and a {@link Change.Kind#USER}
+     * DELETE change, then catches this server's derived indexes up (other servers follow the change
+     * log) and {@linkplain #reclaimDeletedSpace() reclaims the freed space}.
+     *
+     * @param requestedBy who asked (a token's name), kept in the audit record
+     * @throws java.util.NoSuchElementException when the namespace does not exist
+     * @throws IllegalArgumentException when {@code userId} or {@code requestedBy} is blank
+     */
+    ForgetRecord forgetUser(
+            String namespace,
+            String userId,
+            String requestedBy,
+            SqlAccess.SqlWork<java.util.Map<String, Long>> erase);
+
+    /** The audit records of forgotten users of {@code namespace}, oldest first. */
+    List<ForgetRecord> forgetRecords(String namespace);
+
+    /**
+     * Leaves no byte of deleted rows in the store's files where the backend can promise it: the
+     * embedded store overwrites deleted content as it deletes ({@code secure_delete}) and here
+     * checkpoints its WAL and truncates it. PostgreSQL keeps dead row versions until VACUUM, which
+     * its autovacuum runs; a dump never holds them.
+     */
+    void reclaimDeletedSpace();
+
     @Override
     void close();
 

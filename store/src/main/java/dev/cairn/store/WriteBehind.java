@@ -74,6 +74,23 @@ public final class WriteBehind<T> implements AutoCloseable {
         }
     }
 
+    /**
+     * Returns once everything queued before the call is written: a write on the writer's thread
+     * after the ones already scheduled (in the caller's thread after {@link #close}).
+     */
+    public void flush() {
+        try {
+            writer.submit(this::writeQueued).get();
+        } catch (RejectedExecutionException closed) {
+            writeQueued();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for queued writes", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("queued writes failed", e.getCause());
+        }
+    }
+
     /** Items waiting for a write. */
     public int queued() {
         return queued.size();

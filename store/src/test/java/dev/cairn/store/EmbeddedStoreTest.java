@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,5 +117,19 @@ class EmbeddedStoreTest extends StoreContractTest {
 
         assertThat(dataDir.resolve(EmbeddedStore.FILE_NAME)).isRegularFile();
         assertThat(Files.exists(dataDir.resolve(EmbeddedStore.FILE_NAME + "-wal"))).isTrue();
+    }
+
+    @Test
+    void aForgetLeavesTheWalEmpty() throws Exception {
+        store.createNamespace("forget", "");
+        for (int i = 0; i < 20; i++) {
+            store.createNamespace("filler-" + i, "words that go to the WAL first");
+        }
+        Path wal = dataDir.resolve(EmbeddedStore.FILE_NAME + "-wal");
+        assertThat(Files.size(wal)).isPositive();
+
+        store.forgetUser("forget", "alice", "ops", c -> Map.of());
+
+        assertThat(Files.size(wal)).isZero();
     }
 }

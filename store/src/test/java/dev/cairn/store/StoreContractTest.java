@@ -873,4 +873,88 @@ abstract class StoreContractTest {
         }
         return dot / (queryNorm * Math.sqrt(norm));
     }
+
+    // ---- forgetting a user ---------------------------------------------------------------
+
+    @Test
+    void forgettingAUserRunsTheEraseAndKeepsAnAuditRecordWithoutContent() {
+        store.createNamespace("forget", "");
+        long before = store.lastChangeSeq();
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put("memories", 3L);
+        counts.put("messages", 0L);
+
+        ForgetRecord record =
+                store.forgetUser(
+                        "forget",
+                        "alice",
+                        "ops-token",
+                        c -> {
+                            store.sql()
+                                    .appendChange(
+                                            c,
+                                            "forget",
+                                            Change.Kind.MEMORY,
+                                            "m1",
+                                            Change.Op.DELETE);
+                            return counts;
+                        });
+
+        assertThat(record.namespace()).isEqualTo("forget");
+        assertThat(record.userId()).isEqualTo("alice");
+        assertThat(record.requestedBy()).isEqualTo("ops-token");
+        assertThat(record.counts())
+                .containsExactly(Map.entry("memories", 3L), Map.entry("messages", 0L));
+        assertThat(record.total()).isEqualTo(3);
+        assertThat(store.forgetRecords("forget")).containsExactly(record);
+        // the erase's deletions first, then the USER change naming the record, not the user
+        assertThat(store.changesSince(before, 10))
+                .extracting(Change::kind, Change::entityId, Change::op)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(
+                                Change.Kind.MEMORY, "m1", Change.Op.DELETE),
+                        org.assertj.core.groups.Tuple.tuple(
+                                Change.Kind.USER, record.id(), Change.Op.DELETE));
+        // the record outlives its namespace
+        assertThat(store.deleteNamespace("forget")).isTrue();
+        assertThat(store.forgetRecords("forget")).containsExactly(record);
+    }
+
+    @Test
+    void aFailingEraseLeavesNoAuditRecordAndNoChange() {
+        store.createNamespace("forget", "");
+        long before = store.lastChangeSeq();
+
+        assertThatThrownBy(
+                        () ->
+                                store.forgetUser(
+                                        "forget",
+                                        "alice",
+                                        "ops-token",
+                                        c -> {
+                                            store.sql()
+                                                    .appendChange(
+                                                            c,
+                                                            "forget",
+                                                            Change.Kind.MEMORY,
+                                                            "m1",
+                                                            Change.Op.DELETE);
+                                            throw new IllegalStateException("disk full");
+                                        }))
+                .hasMessageContaining("disk full");
+
+        assertThat(store.forgetRecords("forget")).isEmpty();
+        assertThat(store.lastChangeSeq()).isEqualTo(before);
+    }
+
+    @Test
+    void forgettingNeedsAnExistingNamespaceAndAUser() {
+        assertThatThrownBy(() -> store.forgetUser("nowhere", "alice", "ops", c -> Map.of()))
+                .isInstanceOf(NoSuchElementException.class);
+        store.createNamespace("forget", "");
+        assertThatThrownBy(() -> store.forgetUser("forget", " ", "ops", c -> Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("userId");
+        assertThat(store.forgetRecords("forget")).isEmpty();
+    }
 }

@@ -225,7 +225,8 @@ class CairnClientEndToEndTest {
                                 "rrf",
                                 new RetrieveBody.Filters(List.of("payments"), null, null),
                                 null,
-                                true));
+                                true,
+                                null));
         assertThat(filtered.hits())
                 .extracting(RetrieveAnswer.Hit::documentId)
                 .containsOnly("payments-drain");

@@ -231,6 +231,12 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             }
             return;
         }
+        if (change.kind() == Change.Kind.USER && change.op() == Change.Op.DELETE) {
+            // a forgotten user's memories were deleted by the changes before this one: no segment
+            // file may keep their words
+            lexical.purgeDeleted(ns);
+            return;
+        }
         if (change.kind() != Change.Kind.MEMORY) {
             return;
         }

@@ -8,6 +8,7 @@ import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.Transitioned;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.MemoryRow;
+import dev.cairn.retrieval.TraceErasure;
 import dev.cairn.retrieval.dense.UnitVectors;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
@@ -113,6 +114,7 @@ final class MemoryMaintenance implements AutoCloseable {
             pruned += prune(ns);
             reembedded += repairEmbeddings(ns);
             clusters.addAll(duplicateClusters(ns));
+            purgeOldTraces(ns);
         }
         stats.expired.addAndGet(expired);
         stats.pruned.addAndGet(pruned);
@@ -120,6 +122,14 @@ final class MemoryMaintenance implements AutoCloseable {
         stats.duplicateClusters.set(clusters.size());
         stats.maintenanceRuns.incrementAndGet();
         return new MaintenanceReport(expired, pruned, reembedded, clusters);
+    }
+
+    /** Retention: the namespace's stored retrieve traces older than the configured age go. */
+    private void purgeOldTraces(String namespace) {
+        if (!config.traceMaxAge().isZero()) {
+            TraceErasure.eraseOlderThan(
+                    store.sql(), namespace, clock.instant().minus(config.traceMaxAge()));
+        }
     }
 
     private List<String> namespaces() {

@@ -61,6 +61,9 @@ import java.util.Objects;
  *     recall.facet-bonus}, 0.1; 0 turns it off): "Which countries has Bea visited?" is answered by
  *     turns that name Kraków and Utrecht. Chosen before measuring; checked on LoCoMo's first five
  *     conversations and the first half of the project's own chats (see docs/memory.md).
+ * @param traceMaxAge retention of stored retrieve traces: each maintenance round deletes those
+ *     older than this ({@code maintenance.trace-max-age-days}, 0 = none by age; the trace log keeps
+ *     at most {@code cairn.retrieval.trace-retention} per namespace either way)
  */
 public record MemoryServiceConfig(
         MemoryLifecycle.Config lifecycle,
@@ -78,7 +81,8 @@ public record MemoryServiceConfig(
         boolean dropQuestionWords,
         double speakerBonus,
         double listSpeakerBonus,
-        double facetBonus) {
+        double facetBonus,
+        Duration traceMaxAge) {
 
     public static final int DEFAULT_CANDIDATES = 100;
     public static final double DEFAULT_LEXICAL_WEIGHT = 0.1;
@@ -140,6 +144,11 @@ public record MemoryServiceConfig(
             throw new IllegalArgumentException(
                     "illegal facetBonus: " + facetBonus + ", must be in [0, 1]");
         }
+        Objects.requireNonNull(traceMaxAge, "traceMaxAge");
+        if (traceMaxAge.isNegative()) {
+            throw new IllegalArgumentException(
+                    "illegal traceMaxAge: " + traceMaxAge + ", must be >= 0 (0 keeps every trace)");
+        }
         if (!(listSpeakerBonus >= 0 && listSpeakerBonus <= 1)) {
             throw new IllegalArgumentException(
                     "illegal listSpeakerBonus: " + listSpeakerBonus + ", must be in [0, 1]");
@@ -163,7 +172,8 @@ public record MemoryServiceConfig(
                 true,
                 DEFAULT_SPEAKER_BONUS,
                 DEFAULT_LIST_SPEAKER_BONUS,
-                DEFAULT_FACET_BONUS);
+                DEFAULT_FACET_BONUS,
+                Duration.ZERO);
     }
 
     public MemoryServiceConfig withCandidates(int candidates) {
@@ -226,6 +236,13 @@ public record MemoryServiceConfig(
         return copy(c -> c.facetBonus = facetBonus);
     }
 
+    /**
+     * Stored traces older than {@code traceMaxAge} go in each maintenance round; zero keeps them.
+     */
+    public MemoryServiceConfig withTraceMaxAge(Duration traceMaxAge) {
+        return copy(c -> c.traceMaxAge = traceMaxAge);
+    }
+
     /** The settings a wither changes; every other one is kept. */
     private static final class Draft {
         MemoryLifecycle.Config lifecycle;
@@ -244,6 +261,7 @@ public record MemoryServiceConfig(
         double speakerBonus;
         double listSpeakerBonus;
         double facetBonus;
+        Duration traceMaxAge;
     }
 
     private MemoryServiceConfig copy(java.util.function.Consumer<Draft> change) {
@@ -264,6 +282,7 @@ public record MemoryServiceConfig(
         c.speakerBonus = speakerBonus;
         c.listSpeakerBonus = listSpeakerBonus;
         c.facetBonus = facetBonus;
+        c.traceMaxAge = traceMaxAge;
         change.accept(c);
         return new MemoryServiceConfig(
                 c.lifecycle,
@@ -281,6 +300,7 @@ public record MemoryServiceConfig(
                 c.dropQuestionWords,
                 c.speakerBonus,
                 c.listSpeakerBonus,
-                c.facetBonus);
+                c.facetBonus,
+                c.traceMaxAge);
     }
 }

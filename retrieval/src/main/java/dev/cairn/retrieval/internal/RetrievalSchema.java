@@ -27,6 +27,7 @@ public final class RetrievalSchema implements Schema {
                 "V009__trace_candidate_detail.sql",
                 "V011__feedback.sql",
                 "V014__trace_entries_in_row.sql",
-                "V016__adaptation_prior.sql");
+                "V016__adaptation_prior.sql",
+                "V020__trace_user.sql");
     }
 }

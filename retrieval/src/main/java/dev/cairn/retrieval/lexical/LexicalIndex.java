@@ -47,6 +47,13 @@ public interface LexicalIndex extends AutoCloseable {
     /** Drops a namespace's index entirely; does nothing when there is none. */
     void deleteNamespace(String namespace);
 
+    /**
+     * Rewrites the namespace's segments that still hold deleted chunks and commits, so no file of
+     * the index keeps a deleted chunk's terms (a forgotten user's words); nothing when the
+     * namespace has no index.
+     */
+    void purgeDeleted(String namespace);
+
     /** Deletes every namespace's documents and sets {@link #lastAppliedSeq()} to 0. */
     void deleteAll();
 

@@ -29,6 +29,7 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
@@ -356,6 +357,62 @@ final class LuceneLexicalIndex implements LexicalIndex {
         }
     }
 
+    /** Most merge rounds {@link #purgeDeleted} runs (one is enough unless merges raced it). */
+    private static final int MAX_PURGE_ROUNDS = 10;
+
+    /** Longest {@link #purgeDeleted} waits for the merges running in one round. */
+    private static final java.time.Duration MERGE_WAIT = java.time.Duration.ofMinutes(2);
+
+    /** Returns once no merge of {@code writer} is running, or after {@link #MERGE_WAIT}. */
+    private static void awaitMerges(IndexWriter writer) {
+        long deadline = System.nanoTime() + MERGE_WAIT.toNanos();
+        while (!writer.getMergingSegments().isEmpty() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for merges", e);
+            }
+        }
+    }
+
+    /**
+     * Merges away every segment of the namespace that holds deleted chunks ({@link
+     * IndexWriter#forceMergeDeletes}), commits, and refreshes the searcher so the old segments'
+     * files, which the previous near-real-time reader still referenced, are deleted.
+     */
+    @Override
+    public synchronized void purgeDeleted(String namespace) {
+        checkOpen();
+        checkNamespace(namespace);
+        Shard shard = existingShard(namespace);
+        if (shard == null) {
+            return;
+        }
+        try {
+            // A segment a merge is already working on is left out of forceMergeDeletes' plan (and
+            // the call then returns at once): wait for running merges, then go again, committing
+            // each round, until the writer counts no deleted document.
+            String seq = Long.toString(lastAppliedSeq.get());
+            for (int round = 0; round < MAX_PURGE_ROUNDS; round++) {
+                awaitMerges(shard.writer);
+                shard.writer.forceMergeDeletes(true);
+                awaitMerges(shard.writer);
+                shard.writer.setLiveCommitData(Map.of(COMMIT_SEQ_KEY, seq).entrySet(), true);
+                shard.writer.commit();
+                IndexWriter.DocStats docs = shard.writer.getDocStats();
+                if (docs.maxDoc == docs.numDocs) {
+                    break;
+                }
+            }
+            shard.writes.incrementAndGet();
+            shard.refreshIfStale();
+            shard.writer.deleteUnusedFiles();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public long lastAppliedSeq() {
         return lastAppliedSeq.get();
@@ -400,6 +457,11 @@ final class LuceneLexicalIndex implements LexicalIndex {
             IndexWriterConfig iwc = new IndexWriterConfig(analyzer);
             iwc.setSimilarity(similarity);
             iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            // purgeDeleted rewrites every segment with a deleted chunk, not only those past the
+            // default 10 % of deletions: a forgotten user's one memory must not stay on disk.
+            TieredMergePolicy merges = new TieredMergePolicy();
+            merges.setForceMergeDeletesPctAllowed(0);
+            iwc.setMergePolicy(merges);
             // Durability is explicit: only commit() writes, together with the sequence number.
             iwc.setCommitOnClose(false);
             IndexWriter writer = new IndexWriter(dir, iwc);

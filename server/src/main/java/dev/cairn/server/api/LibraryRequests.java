@@ -48,7 +48,8 @@ public final class LibraryRequests {
                         ? FusionStrategy.DEFAULT
                         : FusionStrategy.parse(body.fusion()),
                 new RetrieveFilters(body.filters().tags(), body.filters().sources(), authorities),
-                body.explain());
+                body.explain(),
+                body.userId());
     }
 
     /** The recall in a namespace; 400 naming {@code query} when it is blank. */

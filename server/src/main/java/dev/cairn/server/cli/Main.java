@@ -36,6 +36,7 @@ import picocli.CommandLine.Command;
             TuneCommand.class,
             ExportCommand.class,
             ImportCommand.class,
+            ForgetCommand.class,
             McpCommand.class,
             EvalCommand.class
         })

@@ -298,4 +298,98 @@ class LocalCommandUsesRunningServerTest {
             assertThat(held.isValid()).isTrue();
         }
     }
+
+    @Test
+    void forgetWithoutServerOptionRunsOnTheServerHoldingTheDataDir() throws Exception {
+        Path data = dir.resolve("forget");
+        try (CairnServer server = startOn(data)) {
+            server.store().createNamespace("ops", "");
+            String carols =
+                    server.memory()
+                            .write(
+                                    NewMemory.of(
+                                            dev.cairn.memory.Scope.of("ops", "carol", ""),
+                                            MemoryType.FACT,
+                                            "Carol parks in bay 12"),
+                                    "test")
+                            .memory()
+                            .id();
+            String daves =
+                    server.memory()
+                            .write(
+                                    NewMemory.of(
+                                            dev.cairn.memory.Scope.of("ops", "dave", ""),
+                                            MemoryType.FACT,
+                                            "Dave parks in bay 14"),
+                                    "test")
+                            .memory()
+                            .id();
+
+            Outcome forgot =
+                    run(
+                            "forget",
+                            "--namespace",
+                            "ops",
+                            "--user",
+                            "carol",
+                            "--data",
+                            data.toString());
+
+            assertThat(forgot.exit()).as(forgot.err()).isZero();
+            assertThat(forgot.err()).contains("cairn: using the server at");
+            assertThat(forgot.out())
+                    .startsWith("forgot user carol in ops: ")
+                    .contains("1 memories");
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> server.memory().get("ops", carols))
+                    .isInstanceOf(java.util.NoSuchElementException.class);
+            assertThat(server.memory().get("ops", daves).content())
+                    .isEqualTo("Dave parks in bay 14");
+            assertThat(server.store().forgetRecords("ops"))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.userId()).isEqualTo("carol"));
+
+            Outcome blank =
+                    run("forget", "--namespace", "ops", "--user", " ", "--data", data.toString());
+
+            assertThat(blank.exit()).isEqualTo(Main.EXIT_USAGE);
+            assertThat(blank.err()).contains("--user must not be blank");
+            assertThat(server.store().forgetRecords("ops")).hasSize(1);
+        }
+    }
+
+    @Test
+    void forgetWithNoServerRunsInTheDataDirAndPurgesItsIndex() throws Exception {
+        Path data = dir.resolve("forget-locally");
+        String word = "zqlocallyforgottenqx";
+        try (CairnServer server = startOn(data)) {
+            server.store().createNamespace("ops", "");
+            for (String user : List.of("erin", "frank")) {
+                server.memory()
+                        .write(
+                                NewMemory.of(
+                                        dev.cairn.memory.Scope.of("ops", user, ""),
+                                        MemoryType.FACT,
+                                        user + " said " + (user.equals("erin") ? word : "nothing")),
+                                "test");
+            }
+        }
+        assertThat(
+                        dev.cairn.server.StoredBytes.segmentsWithTerm(
+                                data.resolve("lucene/memories/ops"), word))
+                .isNotEmpty();
+
+        Outcome forgot =
+                run("forget", "--namespace", "ops", "--user", "erin", "--data", data.toString());
+
+        assertThat(forgot.exit()).as(forgot.err()).isZero();
+        assertThat(forgot.err()).doesNotContain("using the server");
+        assertThat(forgot.out()).startsWith("forgot user erin in ops: ").contains("1 memories");
+        assertThat(dev.cairn.server.StoredBytes.filesHolding(data, word)).isEmpty();
+        try (Store store = Store.embedded(data)) {
+            assertThat(store.forgetRecords("ops"))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.requestedBy()).startsWith("cli:"));
+        }
+    }
 }

@@ -8,7 +8,9 @@ import java.util.Objects;
  * {@code POST /v1/namespaces/{ns}/retrieve} (also the {@code retrieve} tool's arguments and the
  * command line's request). {@code trace} asks for the candidate trace in the answer, like the
  * {@code ?trace=true} query parameter. A null {@code topK}, {@code candidates}, {@code k} or {@code
- * fusion}, or weight, takes the server's default (10, 100, 60, {@code adaptive}, 1.0 each).
+ * fusion}, or weight, takes the server's default (10, 100, 60, {@code adaptive}, 1.0 each). {@code
+ * userId} names who the query was asked for: the stored trace keeps it, so forgetting the user
+ * removes the trace.
  */
 public record RetrieveBody(
         String query,
@@ -19,7 +21,8 @@ public record RetrieveBody(
         String fusion,
         Filters filters,
         Boolean explain,
-        Boolean trace) {
+        Boolean trace,
+        String userId) {
 
     public RetrieveBody {
         query = Objects.requireNonNullElse(query, "");
@@ -27,11 +30,12 @@ public record RetrieveBody(
         filters = Objects.requireNonNullElse(filters, Filters.NONE);
         explain = Objects.requireNonNullElse(explain, false);
         trace = Objects.requireNonNullElse(trace, false);
+        userId = Objects.requireNonNullElse(userId, "");
     }
 
     /** A query with every default but {@code topK} (null: the default too). */
     public static RetrieveBody of(String query, Integer topK) {
-        return new RetrieveBody(query, topK, null, null, null, null, null, null, null);
+        return new RetrieveBody(query, topK, null, null, null, null, null, null, null, null);
     }
 
     /** Signal weights; a null one keeps the server's default. */
