@@ -21,6 +21,10 @@ import dev.cairn.retrieval.RetrievalConfig;
 import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerSettings;
 import dev.langchain4j.data.document.Metadata;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ChatMessageType;
+import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.http.client.jdk.JdkHttpClient;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.ChatModel;
@@ -129,13 +133,19 @@ class CairnLangChain4jEndToEndTest {
                 .build();
     }
 
-    Assistant assistant(ChatCompletionsStub stub, String userId) {
+    /** An assistant of one user in one session: its chat memory is the session's conversation. */
+    Assistant assistant(ChatCompletionsStub stub, String userId, String session) {
         return AiServices.builder(Assistant.class)
                 .chatModel(chatModel(stub))
                 .contentRetriever(CairnContentRetriever.of(ops, 2))
                 .tools(new CairnMemoryTools(ops, userId))
-                // a new session: no messages of an earlier one
-                .chatMemory(MessageWindowChatMemory.withMaxMessages(20))
+                .chatMemory(
+                        MessageWindowChatMemory.builder()
+                                .id(session)
+                                .maxMessages(20)
+                                .chatMemoryStore(
+                                        new CairnChatMemoryStore(client.conversations("ops")))
+                                .build())
                 .build();
     }
 
@@ -163,7 +173,7 @@ class CairnLangChain4jEndToEndTest {
                                                                     + " weekends only")))
                     .then(request -> text("About forty minutes; noted your weekend preference."));
 
-            Result<String> first = assistant(stub, "dana").chat(message);
+            Result<String> first = assistant(stub, "dana", "dana-monday").chat(message);
 
             assertThat(first.content())
                     .isEqualTo("About forty minutes; noted your weekend preference.");
@@ -230,7 +240,26 @@ class CairnLangChain4jEndToEndTest {
             assertThat(stub.unanswered()).isZero();
         }
 
-        // a later session: a new assistant and chat memory; only Cairn remembers
+        // the session's conversation holds the turn: question, tool call, its result, answer
+        List<ChatMessage> monday =
+                new CairnChatMemoryStore(client.conversations("ops")).getMessages("dana-monday");
+        assertThat(monday)
+                .extracting(ChatMessage::type)
+                .containsExactly(
+                        ChatMessageType.USER,
+                        ChatMessageType.AI,
+                        ChatMessageType.TOOL_EXECUTION_RESULT,
+                        ChatMessageType.AI);
+        // LangChain4j keeps the user's message as augmented with the retrieved chunks
+        assertThat(((UserMessage) monday.getFirst()).singleText())
+                .startsWith(message)
+                .contains(ranked.hits().getFirst().text());
+        assertThat(((AiMessage) monday.get(1)).toolExecutionRequests().getFirst().name())
+                .isEqualTo("remember");
+        assertThat(((AiMessage) monday.get(3)).text())
+                .isEqualTo("About forty minutes; noted your weekend preference.");
+
+        // a later session: a new assistant and conversation; only Cairn's memories remember
         try (ChatCompletionsStub stub = new ChatCompletionsStub()) {
             stub.then(
                             request ->
@@ -244,7 +273,8 @@ class CairnLangChain4jEndToEndTest {
                                                                     + " windows?")))
                     .then(request -> text("From memory: " + lastMessage(request, "tool")));
 
-            Result<String> later = assistant(stub, "dana").chat("When should I plan the upgrade?");
+            Result<String> later =
+                    assistant(stub, "dana", "dana-friday").chat("When should I plan the upgrade?");
 
             JsonNode asked = stub.requests().getFirst();
             assertThat(asked.toString()).doesNotContain("weekends");
@@ -254,6 +284,26 @@ class CairnLangChain4jEndToEndTest {
                     .startsWith("From memory: ")
                     .contains("Dana wants maintenance windows on weekends only");
             assertThat(stub.unanswered()).isZero();
+        }
+    }
+
+    @Test
+    void aSessionGoesOnWithItsConversationFromCairn() {
+        try (ChatCompletionsStub stub = new ChatCompletionsStub()) {
+            stub.then(request -> text("The drain waits for a consumer lag of zero."))
+                    .then(request -> text("Then bring the payment workers back."));
+
+            assistant(stub, "lee", "lee-session").chat("How do I empty the payments queue?");
+            // a new assistant, as after a restart: the session's messages come from Cairn
+            assistant(stub, "lee", "lee-session").chat("And after that?");
+
+            JsonNode resumed = stub.requests().get(1);
+            assertThat(resumed.path("messages"))
+                    .extracting(m -> m.path("role").asText())
+                    .containsExactly("user", "assistant", "user");
+            assertThat(resumed.path("messages").get(1).path("content").asText())
+                    .isEqualTo("The drain waits for a consumer lag of zero.");
+            assertThat(lastMessage(resumed, "user")).startsWith("And after that?");
         }
     }
 
