@@ -12,7 +12,8 @@ import java.util.Map;
  * pages, and deleted with their conversation. Obtained from {@link
  * CairnClient#conversations(String)}. ARK answers errors in its own envelope ({@code {"error":
  * {"code", "message"}}}), not problem+json: a {@link CairnException} then has the status, title
- * {@code HTTP <status>} and the envelope as detail. Thread-safe.
+ * {@code HTTP <status>}, the envelope's message as detail and the envelope as {@code problem()}.
+ * Thread-safe.
  */
 public final class ConversationClient {
 

@@ -26,9 +26,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The chat memory store against a real server's ARK conversations: every kind of message comes back
- * as it was given, a conversation going on is appended to, one that lost its oldest messages is
- * replaced, and a delete empties it.
+ * The chat memory store against a real server's ARK conversations (embedded store here, the
+ * PostgreSQL subclass on PostgreSQL): every kind of message comes back as it was given, a
+ * conversation going on is appended to, one that lost its oldest messages is replaced, and a delete
+ * empties it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CairnChatMemoryStoreTest {
@@ -40,21 +41,31 @@ class CairnChatMemoryStoreTest {
     ConversationClient conversations;
     CairnChatMemoryStore store;
 
+    /** The server settings; the PostgreSQL subclass points them at a database. */
+    ServerSettings settings(Path dataDir) {
+        return ServerSettings.defaults(dataDir).withPort(0).withAdminToken(ADMIN);
+    }
+
     @BeforeAll
     void start(@TempDir Path dataDir) {
-        server =
-                CairnServer.start(
-                        ServerSettings.defaults(dataDir).withPort(0).withAdminToken(ADMIN));
+        server = CairnServer.start(settings(dataDir));
         client = CairnClient.of(URI.create("http://localhost:" + server.port()), ADMIN);
         client.createNamespace(new NamespaceBody("chats", "chat memories", null));
         conversations = client.conversations("chats");
         store = new CairnChatMemoryStore(conversations);
     }
 
+    /** Stops the client and the server, once. */
     @AfterAll
     void stop() {
-        client.close();
-        server.close();
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+        if (server != null) {
+            server.close();
+            server = null;
+        }
     }
 
     static final List<ChatMessage> TURN =
