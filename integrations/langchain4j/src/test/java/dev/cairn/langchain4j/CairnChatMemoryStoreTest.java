@@ -6,15 +6,12 @@ import dev.cairn.api.body.NamespaceBody;
 import dev.cairn.api.view.ArkAnswers;
 import dev.cairn.client.CairnClient;
 import dev.cairn.client.ConversationClient;
-import dev.cairn.server.CairnServer;
-import dev.cairn.server.ServerSettings;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,38 +31,28 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CairnChatMemoryStoreTest {
 
-    static final String ADMIN = "chat-memory-test-admin-token-32chars";
-
-    CairnServer server;
+    TestCairn cairn;
     CairnClient client;
     ConversationClient conversations;
     CairnChatMemoryStore store;
 
-    /** The server settings; the PostgreSQL subclass points them at a database. */
-    ServerSettings settings(Path dataDir) {
-        return ServerSettings.defaults(dataDir).withPort(0).withAdminToken(ADMIN);
+    /** Whether the server runs on PostgreSQL; the subclass says yes. */
+    boolean onPostgres() {
+        return false;
     }
 
     @BeforeAll
     void start(@TempDir Path dataDir) {
-        server = CairnServer.start(settings(dataDir));
-        client = CairnClient.of(URI.create("http://localhost:" + server.port()), ADMIN);
+        cairn = TestCairn.start(dataDir, onPostgres());
+        client = cairn.client;
         client.createNamespace(new NamespaceBody("chats", "chat memories", null));
         conversations = client.conversations("chats");
         store = new CairnChatMemoryStore(conversations);
     }
 
-    /** Stops the client and the server, once. */
     @AfterAll
     void stop() {
-        if (client != null) {
-            client.close();
-            client = null;
-        }
-        if (server != null) {
-            server.close();
-            server = null;
-        }
+        cairn.close();
     }
 
     static final List<ChatMessage> TURN =

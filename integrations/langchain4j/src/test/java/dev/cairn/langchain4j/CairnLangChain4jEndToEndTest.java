@@ -17,9 +17,6 @@ import dev.cairn.client.CairnException;
 import dev.cairn.client.MemoryFilter;
 import dev.cairn.client.NamespaceClient;
 import dev.cairn.client.Page;
-import dev.cairn.retrieval.RetrievalConfig;
-import dev.cairn.server.CairnServer;
-import dev.cairn.server.ServerSettings;
 import dev.langchain4j.data.document.Metadata;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -34,9 +31,7 @@ import dev.langchain4j.rag.content.ContentMetadata;
 import dev.langchain4j.rag.query.Query;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.Result;
-import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,8 +47,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CairnLangChain4jEndToEndTest {
-
-    static final String ADMIN = "langchain4j-test-admin-token-32-chars";
 
     static final String REINDEX =
             """
@@ -83,27 +76,19 @@ class CairnLangChain4jEndToEndTest {
         Result<String> chat(String message);
     }
 
-    CairnServer server;
+    TestCairn cairn;
     CairnClient client;
     NamespaceClient ops;
 
-    ServerSettings settings(Path dataDir) {
-        return ServerSettings.defaults(dataDir)
-                .withPort(0)
-                .withAdminToken(ADMIN)
-                // a shared, slow test machine must not turn answers partial
-                .withRetrieval(
-                        RetrievalConfig.defaults()
-                                .withTimeouts(
-                                        Duration.ofSeconds(30),
-                                        Duration.ofSeconds(30),
-                                        Duration.ofSeconds(30)));
+    /** Whether the server runs on PostgreSQL; the subclass says yes. */
+    boolean onPostgres() {
+        return false;
     }
 
     @BeforeAll
     void start(@TempDir Path dataDir) {
-        server = CairnServer.start(settings(dataDir));
-        client = CairnClient.of(URI.create("http://localhost:" + server.port()), ADMIN);
+        cairn = TestCairn.start(dataDir, onPostgres());
+        client = cairn.client;
         client.createNamespace(new NamespaceBody("ops", "runbooks", null));
         ops = client.namespace("ops");
         ops.ingest(DocumentBody.markdown("reindex", REINDEX));
@@ -113,14 +98,7 @@ class CairnLangChain4jEndToEndTest {
 
     @AfterAll
     void stop() {
-        if (client != null) {
-            client.close();
-            client = null;
-        }
-        if (server != null) {
-            server.close();
-            server = null;
-        }
+        cairn.close();
     }
 
     static ChatModel chatModel(ChatCompletionsStub stub) {
