@@ -71,6 +71,11 @@ public final class CairnClient implements AutoCloseable {
         return new NamespaceClient(transport, name);
     }
 
+    /** The conversation calls of a namespace's ARK mount ({@code /ark/{ns}}); sends nothing. */
+    public ConversationClient conversations(String namespace) {
+        return new ConversationClient(transport, namespace);
+    }
+
     /** {@code POST /v1/namespaces} (admin); 409 when it exists. */
     public NamespaceView createNamespace(NamespaceBody body) {
         return transport.call("POST", "/v1/namespaces", body, false, type(NamespaceView.class));

@@ -171,7 +171,7 @@ final class Transport {
                     return new CairnException(
                             status,
                             node.path("title").asText("HTTP " + status),
-                            node.path("detail").asText(""),
+                            node.has("detail") ? node.path("detail").asText("") : envelope(node),
                             node.path("type").asText("about:blank"),
                             node);
                 }
@@ -184,6 +184,15 @@ final class Transport {
                         ? text.substring(0, MAX_DETAIL_CHARS) + "..."
                         : text;
         return new CairnException(status, "HTTP " + status, detail.strip(), "about:blank", null);
+    }
+
+    /**
+     * The message of an error that is JSON but not problem+json: ARK's {@code {"error": {"code",
+     * "message"}}} and Orloj's {@code {"error": "..."}}; "" for any other.
+     */
+    private static String envelope(JsonNode node) {
+        JsonNode error = node.path("error");
+        return error.isObject() ? error.path("message").asText("") : error.asText("");
     }
 
     /** {@code Retry-After} in seconds or as an HTTP date; absent when missing or unreadable. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.api.body.ApplyBody;
 import dev.cairn.api.body.DocumentBody;
 import dev.cairn.api.body.FeedbackBody;
@@ -16,6 +18,7 @@ import dev.cairn.api.body.NewProposalBody;
 import dev.cairn.api.body.RecallBody;
 import dev.cairn.api.body.RetrieveBody;
 import dev.cairn.api.body.ReviewBody;
+import dev.cairn.api.view.ArkAnswers;
 import dev.cairn.api.view.DocumentView;
 import dev.cairn.api.view.FeedbackViews;
 import dev.cairn.api.view.HealthAnswer;
@@ -460,6 +463,44 @@ class CairnClientEndToEndTest {
                 .singleElement()
                 .satisfies(claim -> assertThat(claim.get("supported")).isEqualTo(false));
         assertThat(unsupported.judgement().get("grounded")).isEqualTo(false);
+    }
+
+    @Test
+    void conversationMessagesAreAppendedReadInPagesAndDeleted() {
+        namespace("client-chats");
+        ConversationClient chats = client.conversations("client-chats");
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode question = json.createObjectNode().put("role", "user").put("content", "hi");
+        ObjectNode answer =
+                json.createObjectNode().put("role", "assistant").put("content", "hello, Dana");
+
+        chats.append("chat 1", "q1", List.of(question, answer));
+        chats.append("chat 1", "q2", List.of(question));
+
+        ArkAnswers.Messages first = chats.messages("chat 1", 2, "");
+        assertThat(first.items())
+                .extracting(ArkAnswers.Message::message)
+                .containsExactly(question, answer);
+        assertThat(first.items()).extracting(ArkAnswers.Message::queryId).containsOnly("q1");
+        assertThat(first.items())
+                .extracting(ArkAnswers.Message::conversationId)
+                .containsOnly("chat 1");
+        assertThat(first.total()).isEqualTo(3);
+        assertThat(first.hasMore()).isTrue();
+        ArkAnswers.Messages rest = chats.messages("chat 1", 2, first.nextCursor());
+        assertThat(rest.items()).extracting(ArkAnswers.Message::queryId).containsExactly("q2");
+        assertThat(rest.hasMore()).isFalse();
+        assertThat(rest.nextCursor()).isNull();
+
+        chats.deleteConversation("chat 1");
+        assertThat(chats.messages("chat 1", 10, "").items()).isEmpty();
+
+        CairnException missing =
+                catchThrowableOfType(
+                        CairnException.class, () -> chats.append("chat 1", "", List.of(question)));
+        assertThat(missing.status()).isEqualTo(400);
+        assertThat(missing.title()).as("ARK's envelope, not problem+json").isEqualTo("HTTP 400");
+        assertThat(missing.detail()).contains("query_id");
     }
 
     @Test

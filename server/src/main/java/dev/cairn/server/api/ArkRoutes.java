@@ -10,7 +10,7 @@ import dev.cairn.agents.conversation.MessagePage;
 import dev.cairn.agents.conversation.MessageWatch;
 import dev.cairn.agents.conversation.StoredMessage;
 import dev.cairn.agents.conversation.Transcripts;
-import dev.cairn.server.api.view.ArkAnswers;
+import dev.cairn.api.view.ArkAnswers;
 import dev.cairn.server.auth.Principal;
 import dev.cairn.server.auth.Role;
 import dev.cairn.server.http.ErrorEnvelope;
@@ -29,6 +29,7 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -190,7 +191,7 @@ public final class ArkRoutes implements HttpService {
                 res,
                 200,
                 new ArkAnswers.Conversation(
-                        id, history.messages().stream().map(ArkAnswers.Message::of).toList()));
+                        id, history.messages().stream().map(ArkRoutes::message).toList()));
     }
 
     /**
@@ -268,6 +269,23 @@ public final class ArkRoutes implements HttpService {
                 new ArkAnswers.MemoryStatus(conversations.size(), messages, conversations));
     }
 
+    /** A stored message as ARK shows it: the JSON as it was sent (secrets redacted). */
+    static ArkAnswers.Message message(StoredMessage m) {
+        JsonNode message;
+        try {
+            message = Json.MAPPER.readTree(m.json());
+        } catch (IOException e) {
+            throw new UncheckedIOException("stored message " + m.sequence() + " is not JSON", e);
+        }
+        return new ArkAnswers.Message(
+                m.createdAt().toString(),
+                m.conversationId(),
+                m.queryId(),
+                message,
+                m.sequence(),
+                m.flags());
+    }
+
     private static void success(ServerResponse res, String message) {
         Json.send(res, 200, ArkAnswers.Success.of(message));
     }
@@ -336,7 +354,7 @@ public final class ArkRoutes implements HttpService {
                     res,
                     200,
                     new ArkAnswers.Messages(
-                            history.messages().stream().map(ArkAnswers.Message::of).toList(),
+                            history.messages().stream().map(ArkRoutes::message).toList(),
                             history.total(),
                             false,
                             null));
@@ -351,7 +369,7 @@ public final class ArkRoutes implements HttpService {
                 res,
                 200,
                 new ArkAnswers.Messages(
-                        page.items().stream().map(ArkAnswers.Message::of).toList(),
+                        page.items().stream().map(ArkRoutes::message).toList(),
                         page.total(),
                         more,
                         more ? Long.toString(page.items().getLast().sequence()) : null));
@@ -425,7 +443,7 @@ public final class ArkRoutes implements HttpService {
         do {
             page = repository().messagesAfter(ns, filter, after, ConversationRepository.MAX_READ);
             for (StoredMessage m : page.items()) {
-                out.data(Json.MAPPER.writeValueAsString(ArkAnswers.Message.of(m)));
+                out.data(Json.MAPPER.writeValueAsString(message(m)));
                 after = m.sequence();
             }
         } while (page.hasMore() && !page.items().isEmpty());

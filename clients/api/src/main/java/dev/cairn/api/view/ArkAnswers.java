@@ -1,15 +1,14 @@
-package dev.cairn.server.api.view;
+package dev.cairn.api.view;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.agents.conversation.StoredMessage;
-import dev.cairn.server.http.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 
-/** The answers of ARK's Memory API, in ARK's field names (snake_case, and its paging fields). */
+/**
+ * The answers of ARK's Memory API ({@code /ark/{ns}}), in ARK's field names (snake_case, and its
+ * paging fields): what the server writes and the client's conversation calls read.
+ */
 public final class ArkAnswers {
 
     private ArkAnswers() {}
@@ -34,25 +33,7 @@ public final class ArkAnswers {
             @JsonProperty("query_id") String queryId,
             JsonNode message,
             long sequence,
-            @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> flags) {
-
-        public static Message of(StoredMessage m) {
-            JsonNode message;
-            try {
-                message = Json.MAPPER.readTree(m.json());
-            } catch (IOException e) {
-                throw new UncheckedIOException(
-                        "stored message " + m.sequence() + " is not JSON", e);
-            }
-            return new Message(
-                    m.createdAt().toString(),
-                    m.conversationId(),
-                    m.queryId(),
-                    message,
-                    m.sequence(),
-                    m.flags());
-        }
-    }
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> flags) {}
 
     /**
      * {@code GET messages}: offset paging, {@code nextCursor} (a string) only when there is more.
