@@ -329,6 +329,7 @@ class CairnLangChain4jEndToEndTest {
                                         new dev.cairn.api.body.RetrieveBody.Filters(
                                                 List.of("no-such-tag"), null, null),
                                         null,
+                                        null,
                                         null));
 
         assertThat(filtered.retrieve(Query.from("reindex the product search"))).isEmpty();
