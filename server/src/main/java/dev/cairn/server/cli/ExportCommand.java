@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "export",
         description =
-                "Write a namespace (memories with vectors and history) to one JSON Lines file.",
+                "Write a namespace (documents, memories, conversations, key/value entries) to one"
+                        + " JSON Lines file.",
         mixinStandardHelpOptions = true)
 final class ExportCommand implements Callable<Integer> {
 
