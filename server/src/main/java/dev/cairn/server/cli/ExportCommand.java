@@ -53,8 +53,7 @@ final class ExportCommand implements Callable<Integer> {
         if (target.getParent() != null && !Files.isDirectory(target.getParent())) {
             throw new IllegalArgumentException("no such folder: " + target.getParent());
         }
-        RemoteOptions server =
-                remote != null && remote.remote() ? remote : local.runningServer().orElse(null);
+        RemoteOptions server = local.askedOrRunning(remote);
         if (server != null) {
             server.download("/v1/namespaces/" + namespace + "/export", target);
             System.out.println("exported " + namespace + " to " + target);

@@ -60,8 +60,7 @@ final class ForgetCommand implements Callable<Integer> {
         if (user.isBlank()) {
             throw new IllegalArgumentException("--user must not be blank");
         }
-        RemoteOptions server =
-                remote != null && remote.remote() ? remote : local.runningServer().orElse(null);
+        RemoteOptions server = local.askedOrRunning(remote);
         JsonNode answer;
         if (server != null) {
             answer =

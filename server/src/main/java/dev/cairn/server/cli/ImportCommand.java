@@ -53,8 +53,7 @@ final class ImportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("no such file: " + file);
         }
         NamespaceImport.Source source = NamespaceImport.source(file);
-        RemoteOptions server =
-                remote != null && remote.remote() ? remote : local.runningServer().orElse(null);
+        RemoteOptions server = local.askedOrRunning(remote);
         String report;
         if (server != null) {
             String path = "/v1/namespaces/" + namespace;

@@ -101,6 +101,15 @@ final class LocalOptions {
      *
      * @throws IllegalArgumentException when a server holds the data dir but does not answer
      */
+    /**
+     * The server a command asks: {@code asked} when the command line names one, else the server
+     * that holds this data dir ({@link #runningServer}); null when neither, and the command runs on
+     * the data dir itself.
+     */
+    RemoteOptions askedOrRunning(RemoteOptions asked) {
+        return asked != null && asked.remote() ? asked : runningServer().orElse(null);
+    }
+
     Optional<RemoteOptions> runningServer() {
         ServerSettings settings = settings();
         Path dir = settings.dataDir().toAbsolutePath();

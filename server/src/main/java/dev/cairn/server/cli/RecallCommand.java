@@ -106,8 +106,7 @@ final class RecallCommand implements Callable<Integer> {
                 allUsers ? Optional.of(Namespace.RecallScope.NAMESPACE) : Optional.empty();
         scope.ifPresent(s -> body.put("scope", s.label()));
         JsonNode answer;
-        RemoteOptions server =
-                remote != null && remote.remote() ? remote : local.runningServer().orElse(null);
+        RemoteOptions server = local.askedOrRunning(remote);
         if (server != null) {
             answer =
                     Json.MAPPER.readTree(

@@ -58,8 +58,7 @@ final class RetrieveCommand implements Callable<Integer> {
         body.put("query", query);
         body.put("topK", topK);
         JsonNode answer;
-        RemoteOptions server =
-                remote != null && remote.remote() ? remote : local.runningServer().orElse(null);
+        RemoteOptions server = local.askedOrRunning(remote);
         if (server != null) {
             answer =
                     Json.MAPPER.readTree(

@@ -64,8 +64,7 @@ final class TuneCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        RemoteOptions server =
-                remote != null && remote.remote() ? remote : local.runningServer().orElse(null);
+        RemoteOptions server = local.askedOrRunning(remote);
         String base = "/v1/namespaces/" + namespace + "/adaptation";
         if (rollback) {
             JsonNode state;

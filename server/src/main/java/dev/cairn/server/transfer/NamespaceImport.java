@@ -149,7 +149,8 @@ public final class NamespaceImport {
     private ExportFormat.Header check(Path file) {
         Set<String> ids = new HashSet<>();
         Set<String> documentIds = new HashSet<>();
-        int dimensions = header(file).dimensions();
+        ExportFormat.Header header = header(file);
+        int dimensions = header.dimensions();
         Set<String> conversationIds = new HashSet<>();
         Set<String> keys = new HashSet<>();
         each(
@@ -185,7 +186,8 @@ public final class NamespaceImport {
                             throw new IllegalArgumentException(
                                     "document '" + document.id() + "' appears twice");
                         }
-                        for (ChunkDraft c : document.copy().chunks()) {
+                        DocumentCopy copy = document.copy();
+                        for (ChunkDraft c : copy.chunks()) {
                             int n = c.embedding().length;
                             if (n != 0 && n != dimensions) {
                                 throw new IllegalArgumentException(
@@ -199,7 +201,7 @@ public final class NamespaceImport {
                                                 + dimensions);
                             }
                         }
-                        document.copy().draft(); // the store's own checks of a document
+                        copy.draft(); // the store's own checks of a document
                     }
 
                     @Override
@@ -222,7 +224,7 @@ public final class NamespaceImport {
                         entry.entry();
                     }
                 });
-        return header(file);
+        return header;
     }
 
     private static ExportFormat.Header header(Path file) {
