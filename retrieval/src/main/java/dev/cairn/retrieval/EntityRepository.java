@@ -257,10 +257,78 @@ final class EntityRepository {
                         return new AddedRelation(same.get(), false);
                     }
                     String id = UUID.randomUUID().toString();
-                    insertRelation(c, namespace, id, "", Source.API, relation);
+                    insertRelation(c, namespace, id, "", Source.API, relation, Instant.now());
                     sql.appendChange(c, namespace, Change.Kind.RELATION, id, Change.Op.UPSERT);
                     return new AddedRelation(
                             new StoredRelation(id, "", Source.API, relation), true);
+                });
+    }
+
+    /** Every API relation of the namespace, in id order, with the time it was stored. */
+    List<RelationCopy> apiRelationCopies(String namespace) {
+        return sql.read(
+                c -> {
+                    List<RelationCopy> out = new ArrayList<>();
+                    try (PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT id, document_id, source, from_kind, from_id, to_kind,"
+                                            + " to_id, type, confidence, created_at FROM"
+                                            + " knowledge_relations WHERE namespace = ? AND"
+                                            + " source = ? ORDER BY id")) {
+                        ps.setString(1, namespace);
+                        ps.setString(2, Source.API.wire());
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                out.add(
+                                        new RelationCopy(
+                                                rs.getString("id"),
+                                                relation(rs).relation(),
+                                                sql.readInstant(rs, "created_at")));
+                            }
+                        }
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * Stores exported API relations under their own ids, each with its {@code RELATION} change row,
+     * in one transaction; a relation whose id is stored already is left alone (an import run again
+     * adds nothing).
+     *
+     * @return how many were stored
+     */
+    int restoreApiRelations(String namespace, List<RelationCopy> copies) {
+        return sql.write(
+                namespace,
+                c -> {
+                    int stored = 0;
+                    for (RelationCopy copy : copies) {
+                        try (PreparedStatement ps =
+                                c.prepareStatement(
+                                        "SELECT 1 FROM knowledge_relations WHERE namespace = ?"
+                                                + " AND id = ?")) {
+                            ps.setString(1, namespace);
+                            ps.setString(2, copy.id());
+                            try (ResultSet rs = ps.executeQuery()) {
+                                if (rs.next()) {
+                                    continue;
+                                }
+                            }
+                        }
+                        insertRelation(
+                                c,
+                                namespace,
+                                copy.id(),
+                                "",
+                                Source.API,
+                                copy.relation(),
+                                copy.createdAt());
+                        sql.appendChange(
+                                c, namespace, Change.Kind.RELATION, copy.id(), Change.Op.UPSERT);
+                        stored++;
+                    }
+                    return stored;
                 });
     }
 
@@ -410,12 +478,19 @@ final class EntityRepository {
                     documentId + "|" + source.wire() + "|" + n++,
                     documentId,
                     source,
-                    r);
+                    r,
+                    Instant.now());
         }
     }
 
     private void insertRelation(
-            Connection c, String namespace, String id, String documentId, Source source, Relation r)
+            Connection c,
+            String namespace,
+            String id,
+            String documentId,
+            Source source,
+            Relation r,
+            Instant createdAt)
             throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement(
@@ -432,7 +507,7 @@ final class EntityRepository {
             ps.setString(8, r.to().id());
             ps.setString(9, r.type().wireName());
             ps.setDouble(10, r.confidence());
-            sql.bindInstant(ps, 11, Instant.now());
+            sql.bindInstant(ps, 11, createdAt);
             ps.executeUpdate();
         }
     }

@@ -73,6 +73,7 @@ public final class KnowledgeBase implements AutoCloseable {
     private final AdaptationStore adaptations;
     private final Tuner tuner;
     private final ActiveAdaptations active;
+    private final EntityRepository relations;
 
     private KnowledgeBase(
             Store store,
@@ -92,7 +93,8 @@ public final class KnowledgeBase implements AutoCloseable {
                                 store, config.dense(), store.config().exactSearchThreshold());
         this.catalog = new DocumentCatalog(store);
         this.traces = new TraceLog(store.sql(), config.traceRetention());
-        this.ingest = new KnowledgeIngest(store, model, config, new EntityRepository(store.sql()));
+        this.relations = new EntityRepository(store.sql());
+        this.ingest = new KnowledgeIngest(store, model, config, relations);
         this.indexes = new KnowledgeIndexes(store, lexical, dense, catalog);
         this.deadlines =
                 Map.of(
@@ -256,6 +258,30 @@ public final class KnowledgeBase implements AutoCloseable {
      */
     public DocumentCopy.Restored restore(String namespace, List<DocumentCopy> copies) {
         return ingest.restore(namespace, copies);
+    }
+
+    /** Every relation of the namespace created through {@code POST relations}, in id order. */
+    public List<RelationCopy> relationCopies(String namespace) {
+        return relations.apiRelationCopies(namespace);
+    }
+
+    /**
+     * Stores exported {@code POST relations} relations under their ids (the graph picks them up
+     * from the change log); ids stored already are left alone.
+     *
+     * @return how many were stored
+     */
+    public int restoreRelations(String namespace, List<RelationCopy> copies) {
+        return copies.isEmpty() ? 0 : relations.restoreApiRelations(namespace, copies);
+    }
+
+    /**
+     * Stores exported adaptations as they were ({@link AdaptationStore#restore}); the next retrieve
+     * on this server applies the active one.
+     */
+    public void restoreAdaptations(String namespace, List<Adaptation> versions) {
+        adaptations.restore(namespace, versions);
+        active.forget(namespace);
     }
 
     /** Deletes a document from the store and every index; false when there was none. */

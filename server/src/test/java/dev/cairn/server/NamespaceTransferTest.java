@@ -11,8 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and leaves no trace.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NamespaceTransferTest {
 
     static final String A = CairnCalls.ADMIN;
@@ -106,6 +110,10 @@ class NamespaceTransferTest {
     PostgresTestDatabase database;
     String exported;
     final List<String> ids = new ArrayList<>();
+    final List<String> proposals = new ArrayList<>();
+
+    /** Records other than memories and documents in the file: relation, proposals, etc. */
+    static final int OTHERS = 1 + 2 + 3 + 1 + 1;
 
     @BeforeAll
     void start(@TempDir Path sourceDir, @TempDir Path targetDir) {
@@ -176,6 +184,57 @@ class NamespaceTransferTest {
             var ingested = source.call("POST", SRC + "/documents", A, body.toString());
             assertThat(ingested.status()).as(ingested.body()).isEqualTo(201);
         }
+        // what else a namespace holds: a relation, proposals, judgments, an adaptation, a policy
+        var related =
+                source.call(
+                        "POST",
+                        SRC + "/relations",
+                        A,
+                        "{\"from\":\"walk-in fridge\",\"to\":\"document:fryer-fire\","
+                                + "\"type\":\"related_to\",\"confidence\":0.6}");
+        assertThat(related.status()).as(related.body()).isEqualTo(201);
+        for (String title : List.of("Label the oat milk", "Move the fire blanket")) {
+            var proposed =
+                    source.call(
+                            "POST",
+                            SRC + "/proposals",
+                            A,
+                            "{\"type\":\"memory\",\"title\":\""
+                                    + title
+                                    + "\",\"description\":\"seen on shift\",\"content\":\""
+                                    + title
+                                    + ".\"}");
+            assertThat(proposed.status()).as(proposed.body()).isEqualTo(201);
+            proposals.add(proposed.json().path("id").asText());
+        }
+        assertThat(
+                        post(
+                                source,
+                                SRC + "/proposals/" + proposals.get(0) + "/review",
+                                "{\"status\":\"accepted\",\"reviewNote\":\"yes\"}"))
+                .isEqualTo(204);
+        for (String[] runbook : RUNBOOKS) {
+            var judged =
+                    source.call(
+                            "POST",
+                            SRC + "/feedback",
+                            A,
+                            "{\"query\":\""
+                                    + runbook[1]
+                                    + " steps\",\"relevant\":[{\"documentId\":\""
+                                    + runbook[0]
+                                    + "\",\"grade\":2}]}");
+            assertThat(judged.status()).as(judged.body()).isEqualTo(201);
+        }
+        var trained = source.call("POST", SRC + "/adaptation/train", A, null);
+        assertThat(trained.status()).as(trained.body()).isEqualTo(201);
+        var policy =
+                source.call(
+                        "PUT",
+                        SRC + "/policies/short",
+                        A,
+                        "{\"rules\":[{\"kind\":\"max-length\",\"max-chars\":400}]}");
+        assertThat(policy.status()).as(policy.body()).isBetween(200, 201);
         // recall bookkeeping
         int recalled = 0;
         for (String q : QUERIES.subList(0, 3)) {
@@ -270,7 +329,9 @@ class NamespaceTransferTest {
         assertThat(imported.status()).as(imported.body()).isEqualTo(200);
         JsonNode report = imported.json();
         assertThat(report.path("records").path("memory").asLong()).isEqualTo(FACTS.size());
-        assertThat(report.path("written").asLong()).isEqualTo(FACTS.size() + RUNBOOKS.size());
+        assertThat(report.path("written").asLong())
+                .isEqualTo(FACTS.size() + RUNBOOKS.size() + OTHERS);
+        assertThat(report.path("skipped").asLong()).isZero();
         // every vector came with the file: each memory's (the deleted one keeps its own too) and
         // each chunk's
         assertThat(report.path("vectorsReused").asLong())
@@ -323,6 +384,93 @@ class NamespaceTransferTest {
             assertThat(expected).as(q).isNotEmpty();
             assertThat(recall(target, DST, q)).as(q).isEqualTo(expected);
         }
+        // the relation posted to the source is an edge of the copy's graph
+        assertThat(
+                        target.call("GET", DST + "/entities/walk-in%20fridge", A, null)
+                                .json()
+                                .path("relations")
+                                .toString())
+                .contains("fryer-fire")
+                .contains("related_to");
+        for (String id : proposals) {
+            assertThat(target.call("GET", DST + "/proposals/" + id, A, null).json())
+                    .isEqualTo(source.call("GET", SRC + "/proposals/" + id, A, null).json());
+        }
+        assertThat(target.call("GET", DST + "/feedback?limit=10", A, null).json().path("items"))
+                .isEqualTo(
+                        source.call("GET", SRC + "/feedback?limit=10", A, null)
+                                .json()
+                                .path("items"));
+        assertThat(target.call("GET", DST + "/adaptation", A, null).json())
+                .isEqualTo(source.call("GET", SRC + "/adaptation", A, null).json());
+        assertThat(target.call("GET", DST + "/policies/short", A, null).json().path("rules"))
+                .isEqualTo(
+                        source.call("GET", SRC + "/policies/short", A, null).json().path("rules"));
+    }
+
+    /**
+     * Fifty queries for both recall and retrieve: the facts themselves, the hand-written questions,
+     * and each fact's last five words.
+     */
+    static List<String> fiftyQueries() {
+        List<String> queries = new ArrayList<>(FACTS);
+        queries.addAll(QUERIES);
+        queries.addAll(DOCUMENT_QUERIES);
+        for (String fact : FACTS.subList(0, 16)) {
+            String[] words = fact.replaceAll("[^A-Za-z0-9 ]", "").split(" ");
+            queries.add(
+                    String.join(
+                            " ",
+                            java.util.Arrays.copyOfRange(words, words.length - 5, words.length)));
+        }
+        return queries.stream().map(q -> q.replaceAll("[\"']", "")).toList();
+    }
+
+    /** Last: its recalls on the source change the recall bookkeeping the first test compares. */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void aCopyTakenBackFromPostgresToTheEmbeddedStoreAnswersFiftyQueriesAsTheOriginal() {
+        create(target, "round-trip");
+        var there = target.call("POST", "/v1/namespaces/round-trip/import", A, exported, LINES);
+        assertThat(there.status()).as(there.body()).isEqualTo(200);
+        var back = target.call("GET", "/v1/namespaces/round-trip/export", A, null);
+        assertThat(back.status()).as(back.body()).isEqualTo(200);
+        create(source, "returned");
+        var home = source.call("POST", "/v1/namespaces/returned/import", A, back.body(), LINES);
+        assertThat(home.status()).as(home.body()).isEqualTo(200);
+        assertThat(home.json().path("embedded").asLong()).isZero();
+
+        List<String> queries = fiftyQueries();
+        assertThat(queries).hasSize(50);
+        String returned = "/v1/namespaces/returned";
+        String copy = "/v1/namespaces/round-trip";
+        for (String q : queries) {
+            List<String> recalled = recall(source, SRC, q);
+            assertThat(recall(target, copy, q))
+                    .as("recall on PostgreSQL: %s", q)
+                    .isEqualTo(recalled);
+            assertThat(recall(source, returned, q))
+                    .as("recall back home: %s", q)
+                    .isEqualTo(recalled);
+            List<String> retrieved = retrieve(source, SRC, q);
+            assertThat(retrieve(target, copy, q))
+                    .as("retrieve on PostgreSQL: %s", q)
+                    .isEqualTo(retrieved);
+            assertThat(retrieve(source, returned, q))
+                    .as("retrieve back home: %s", q)
+                    .isEqualTo(retrieved);
+        }
+        for (String id : ids) {
+            assertThat(
+                            source.call("GET", returned + "/memories/" + id, A, null)
+                                    .json()
+                                    .path("transitions"))
+                    .as("history of %s", id)
+                    .isEqualTo(
+                            source.call("GET", SRC + "/memories/" + id, A, null)
+                                    .json()
+                                    .path("transitions"));
+        }
     }
 
     @Test
@@ -335,7 +483,7 @@ class NamespaceTransferTest {
         assertThat(again.json().path("written").asLong()).isZero();
         assertThat(again.json().path("historyAppended").asLong()).isZero();
         assertThat(again.json().path("unchanged").asLong())
-                .isEqualTo(FACTS.size() + RUNBOOKS.size());
+                .isEqualTo(FACTS.size() + RUNBOOKS.size() + OTHERS);
         var list =
                 target.call(
                         "GET",

@@ -1,15 +1,11 @@
 package dev.cairn.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.cairn.store.PostgresTestDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 
 /**
@@ -45,54 +41,18 @@ class PostgresForgetUserTest extends ForgetUserTest {
         return List.of(dump());
     }
 
-    /** A plain-text dump of the test schema, through libpq's URI form of the JDBC URL. */
+    /** A plain-text dump of the test schema. */
     private byte[] dump() {
-        String jdbc = database.jdbcUrl();
-        String uri = jdbc.substring("jdbc:".length()).replaceAll("[?&]currentSchema=[^&]*", "");
         try {
             Path out = Files.createTempFile("cairn-forget", ".sql");
             try {
-                Process p =
-                        new ProcessBuilder(
-                                        pgDump(),
-                                        "--no-owner",
-                                        "--schema=" + database.schema(),
-                                        "--file=" + out,
-                                        "--dbname=" + uri)
-                                .redirectErrorStream(true)
-                                .start();
-                String log = new String(p.getInputStream().readAllBytes());
-                assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-                assertThat(p.exitValue()).as(log).isZero();
+                PostgresTools.dump(database, "plain", out);
                 return Files.readAllBytes(out);
             } finally {
                 Files.deleteIfExists(out);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
-    }
-
-    /** pg_dump on the PATH, else the newest one Debian's packages install. */
-    private static String pgDump() throws IOException {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "pg_dump"))) {
-                return Path.of(dir, "pg_dump").toString();
-            }
-        }
-        Path debian = Path.of("/usr/lib/postgresql");
-        if (Files.isDirectory(debian)) {
-            try (Stream<Path> versions = Files.list(debian)) {
-                return versions.map(v -> v.resolve("bin/pg_dump"))
-                        .filter(Files::isExecutable)
-                        .max(java.util.Comparator.naturalOrder())
-                        .map(Path::toString)
-                        .orElse("pg_dump");
-            }
-        }
-        return "pg_dump";
     }
 }

@@ -82,7 +82,24 @@ public final class ChangeLog implements AutoCloseable {
                             "index '" + index.name() + "' is registered already");
                 }
             }
-            followers.add(new Follower(index));
+            Follower follower = new Follower(index);
+            long last = store.lastChangeSeq();
+            if (follower.position > last) {
+                // the index saw changes this store does not have: the store was restored from a
+                // backup (or replaced) under the index, which would otherwise skip the new changes
+                // that reuse those sequence numbers
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "index ''{0}'' applied changes up to {1} but the store ends at {2}"
+                                + " (restored from a backup?): rebuilding it from the store",
+                        index.name(),
+                        follower.position,
+                        last);
+                index.reset();
+                follower.position = index.lastAppliedSeq();
+                follower.dirty = true;
+            }
+            followers.add(follower);
             catchUp();
         } finally {
             lock.unlock();

@@ -108,6 +108,22 @@ class ChangeLogTest {
     }
 
     @Test
+    void anIndexAheadOfTheStoreIsRebuiltSoItDoesNotSkipTheChangesThatReuseItsSequences() {
+        write("d1");
+        // an index kept beside a store that was then restored from an older backup
+        RecordingIndex ahead = new RecordingIndex(store.lastChangeSeq() + 5);
+        ahead.applied.add("DOCUMENT gone");
+
+        store.changeLog().follow(ahead);
+
+        assertThat(ahead.applied()).containsExactly("NAMESPACE ns", "DOCUMENT d1");
+        write("d2");
+        store.changeLog().catchUp();
+        assertThat(ahead.applied()).containsExactly("NAMESPACE ns", "DOCUMENT d1", "DOCUMENT d2");
+        assertThat(ahead.position).isEqualTo(store.lastChangeSeq());
+    }
+
+    @Test
     void aFailingIndexStopsAtItsPositionIsRetriedAndDoesNotHoldUpTheOthers() {
         RecordingIndex failing = new RecordingIndex(store.lastChangeSeq());
         RecordingIndex healthy = new RecordingIndex(store.lastChangeSeq());

@@ -27,6 +27,14 @@ public interface ProposalRepository {
 
     Optional<Proposal> get(String namespace, String id);
 
+    /**
+     * Stores an exported proposal as it was (id, status, review, application, times), replacing a
+     * stored one with the same id.
+     *
+     * @return false when the same proposal was stored already (nothing written)
+     */
+    boolean restore(String namespace, Proposal proposal);
+
     /** Proposals matching {@code filter}, newest first (ids are time-ordered). */
     Page<Proposal> list(String namespace, ProposalFilter filter, PageRequest page);
 

@@ -73,37 +73,64 @@ final class SqlProposalRepository implements ProposalRepository {
         return sql.write(
                 namespace,
                 c -> {
-                    try (PreparedStatement ps =
-                            c.prepareStatement(
-                                    "INSERT INTO proposals (namespace, "
-                                            + COLUMNS
-                                            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                                            + " ?, ?, ?, ?)")) {
-                        int i = 1;
-                        ps.setString(i++, namespace);
-                        ps.setString(i++, proposal.id());
-                        ps.setString(i++, typeColumn(proposal.type(), proposal.memoryType()));
-                        ps.setString(i++, proposal.title());
-                        ps.setString(i++, proposal.description());
-                        ps.setString(i++, proposal.content());
-                        ps.setString(i++, proposal.taskName());
-                        ps.setString(i++, proposal.agentName());
-                        ps.setString(i++, proposal.status().wireName());
-                        ps.setBoolean(i++, flagged);
-                        ps.setString(i++, "");
-                        ps.setString(i++, "");
-                        SqlColumns.bindOptionalInstant(sql, ps, i++, Optional.empty());
-                        ps.setString(i++, "");
-                        ps.setString(i++, "");
-                        SqlColumns.bindOptionalInstant(sql, ps, i++, Optional.empty());
-                        sql.bindInstant(ps, i++, now);
-                        sql.bindInstant(ps, i, now);
-                        ps.executeUpdate();
-                    }
-                    sql.appendChange(
-                            c, namespace, Change.Kind.PROPOSAL, proposal.id(), Change.Op.UPSERT);
+                    insert(c, namespace, proposal);
                     return proposal;
                 });
+    }
+
+    @Override
+    public boolean restore(String namespace, Proposal proposal) {
+        return sql.write(
+                namespace,
+                c -> {
+                    Optional<Proposal> stored = find(c, namespace, proposal.id());
+                    if (stored.isPresent() && stored.get().equals(proposal)) {
+                        return false;
+                    }
+                    if (stored.isPresent()) {
+                        try (PreparedStatement ps =
+                                c.prepareStatement(
+                                        "DELETE FROM proposals WHERE namespace = ? AND id = ?")) {
+                            ps.setString(1, namespace);
+                            ps.setString(2, proposal.id());
+                            ps.executeUpdate();
+                        }
+                    }
+                    insert(c, namespace, proposal);
+                    return true;
+                });
+    }
+
+    /** Inserts the proposal as it is, with its {@code PROPOSAL} change row. */
+    private void insert(Connection c, String namespace, Proposal proposal) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "INSERT INTO proposals (namespace, "
+                                + COLUMNS
+                                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                                + " ?, ?, ?, ?)")) {
+            int i = 1;
+            ps.setString(i++, namespace);
+            ps.setString(i++, proposal.id());
+            ps.setString(i++, typeColumn(proposal.type(), proposal.memoryType()));
+            ps.setString(i++, proposal.title());
+            ps.setString(i++, proposal.description());
+            ps.setString(i++, proposal.content());
+            ps.setString(i++, proposal.taskName());
+            ps.setString(i++, proposal.agentName());
+            ps.setString(i++, proposal.status().wireName());
+            ps.setBoolean(i++, proposal.flagged());
+            ps.setString(i++, proposal.reviewer());
+            ps.setString(i++, proposal.reviewNote());
+            SqlColumns.bindOptionalInstant(sql, ps, i++, proposal.reviewTime());
+            ps.setString(i++, proposal.appliedMemoryId());
+            ps.setString(i++, proposal.appliedBy());
+            SqlColumns.bindOptionalInstant(sql, ps, i++, proposal.applyTime());
+            sql.bindInstant(ps, i++, proposal.createdAt());
+            sql.bindInstant(ps, i, proposal.updatedAt());
+            ps.executeUpdate();
+        }
+        sql.appendChange(c, namespace, Change.Kind.PROPOSAL, proposal.id(), Change.Op.UPSERT);
     }
 
     private static String typeColumn(ProposalType type, MemoryType memoryType) {

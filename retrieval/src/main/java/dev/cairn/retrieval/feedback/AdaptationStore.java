@@ -79,26 +79,72 @@ public final class AdaptationStore {
                                     prior,
                                     report,
                                     Instant.now());
-                    try (PreparedStatement ps =
-                            c.prepareStatement(
-                                    "INSERT INTO retrieval_adaptations (namespace, "
-                                            + COLUMNS
-                                            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                        ps.setString(1, namespace);
-                        ps.setInt(2, added.version());
-                        ps.setString(3, added.state().name());
-                        ps.setInt(4, added.replaces());
-                        ps.setDouble(5, denseWeight);
-                        ps.setInt(6, adapter.dimensions());
-                        ps.setBytes(7, adapter.toBytes());
-                        sql.bindJson(ps, 8, json(report));
-                        sql.bindInstant(ps, 9, added.createdAt());
-                        ps.setDouble(10, prior.weight());
-                        sql.bindJson(ps, 11, json(prior.relevantQueries()));
-                        ps.executeUpdate();
-                    }
+                    insert(c, namespace, added);
                     return added;
                 });
+    }
+
+    /**
+     * Stores exported versions as they were (state, what each replaced, time), replacing a stored
+     * version of the same number, in one transaction.
+     *
+     * @throws IllegalArgumentException when more than one of them is active
+     */
+    public void restore(String namespace, List<Adaptation> versions) {
+        if (versions.stream().filter(a -> a.state() == Adaptation.State.ACTIVE).count() > 1) {
+            throw new IllegalArgumentException("illegal adaptations: more than one is active");
+        }
+        if (versions.isEmpty()) {
+            return;
+        }
+        sql.write(
+                namespace,
+                c -> {
+                    boolean activates =
+                            versions.stream().anyMatch(a -> a.state() == Adaptation.State.ACTIVE);
+                    if (activates) {
+                        try (PreparedStatement ps =
+                                c.prepareStatement(
+                                        "UPDATE retrieval_adaptations SET state = 'RETIRED'"
+                                                + " WHERE namespace = ? AND state = 'ACTIVE'")) {
+                            ps.setString(1, namespace);
+                            ps.executeUpdate();
+                        }
+                    }
+                    for (Adaptation a : versions) {
+                        try (PreparedStatement ps =
+                                c.prepareStatement(
+                                        "DELETE FROM retrieval_adaptations WHERE namespace = ?"
+                                                + " AND version = ?")) {
+                            ps.setString(1, namespace);
+                            ps.setInt(2, a.version());
+                            ps.executeUpdate();
+                        }
+                        insert(c, namespace, a);
+                    }
+                    return null;
+                });
+    }
+
+    private void insert(Connection c, String namespace, Adaptation a) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "INSERT INTO retrieval_adaptations (namespace, "
+                                + COLUMNS
+                                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, namespace);
+            ps.setInt(2, a.version());
+            ps.setString(3, a.state().name());
+            ps.setInt(4, a.replaces());
+            ps.setDouble(5, a.denseWeight());
+            ps.setInt(6, a.adapter().dimensions());
+            ps.setBytes(7, a.adapter().toBytes());
+            sql.bindJson(ps, 8, json(a.report()));
+            sql.bindInstant(ps, 9, a.createdAt());
+            ps.setDouble(10, a.prior().weight());
+            sql.bindJson(ps, 11, json(a.prior().relevantQueries()));
+            ps.executeUpdate();
+        }
     }
 
     /** The namespace's active adaptation. */

@@ -56,6 +56,23 @@ public final class FeedbackLog {
             recorded.add(
                     new Judgment(newId(now), d.query(), d.target(), d.grade(), d.source(), now));
         }
+        insert(namespace, recorded, "");
+        return List.copyOf(recorded);
+    }
+
+    /**
+     * Stores exported judgments under their own ids and times, in one transaction; a judgment whose
+     * id is stored already is left alone (an import run again adds nothing).
+     *
+     * @return how many were stored
+     */
+    public int restore(String namespace, List<Judgment> judgments) {
+        return judgments.isEmpty()
+                ? 0
+                : insert(namespace, judgments, " ON CONFLICT (namespace, id) DO NOTHING");
+    }
+
+    private int insert(String namespace, List<Judgment> judgments, String onConflict) {
         return sql.write(
                 namespace,
                 c -> {
@@ -63,8 +80,9 @@ public final class FeedbackLog {
                             c.prepareStatement(
                                     "INSERT INTO retrieval_feedback (namespace, "
                                             + COLUMNS
-                                            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-                        for (Judgment j : recorded) {
+                                            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                                            + onConflict)) {
+                        for (Judgment j : judgments) {
                             ps.setString(1, namespace);
                             ps.setString(2, j.id());
                             ps.setString(3, j.query());
@@ -75,9 +93,12 @@ public final class FeedbackLog {
                             sql.bindInstant(ps, 8, j.createdAt());
                             ps.addBatch();
                         }
-                        ps.executeBatch();
+                        int stored = 0;
+                        for (int n : ps.executeBatch()) {
+                            stored += Math.max(n, 0);
+                        }
+                        return stored;
                     }
-                    return List.copyOf(recorded);
                 });
     }
 

@@ -18,7 +18,7 @@ import java.util.Set;
  */
 public final class AdminToken {
 
-    static final String HASH_FILE = "admin-token.sha256";
+    public static final String HASH_FILE = "admin-token.sha256";
 
     private AdminToken() {}
 

@@ -26,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class TokenRegistry {
 
-    static final String MANAGED_FILE = "tokens.json";
+    public static final String MANAGED_FILE = "tokens.json";
 
     private final Map<String, ApiToken> byHash = new ConcurrentHashMap<>();
     private final Map<String, ApiToken> managedByName = new ConcurrentHashMap<>();

@@ -23,13 +23,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -302,7 +300,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             }
         } finally {
             if (temporary) {
-                deleteTree(dir);
+                Folders.deleteTree(dir);
             }
         }
         print(result);
@@ -375,14 +373,6 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     k -> line.append(String.format(Locale.ROOT, " %-10.4f", m.recallAtK().get(k))));
             line.append(String.format(Locale.ROOT, " %-8.1f %-8.1f", m.p50Millis(), m.p95Millis()));
             System.out.println(line);
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

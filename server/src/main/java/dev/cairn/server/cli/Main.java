@@ -36,6 +36,9 @@ import picocli.CommandLine.Command;
             TuneCommand.class,
             ExportCommand.class,
             ImportCommand.class,
+            MigrateCommand.class,
+            BackupCommand.class,
+            RestoreCommand.class,
             ForgetCommand.class,
             McpCommand.class,
             EvalCommand.class

@@ -22,16 +22,37 @@ final class ExportFormat {
     /** The {@code format} of the header line. */
     static final String FORMAT = "cairn-namespace-export";
 
-    /** The version this build writes and the only one it reads. */
-    static final int VERSION = 1;
+    /** The version this build writes. */
+    static final int VERSION = 2;
+
+    /** The versions this build reads: 1 holds only the first four record types. */
+    static final java.util.Set<Integer> READABLE = java.util.Set.of(1, 2);
 
     /** The record types of version 1, in the order an export writes them. */
-    static final java.util.List<String> RECORD_TYPES =
+    static final java.util.List<String> VERSION_1_TYPES =
             java.util.List.of(
                     ExportedDocument.TYPE,
                     ExportedMemory.TYPE,
                     ExportedConversation.TYPE,
                     ExportedEntry.TYPE);
+
+    /** The record types of version 2, in the order an export writes them. */
+    static final java.util.List<String> RECORD_TYPES =
+            java.util.List.of(
+                    ExportedDocument.TYPE,
+                    ExportedMemory.TYPE,
+                    ExportedConversation.TYPE,
+                    ExportedEntry.TYPE,
+                    ExportedRelation.TYPE,
+                    ExportedProposal.TYPE,
+                    ExportedJudgment.TYPE,
+                    ExportedAdaptation.TYPE,
+                    ExportedPolicy.TYPE);
+
+    /** The record types a file of {@code version} may hold. */
+    static java.util.List<String> recordTypes(int version) {
+        return version == 1 ? VERSION_1_TYPES : RECORD_TYPES;
+    }
 
     /** The media type of the file over HTTP. */
     static final String MEDIA_TYPE = "application/x-ndjson";

@@ -4,10 +4,18 @@ import dev.cairn.agents.conversation.ConversationCopy;
 import dev.cairn.agents.conversation.ConversationRepository;
 import dev.cairn.agents.kv.KeyValueEntry;
 import dev.cairn.agents.kv.KeyValueRepository;
+import dev.cairn.judge.store.PolicyRepository;
+import dev.cairn.judge.store.StoredPolicy;
 import dev.cairn.memory.Memory;
+import dev.cairn.memory.proposal.Proposal;
+import dev.cairn.memory.proposal.ProposalFilter;
+import dev.cairn.memory.proposal.ProposalRepository;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.retrieval.RelationCopy;
+import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.Judgment;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
@@ -30,8 +38,10 @@ import java.util.Set;
 /**
  * Writes a namespace to the export file ({@code docs/export-format.md}): the header, every
  * knowledge document (with its chunks' vectors and front matter), every memory (deleted and
- * disabled ones too, with their vectors and histories), page by page, and the end line. Streams:
- * memory use does not grow with the namespace. Thread-safe (no state).
+ * disabled ones too, with their vectors and histories), page by page, the ARK conversations and
+ * Orloj entries, the relations made through {@code POST relations}, proposals, relevance judgments,
+ * trained adaptations and judge policies, and the end line. Streams: memory use does not grow with
+ * the namespace. Thread-safe (no state).
  */
 public final class NamespaceExport {
 
@@ -127,6 +137,35 @@ public final class NamespaceExport {
             for (KeyValueEntry e : KeyValueRepository.sql(store.sql()).searchable(namespace)) {
                 line(w, ExportedEntry.of(e));
                 counts.merge(ExportedEntry.TYPE, 1L, Long::sum);
+            }
+            for (RelationCopy r : knowledge.relationCopies(namespace)) {
+                line(w, ExportedRelation.of(r));
+                counts.merge(ExportedRelation.TYPE, 1L, Long::sum);
+            }
+            ProposalRepository proposals = ProposalRepository.sql(store.sql());
+            PageRequest proposalPage = PageRequest.first(PAGE);
+            while (true) {
+                Page<Proposal> batch = proposals.list(namespace, ProposalFilter.ALL, proposalPage);
+                for (Proposal p : batch.items()) {
+                    line(w, ExportedProposal.of(p));
+                    counts.merge(ExportedProposal.TYPE, 1L, Long::sum);
+                }
+                if (!batch.hasMore()) {
+                    break;
+                }
+                proposalPage = new PageRequest(PAGE, batch.nextCursor());
+            }
+            for (Judgment j : knowledge.feedback().all(namespace)) {
+                line(w, ExportedJudgment.of(j));
+                counts.merge(ExportedJudgment.TYPE, 1L, Long::sum);
+            }
+            for (Adaptation a : knowledge.adaptations().all(namespace).reversed()) {
+                line(w, ExportedAdaptation.of(a));
+                counts.merge(ExportedAdaptation.TYPE, 1L, Long::sum);
+            }
+            for (StoredPolicy p : PolicyRepository.sql(store.sql()).list(namespace)) {
+                line(w, ExportedPolicy.of(p));
+                counts.merge(ExportedPolicy.TYPE, 1L, Long::sum);
             }
             line(w, new ExportFormat.End(ExportFormat.End.TYPE, counts));
             w.flush();

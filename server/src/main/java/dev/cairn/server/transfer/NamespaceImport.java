@@ -6,12 +6,18 @@ import dev.cairn.agents.conversation.ConversationCopy;
 import dev.cairn.agents.conversation.ConversationRepository;
 import dev.cairn.agents.kv.KeyValueRepository;
 import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.judge.Policy;
+import dev.cairn.judge.store.PolicyRepository;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.StatusTransition;
+import dev.cairn.memory.proposal.ProposalRepository;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.MemoryRow;
 import dev.cairn.retrieval.DocumentCopy;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.retrieval.RelationCopy;
+import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.Judgment;
 import dev.cairn.server.api.view.ImportAnswer;
 import dev.cairn.store.ChunkDraft;
 import dev.cairn.store.Identifiers;
@@ -99,9 +105,15 @@ public final class NamespaceImport {
         List<DocumentCopy> documents = new ArrayList<>(DOCUMENT_BATCH);
         ConversationRepository conversations = ConversationRepository.sql(store.sql());
         KeyValueRepository entries = KeyValueRepository.sql(store.sql());
+        ProposalRepository proposals = ProposalRepository.sql(store.sql());
+        PolicyRepository policies = PolicyRepository.sql(store.sql());
+        List<RelationCopy> relations = new ArrayList<>();
+        List<Judgment> judgments = new ArrayList<>();
+        List<Adaptation> adaptations = new ArrayList<>();
         Map<String, Long> records =
                 each(
                         file,
+                        header.version(),
                         new Records() {
                             @Override
                             public void memory(ExportedMemory memory) {
@@ -137,12 +149,64 @@ public final class NamespaceImport {
                                     tally[0]++;
                                 }
                             }
+
+                            @Override
+                            public void relation(ExportedRelation relation) {
+                                relations.add(relation.copy());
+                            }
+
+                            @Override
+                            public void proposal(ExportedProposal proposal) {
+                                tally[proposals.restore(namespace, proposal.proposal()) ? 0 : 1]++;
+                            }
+
+                            @Override
+                            public void judgment(ExportedJudgment judgment) {
+                                judgments.add(judgment.judgment());
+                                if (judgments.size() == BATCH) {
+                                    restoreJudgments(namespace, judgments, tally);
+                                }
+                            }
+
+                            @Override
+                            public void adaptation(ExportedAdaptation adaptation) {
+                                adaptations.add(adaptation.adaptation());
+                            }
+
+                            @Override
+                            public void policy(ExportedPolicy policy) {
+                                var stored = policies.find(namespace, policy.name());
+                                if (stored.isPresent()
+                                        && stored.get().document().equals(policy.document())) {
+                                    tally[1]++;
+                                } else {
+                                    policies.put(namespace, policy.name(), policy.document());
+                                    tally[0]++;
+                                }
+                            }
                         });
         restore(namespace, documents, tally);
         write(memories, namespace, batch, sameModel, tally);
+        restoreJudgments(namespace, judgments, tally);
+        int storedRelations = knowledge.restoreRelations(namespace, relations);
+        tally[0] += storedRelations;
+        tally[1] += relations.size() - storedRelations;
+        long skipped = 0;
+        if (sameModel) {
+            List<Adaptation> stored = knowledge.adaptations().all(namespace);
+            List<Adaptation> changed =
+                    adaptations.stream()
+                            .filter(a -> stored.stream().noneMatch(s -> same(s, a)))
+                            .toList();
+            knowledge.restoreAdaptations(namespace, changed);
+            tally[0] += changed.size();
+            tally[1] += adaptations.size() - changed.size();
+        } else {
+            skipped = adaptations.size(); // an adapter maps the other model's vectors
+        }
         store.changeLog().catchUp();
         return new ImportAnswer(
-                namespace, records, tally[0], tally[1], tally[2], tally[3], tally[4]);
+                namespace, records, tally[0], tally[1], tally[2], tally[3], tally[4], skipped);
     }
 
     /** Reads the whole file without writing: its header, when every line is good. */
@@ -153,8 +217,11 @@ public final class NamespaceImport {
         int dimensions = header.dimensions();
         Set<String> conversationIds = new HashSet<>();
         Set<String> keys = new HashSet<>();
+        Set<String> others = new HashSet<>();
+        int[] active = new int[1];
         each(
                 file,
+                header.version(),
                 new Records() {
                     @Override
                     public void memory(ExportedMemory memory) {
@@ -223,6 +290,52 @@ public final class NamespaceImport {
                         }
                         entry.entry();
                     }
+
+                    @Override
+                    public void relation(ExportedRelation relation) {
+                        once("relation", relation.copy().id());
+                    }
+
+                    @Override
+                    public void proposal(ExportedProposal proposal) {
+                        once("proposal", proposal.proposal().id());
+                    }
+
+                    @Override
+                    public void judgment(ExportedJudgment judgment) {
+                        once("feedback", judgment.judgment().id());
+                    }
+
+                    @Override
+                    public void adaptation(ExportedAdaptation adaptation) {
+                        Adaptation a = adaptation.adaptation();
+                        once("adaptation", String.valueOf(a.version()));
+                        if (a.adapter().dimensions() != dimensions) {
+                            throw new IllegalArgumentException(
+                                    "illegal adaptation "
+                                            + a.version()
+                                            + ": "
+                                            + a.adapter().dimensions()
+                                            + " dimensions, the header says "
+                                            + dimensions);
+                        }
+                        if (a.state() == Adaptation.State.ACTIVE && ++active[0] > 1) {
+                            throw new IllegalArgumentException("a second active adaptation");
+                        }
+                    }
+
+                    @Override
+                    public void policy(ExportedPolicy policy) {
+                        once("policy", policy.name());
+                        Policy.parse(policy.name(), policy.document());
+                    }
+
+                    private void once(String type, String id) {
+                        if (!others.add(type + ":" + id)) {
+                            throw new IllegalArgumentException(
+                                    type + " '" + id + "' appears twice");
+                        }
+                    }
                 });
         return header;
     }
@@ -250,13 +363,13 @@ public final class NamespaceImport {
         if (!ExportFormat.FORMAT.equals(h.format())) {
             throw atLine(1, "format '" + h.format() + "', must be '" + ExportFormat.FORMAT + "'");
         }
-        if (h.version() != ExportFormat.VERSION) {
+        if (!ExportFormat.READABLE.contains(h.version())) {
             throw atLine(
                     1,
                     "version "
                             + h.version()
-                            + "; this Cairn reads version "
-                            + ExportFormat.VERSION);
+                            + "; this Cairn reads versions "
+                            + new java.util.TreeSet<>(ExportFormat.READABLE));
         }
         if (h.namespace() == null
                 || h.description() == null
@@ -270,10 +383,6 @@ public final class NamespaceImport {
         return h;
     }
 
-    /**
-     * Hands every record after the header to {@code memories} in file order and answers the end
-     * line's counts, after checking them against the records read.
-     */
     /** What {@link #each} hands each record to, by type. */
     private interface Records {
         void memory(ExportedMemory memory);
@@ -283,11 +392,27 @@ public final class NamespaceImport {
         void conversation(ExportedConversation conversation);
 
         void entry(ExportedEntry entry);
+
+        void relation(ExportedRelation relation);
+
+        void proposal(ExportedProposal proposal);
+
+        void judgment(ExportedJudgment judgment);
+
+        void adaptation(ExportedAdaptation adaptation);
+
+        void policy(ExportedPolicy policy);
     }
 
-    private static Map<String, Long> each(Path file, Records records) {
+    /**
+     * Hands every record after the header to {@code records} in file order and answers how many of
+     * each type there were, after checking them against the end line's counts (types a file has
+     * none of may be left out of them).
+     */
+    private static Map<String, Long> each(Path file, int version, Records records) {
+        List<String> types = ExportFormat.recordTypes(version);
         Map<String, Long> seen = new LinkedHashMap<>();
-        for (String type : ExportFormat.RECORD_TYPES) {
+        for (String type : types) {
             seen.put(type, 0L);
         }
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -303,8 +428,12 @@ public final class NamespaceImport {
                     JsonNode node = ExportFormat.JSON.readTree(line);
                     String type =
                             node != null && node.isObject() ? node.path("type").asText("") : "";
-                    if (ExportFormat.RECORD_TYPES.contains(type)) {
+                    if (types.contains(type)) {
                         seen.merge(type, 1L, Long::sum);
+                    } else if (!type.equals(ExportFormat.End.TYPE)
+                            && ExportFormat.RECORD_TYPES.contains(type)) {
+                        throw new IllegalArgumentException(
+                                "record type '" + type + "' in a version " + version + " file");
                     }
                     switch (type) {
                         case ExportedMemory.TYPE ->
@@ -321,6 +450,25 @@ public final class NamespaceImport {
                         case ExportedEntry.TYPE ->
                                 records.entry(
                                         ExportFormat.JSON.treeToValue(node, ExportedEntry.class));
+                        case ExportedRelation.TYPE ->
+                                records.relation(
+                                        ExportFormat.JSON.treeToValue(
+                                                node, ExportedRelation.class));
+                        case ExportedProposal.TYPE ->
+                                records.proposal(
+                                        ExportFormat.JSON.treeToValue(
+                                                node, ExportedProposal.class));
+                        case ExportedJudgment.TYPE ->
+                                records.judgment(
+                                        ExportFormat.JSON.treeToValue(
+                                                node, ExportedJudgment.class));
+                        case ExportedAdaptation.TYPE ->
+                                records.adaptation(
+                                        ExportFormat.JSON.treeToValue(
+                                                node, ExportedAdaptation.class));
+                        case ExportedPolicy.TYPE ->
+                                records.policy(
+                                        ExportFormat.JSON.treeToValue(node, ExportedPolicy.class));
                         case ExportFormat.End.TYPE ->
                                 end = ExportFormat.JSON.treeToValue(node, ExportFormat.End.class);
                         default ->
@@ -344,7 +492,11 @@ public final class NamespaceImport {
                                 + lineNo
                                 + " is the last and there is no end line");
             }
-            if (!seen.equals(end.records())) {
+            Map<String, Long> counted = new LinkedHashMap<>(end.records());
+            counted.values().removeIf(n -> n == 0);
+            Map<String, Long> held = new LinkedHashMap<>(seen);
+            held.values().removeIf(n -> n == 0);
+            if (!held.equals(counted)) {
                 throw atLine(
                         lineNo,
                         "the end line counts " + end.records() + " but the file holds " + seen);
@@ -353,6 +505,26 @@ public final class NamespaceImport {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
+    }
+
+    /** Whether two adaptations are the same version as stored (matrix compared by its bytes). */
+    private static boolean same(Adaptation a, Adaptation b) {
+        return a.version() == b.version()
+                && a.state() == b.state()
+                && a.replaces() == b.replaces()
+                && a.denseWeight() == b.denseWeight()
+                && a.prior().equals(b.prior())
+                && a.report().equals(b.report())
+                && a.createdAt().equals(b.createdAt())
+                && java.util.Arrays.equals(a.adapter().toBytes(), b.adapter().toBytes());
+    }
+
+    /** Stores the judgments collected so far and clears the list. */
+    private void restoreJudgments(String namespace, List<Judgment> judgments, long[] tally) {
+        int stored = knowledge.feedback().restore(namespace, judgments);
+        tally[0] += stored;
+        tally[1] += judgments.size() - stored;
+        judgments.clear();
     }
 
     private void restore(String namespace, List<DocumentCopy> documents, long[] tally) {

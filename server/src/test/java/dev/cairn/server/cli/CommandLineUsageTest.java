@@ -51,7 +51,7 @@ class CommandLineUsageTest {
         assertThat(o.err())
                 .contains("unknown command 'retrive'; did you mean 'retrieve'?")
                 .contains(
-                        "(commands: serve, ingest, retrieve, recall, tune, export, import, forget, mcp, eval)")
+                        "(commands: serve, ingest, retrieve, recall, tune, export, import, migrate, backup, restore, forget, mcp, eval)")
                 .doesNotContain("index 0");
     }
 

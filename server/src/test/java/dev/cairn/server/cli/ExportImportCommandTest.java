@@ -5,12 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerSettings;
-import dev.cairn.server.http.Json;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,23 +22,7 @@ class ExportImportCommandTest {
 
     @TempDir Path dir;
 
-    final HttpClient http = HttpClient.newHttpClient();
-
-    JsonNode call(int port, String method, String path, String body)
-            throws IOException, InterruptedException {
-        HttpRequest.Builder b =
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                        .header("Authorization", "Bearer " + TOKEN)
-                        .header("Content-Type", "application/json")
-                        .method(
-                                method,
-                                body == null
-                                        ? HttpRequest.BodyPublishers.noBody()
-                                        : HttpRequest.BodyPublishers.ofString(body));
-        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(r.body()).isBetween(200, 299);
-        return r.body().isEmpty() ? null : Json.MAPPER.readTree(r.body());
-    }
+    final AdminHttp admin = new AdminHttp(TOKEN);
 
     @Test
     void exportAndImportThroughTheServerAndOnTheDataDir() throws Exception {
@@ -55,7 +33,7 @@ class ExportImportCommandTest {
                 CairnServer.start(
                         ServerSettings.defaults(data).withPort(0).withAdminToken(TOKEN))) {
             int port = server.port();
-            call(
+            admin.call(
                     port,
                     "POST",
                     "/v1/namespaces",
@@ -65,7 +43,7 @@ class ExportImportCommandTest {
                             "Tomatoes are watered at dusk in July.",
                             "The compost is turned every second Sunday.",
                             "Slugs are kept off the lettuce with copper tape.")) {
-                call(
+                admin.call(
                         port,
                         "POST",
                         "/v1/namespaces/garden/memories",
@@ -99,10 +77,11 @@ class ExportImportCommandTest {
             assertThat(imported.exit()).as(imported.err()).isZero();
             assertThat(imported.out()).contains("\"written\":3").contains("\"embedded\":0");
             JsonNode copies =
-                    call(port, "GET", "/v1/namespaces/garden-copy/memories?userId=ines", null);
+                    admin.call(
+                            port, "GET", "/v1/namespaces/garden-copy/memories?userId=ines", null);
             assertThat(copies.path("items").size()).isEqualTo(3);
             // created by the command with the exported namespace's settings
-            JsonNode copy = call(port, "GET", "/v1/namespaces/garden-copy", null);
+            JsonNode copy = admin.call(port, "GET", "/v1/namespaces/garden-copy", null);
             assertThat(copy.path("description").asText()).isEqualTo("the allotment");
             assertThat(copy.path("recallScope").asText()).isEqualTo("namespace");
         }

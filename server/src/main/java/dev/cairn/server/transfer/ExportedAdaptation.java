@@ -1,0 +1,75 @@
+package dev.cairn.server.transfer;
+
+import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.JudgedPrior;
+import dev.cairn.retrieval.feedback.QueryAdapter;
+import dev.cairn.retrieval.feedback.TuneReport;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Map;
+
+/**
+ * One trained query adaptation ({@code cairn tune}) as one line of the export file: its version,
+ * state and the version it replaced, the adapter's matrix (base64 of little-endian float32, {@code
+ * dimensions} squared of them), the dense weight and judged-relevant prior that go with it, and the
+ * held-back report that decided its state. An adapter maps query vectors of the header's model: an
+ * import into a server embedding with another model skips it.
+ */
+record ExportedAdaptation(
+        String type,
+        int version,
+        Adaptation.State state,
+        int replaces,
+        int dimensions,
+        String matrix,
+        double denseWeight,
+        double priorWeight,
+        Map<String, Integer> prior,
+        TuneReport report,
+        Instant createdAt) {
+
+    static final String TYPE = "adaptation";
+
+    static ExportedAdaptation of(Adaptation a) {
+        return new ExportedAdaptation(
+                TYPE,
+                a.version(),
+                a.state(),
+                a.replaces(),
+                a.adapter().dimensions(),
+                Base64.getEncoder().encodeToString(a.adapter().toBytes()),
+                a.denseWeight(),
+                a.prior().weight(),
+                a.prior().relevantQueries(),
+                a.report(),
+                a.createdAt());
+    }
+
+    /**
+     * The adaptation this line describes.
+     *
+     * @throws IllegalArgumentException (or NullPointerException) naming what is missing or illegal
+     */
+    Adaptation adaptation() {
+        byte[] bytes = Base64.getDecoder().decode(matrix);
+        if (dimensions < 1 || bytes.length != dimensions * dimensions * Float.BYTES) {
+            throw new IllegalArgumentException(
+                    "illegal adaptation "
+                            + version
+                            + ": "
+                            + bytes.length
+                            + " matrix bytes for "
+                            + dimensions
+                            + " dimensions");
+        }
+        return new Adaptation(
+                version,
+                state,
+                replaces,
+                QueryAdapter.fromBytes(dimensions, bytes),
+                denseWeight,
+                new JudgedPrior(priorWeight, prior),
+                java.util.Objects.requireNonNull(report, "report"),
+                createdAt);
+    }
+}
