@@ -1,12 +1,8 @@
 package dev.cairn.server.transfer;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.agents.conversation.ConversationCopy;
 import dev.cairn.agents.conversation.ConversationRepository;
 import dev.cairn.agents.kv.KeyValueRepository;
 import dev.cairn.embeddings.EmbeddingModel;
-import dev.cairn.judge.Policy;
 import dev.cairn.judge.store.PolicyRepository;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.StatusTransition;
@@ -19,23 +15,13 @@ import dev.cairn.retrieval.RelationCopy;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.Judgment;
 import dev.cairn.server.api.view.ImportAnswer;
-import dev.cairn.store.ChunkDraft;
-import dev.cairn.store.Identifiers;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Store;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Reads an export file into a namespace, in two passes: the first reads every line and refuses the
@@ -76,7 +62,7 @@ public final class NamespaceImport {
      * @throws IllegalArgumentException when line 1 is not an export header this build reads
      */
     public static Source source(Path file) {
-        ExportFormat.Header h = header(file);
+        ExportFormat.Header h = ExportFileReader.header(file);
         return new Source(h.namespace(), h.description(), h.recallScope());
     }
 
@@ -95,7 +81,7 @@ public final class NamespaceImport {
                             + "' does not exist; create it first (cairn import creates it with"
                             + " the exported namespace's settings)");
         }
-        ExportFormat.Header header = check(file);
+        ExportFormat.Header header = ExportFileCheck.check(file);
         MemoryRepository memories = MemoryRepository.over(store);
         boolean sameModel =
                 header.model().equals(model.id())
@@ -111,10 +97,10 @@ public final class NamespaceImport {
         List<Judgment> judgments = new ArrayList<>();
         List<Adaptation> adaptations = new ArrayList<>();
         Map<String, Long> records =
-                each(
+                ExportFileReader.each(
                         file,
                         header.version(),
-                        new Records() {
+                        new ExportFileReader.Records() {
                             @Override
                             public void memory(ExportedMemory memory) {
                                 batch.add(memory);
@@ -209,304 +195,6 @@ public final class NamespaceImport {
                 namespace, records, tally[0], tally[1], tally[2], tally[3], tally[4], skipped);
     }
 
-    /** Reads the whole file without writing: its header, when every line is good. */
-    private ExportFormat.Header check(Path file) {
-        Set<String> ids = new HashSet<>();
-        Set<String> documentIds = new HashSet<>();
-        ExportFormat.Header header = header(file);
-        int dimensions = header.dimensions();
-        Set<String> conversationIds = new HashSet<>();
-        Set<String> keys = new HashSet<>();
-        Set<String> others = new HashSet<>();
-        int[] active = new int[1];
-        each(
-                file,
-                header.version(),
-                new Records() {
-                    @Override
-                    public void memory(ExportedMemory memory) {
-                        if (!ids.add(memory.id())) {
-                            throw new IllegalArgumentException(
-                                    "memory '" + memory.id() + "' appears twice");
-                        }
-                        memory.memory("check", "");
-                        memory.transitions();
-                        float[] v = ExportFormat.decode(memory.vector());
-                        if (v.length != 0 && v.length != dimensions) {
-                            throw new IllegalArgumentException(
-                                    "illegal vector of memory '"
-                                            + memory.id()
-                                            + "': "
-                                            + v.length
-                                            + " dimensions, the header says "
-                                            + dimensions);
-                        }
-                        if (v.length != 0 && memory.embeddingModel().isBlank()) {
-                            throw new IllegalArgumentException(
-                                    "illegal memory '" + memory.id() + "': a vector with no model");
-                        }
-                    }
-
-                    @Override
-                    public void document(ExportedDocument document) {
-                        if (!documentIds.add(document.id())) {
-                            throw new IllegalArgumentException(
-                                    "document '" + document.id() + "' appears twice");
-                        }
-                        DocumentCopy copy = document.copy();
-                        for (ChunkDraft c : copy.chunks()) {
-                            int n = c.embedding().length;
-                            if (n != 0 && n != dimensions) {
-                                throw new IllegalArgumentException(
-                                        "illegal vector of chunk "
-                                                + c.ordinal()
-                                                + " of document '"
-                                                + document.id()
-                                                + "': "
-                                                + n
-                                                + " dimensions, the header says "
-                                                + dimensions);
-                            }
-                        }
-                        copy.draft(); // the store's own checks of a document
-                    }
-
-                    @Override
-                    public void conversation(ExportedConversation conversation) {
-                        if (!conversationIds.add(conversation.id())) {
-                            throw new IllegalArgumentException(
-                                    "conversation '" + conversation.id() + "' appears twice");
-                        }
-                        ConversationCopy copy = conversation.copy();
-                        Identifiers.requireId(copy.id(), "conversation id");
-                        copy.messages().forEach(m -> Identifiers.requireId(m.queryId(), "queryId"));
-                    }
-
-                    @Override
-                    public void entry(ExportedEntry entry) {
-                        if (!keys.add(entry.key())) {
-                            throw new IllegalArgumentException(
-                                    "entry '" + entry.key() + "' appears twice");
-                        }
-                        entry.entry();
-                    }
-
-                    @Override
-                    public void relation(ExportedRelation relation) {
-                        once("relation", relation.copy().id());
-                    }
-
-                    @Override
-                    public void proposal(ExportedProposal proposal) {
-                        once("proposal", proposal.proposal().id());
-                    }
-
-                    @Override
-                    public void judgment(ExportedJudgment judgment) {
-                        once("feedback", judgment.judgment().id());
-                    }
-
-                    @Override
-                    public void adaptation(ExportedAdaptation adaptation) {
-                        Adaptation a = adaptation.adaptation();
-                        once("adaptation", String.valueOf(a.version()));
-                        if (a.adapter().dimensions() != dimensions) {
-                            throw new IllegalArgumentException(
-                                    "illegal adaptation "
-                                            + a.version()
-                                            + ": "
-                                            + a.adapter().dimensions()
-                                            + " dimensions, the header says "
-                                            + dimensions);
-                        }
-                        if (a.state() == Adaptation.State.ACTIVE && ++active[0] > 1) {
-                            throw new IllegalArgumentException("a second active adaptation");
-                        }
-                    }
-
-                    @Override
-                    public void policy(ExportedPolicy policy) {
-                        once("policy", policy.name());
-                        Policy.parse(policy.name(), policy.document());
-                    }
-
-                    private void once(String type, String id) {
-                        if (!others.add(type + ":" + id)) {
-                            throw new IllegalArgumentException(
-                                    type + " '" + id + "' appears twice");
-                        }
-                    }
-                });
-        return header;
-    }
-
-    private static ExportFormat.Header header(Path file) {
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String first = r.readLine();
-            if (first == null) {
-                throw new IllegalArgumentException(
-                        "illegal export file: empty, line 1 must be the header");
-            }
-            return header(first);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-    }
-
-    private static ExportFormat.Header header(String line) {
-        ExportFormat.Header h;
-        try {
-            h = ExportFormat.JSON.readValue(line, ExportFormat.Header.class);
-        } catch (JsonProcessingException e) {
-            throw atLine(1, "not a Cairn export header (" + firstLine(e) + ")");
-        }
-        if (!ExportFormat.FORMAT.equals(h.format())) {
-            throw atLine(1, "format '" + h.format() + "', must be '" + ExportFormat.FORMAT + "'");
-        }
-        if (!ExportFormat.READABLE.contains(h.version())) {
-            throw atLine(
-                    1,
-                    "version "
-                            + h.version()
-                            + "; this Cairn reads versions "
-                            + new java.util.TreeSet<>(ExportFormat.READABLE));
-        }
-        if (h.namespace() == null
-                || h.description() == null
-                || h.recallScope() == null
-                || h.model() == null
-                || h.dimensions() < 1) {
-            throw atLine(
-                    1,
-                    "the header needs namespace, description, recallScope, model and dimensions");
-        }
-        return h;
-    }
-
-    /** What {@link #each} hands each record to, by type. */
-    private interface Records {
-        void memory(ExportedMemory memory);
-
-        void document(ExportedDocument document);
-
-        void conversation(ExportedConversation conversation);
-
-        void entry(ExportedEntry entry);
-
-        void relation(ExportedRelation relation);
-
-        void proposal(ExportedProposal proposal);
-
-        void judgment(ExportedJudgment judgment);
-
-        void adaptation(ExportedAdaptation adaptation);
-
-        void policy(ExportedPolicy policy);
-    }
-
-    /**
-     * Hands every record after the header to {@code records} in file order and answers how many of
-     * each type there were, after checking them against the end line's counts (types a file has
-     * none of may be left out of them).
-     */
-    private static Map<String, Long> each(Path file, int version, Records records) {
-        List<String> types = ExportFormat.recordTypes(version);
-        Map<String, Long> seen = new LinkedHashMap<>();
-        for (String type : types) {
-            seen.put(type, 0L);
-        }
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line = r.readLine();
-            int lineNo = 1;
-            ExportFormat.End end = null;
-            while ((line = r.readLine()) != null) {
-                lineNo++;
-                if (end != null) {
-                    throw atLine(lineNo, "a record after the end line");
-                }
-                try {
-                    JsonNode node = ExportFormat.JSON.readTree(line);
-                    String type =
-                            node != null && node.isObject() ? node.path("type").asText("") : "";
-                    if (types.contains(type)) {
-                        seen.merge(type, 1L, Long::sum);
-                    } else if (!type.equals(ExportFormat.End.TYPE)
-                            && ExportFormat.RECORD_TYPES.contains(type)) {
-                        throw new IllegalArgumentException(
-                                "record type '" + type + "' in a version " + version + " file");
-                    }
-                    switch (type) {
-                        case ExportedMemory.TYPE ->
-                                records.memory(
-                                        ExportFormat.JSON.treeToValue(node, ExportedMemory.class));
-                        case ExportedDocument.TYPE ->
-                                records.document(
-                                        ExportFormat.JSON.treeToValue(
-                                                node, ExportedDocument.class));
-                        case ExportedConversation.TYPE ->
-                                records.conversation(
-                                        ExportFormat.JSON.treeToValue(
-                                                node, ExportedConversation.class));
-                        case ExportedEntry.TYPE ->
-                                records.entry(
-                                        ExportFormat.JSON.treeToValue(node, ExportedEntry.class));
-                        case ExportedRelation.TYPE ->
-                                records.relation(
-                                        ExportFormat.JSON.treeToValue(
-                                                node, ExportedRelation.class));
-                        case ExportedProposal.TYPE ->
-                                records.proposal(
-                                        ExportFormat.JSON.treeToValue(
-                                                node, ExportedProposal.class));
-                        case ExportedJudgment.TYPE ->
-                                records.judgment(
-                                        ExportFormat.JSON.treeToValue(
-                                                node, ExportedJudgment.class));
-                        case ExportedAdaptation.TYPE ->
-                                records.adaptation(
-                                        ExportFormat.JSON.treeToValue(
-                                                node, ExportedAdaptation.class));
-                        case ExportedPolicy.TYPE ->
-                                records.policy(
-                                        ExportFormat.JSON.treeToValue(node, ExportedPolicy.class));
-                        case ExportFormat.End.TYPE ->
-                                end = ExportFormat.JSON.treeToValue(node, ExportFormat.End.class);
-                        default ->
-                                throw new IllegalArgumentException(
-                                        type.isEmpty()
-                                                ? "not a record (an object with a type)"
-                                                : "unknown record type '" + type + "'");
-                    }
-                } catch (JsonProcessingException e) {
-                    throw atLine(lineNo, firstLine(e));
-                } catch (IllegalArgumentException | NullPointerException e) {
-                    if (e.getMessage() != null && e.getMessage().startsWith("line ")) {
-                        throw e;
-                    }
-                    throw atLine(lineNo, String.valueOf(e.getMessage()));
-                }
-            }
-            if (end == null) {
-                throw new IllegalArgumentException(
-                        "truncated export file: line "
-                                + lineNo
-                                + " is the last and there is no end line");
-            }
-            Map<String, Long> counted = new LinkedHashMap<>(end.records());
-            counted.values().removeIf(n -> n == 0);
-            Map<String, Long> held = new LinkedHashMap<>(seen);
-            held.values().removeIf(n -> n == 0);
-            if (!held.equals(counted)) {
-                throw atLine(
-                        lineNo,
-                        "the end line counts " + end.records() + " but the file holds " + seen);
-            }
-            return seen;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-    }
-
     /** Whether two adaptations are the same version as stored (matrix compared by its bytes). */
     private static boolean same(Adaptation a, Adaptation b) {
         return a.version() == b.version()
@@ -598,13 +286,5 @@ public final class NamespaceImport {
         }
         tally[0] += rows.size();
         tally[2] += appended.size();
-    }
-
-    private static IllegalArgumentException atLine(int lineNo, String problem) {
-        return new IllegalArgumentException("line " + lineNo + ": " + problem);
-    }
-
-    private static String firstLine(JsonProcessingException e) {
-        return e.getOriginalMessage().lines().findFirst().orElse("malformed JSON");
     }
 }

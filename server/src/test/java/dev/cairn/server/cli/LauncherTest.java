@@ -198,8 +198,8 @@ class LauncherTest {
 
     /**
      * One real server started through the launcher: a second {@code serve} on its data dir or its
-     * port fails at once with one line; its start logs one schema line; SIGTERM stops it with
-     * "stopping" and "stopped in N ms".
+     * port fails at once with one line; its start logs one schema line; sources changed meanwhile
+     * do not rebuild the jar under it; SIGTERM stops it with "stopping" and "stopped in N ms".
      */
     @Test
     void aSecondServeOnAHeldDataDirOrPortFailsAtOnceAndTheFirstStopsWithTwoLines()
@@ -244,6 +244,24 @@ class LauncherTest {
             assertThat(samePort.exit()).isEqualTo(2);
             assertThat(samePort.err()).startsWith("cairn: port " + base.getPort() + " is in use");
             assertThat(samePort.took()).isLessThan(QUICK);
+
+            // sources changed while it runs: the launcher does not rebuild the jar under it
+            Path changed = dir.resolve("checkout/newer/src/main/Changed.java");
+            Files.createDirectories(changed.getParent());
+            Files.writeString(changed, "class Changed {}");
+            try {
+                Run help = cairn(Map.of(), "--help");
+                assertThat(help.exit()).as(help.err()).isZero();
+                assertThat(help.err().strip())
+                        .isEqualTo(
+                                "cairn: sources changed, but pid "
+                                        + server.pid()
+                                        + " runs from the built jar; not rebuilding under it"
+                                        + " (stop it to rebuild)");
+                assertThat(help.out()).contains("Usage: cairn");
+            } finally {
+                Files.delete(changed);
+            }
 
             long stopStart = System.nanoTime();
             // SIGTERM; Process.destroy() would also close the pipes and lose what follows
