@@ -206,6 +206,7 @@ try {
     await page.waitForSelector('#recall-answer');
     const text = await page.textContent('#recall-answer');
     check(/of 3500 tokens/.test(text), `no budget shown: ${text.slice(0, 200)}`);
+    check(/of it, boosts/.test(text), `no boosts column: ${text.slice(0, 200)}`);
     await shot('09-recall');
   });
 

@@ -11,6 +11,15 @@ const STATUSES = ['ACTIVE', 'STALE', 'SUPERSEDED', 'INVALIDATED', 'REJECTED'];
 /** Score and components of each memory in this tab's last recalls (the API keeps no scores). */
 const lastRecall = new Map();
 
+/**
+ * What each of recall's boosts (period, time, session, exchange, speaker, facet) added to a
+ * memory's relevance, as the answer names them; the rest of the relevance is the match.
+ */
+const boosts = (components) =>
+  Object.entries(components.boosts || {})
+    .map(([name, added]) => `${name} +${fmt.num(added)}`)
+    .join(', ') || '–';
+
 export function Memory({ ns, rest, can }) {
   if (rest[0] === 'mem' && rest[1]) return html`<${MemoryPage} ns=${ns} id=${rest[1]} can=${can} />`;
   return html`<section>
@@ -115,10 +124,10 @@ function Recall({ ns, can }) {
     ${answer && html`<div id="recall-answer">
       <p><strong>${answer.tokens}</strong> of ${form.maxTokens} tokens${answer.partial ? ' · partial (timed out)' : ''}</p>
       <pre class="context">${answer.context || '(empty context)'}</pre>
-      <table class="list"><thead><tr><th>memory</th><th>score</th><th>relevance</th><th>recency</th><th>type bonus</th><th>confidence</th><th>importance</th>${can('write') && html`<th>relevant?</th>`}</tr></thead>
+      <table class="list"><thead><tr><th>memory</th><th>score</th><th>relevance</th><th>of it, boosts</th><th>recency</th><th>type bonus</th><th>confidence</th><th>importance</th>${can('write') && html`<th>relevant?</th>`}</tr></thead>
       <tbody>${answer.memories.map((s) => html`<tr>
         <td><a href=${href(ns, 'memory', 'mem', s.memory.id)}>${s.memory.content.slice(0, 100)}</a></td>
-        <td>${fmt.num(s.score)}</td><td>${fmt.num(s.components.relevance)}</td><td>${fmt.num(s.components.recency)}</td>
+        <td>${fmt.num(s.score)}</td><td>${fmt.num(s.components.relevance)}</td><td>${boosts(s.components)}</td><td>${fmt.num(s.components.recency)}</td>
         <td>${fmt.num(s.components.typeBonus)}</td><td>${fmt.num(s.components.confidence)}</td><td>${fmt.num(s.components.importance)}</td>
         ${can('write') && html`<td><${Thumbs} key=${answer.query + s.memory.id} ns=${ns} query=${answer.query} target=${{ memoryId: s.memory.id }} /></td>`}</tr>`)}</tbody></table>
     </div>`}
@@ -168,7 +177,7 @@ function MemoryPage({ ns, id, can }) {
     <${ErrorBox} error=${action.error} />
     ${lastRecall.has(m.id) && html`<h3>Last recall</h3>
       <p id="memory-score">for “${lastRecall.get(m.id).query}”: score ${fmt.num(lastRecall.get(m.id).score)} =
-        relevance ${fmt.num(lastRecall.get(m.id).components.relevance)},
+        relevance ${fmt.num(lastRecall.get(m.id).components.relevance)} (boosts: ${boosts(lastRecall.get(m.id).components)}),
         recency ${fmt.num(lastRecall.get(m.id).components.recency)},
         type bonus ${fmt.num(lastRecall.get(m.id).components.typeBonus)},
         confidence ${fmt.num(lastRecall.get(m.id).components.confidence)},

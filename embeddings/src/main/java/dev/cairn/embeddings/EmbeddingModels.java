@@ -98,9 +98,9 @@ public final class EmbeddingModels {
     /**
      * The ids vectors of the built-in model {@code id} were stored under before the stored id left
      * out the arithmetic (issue 43): {@code id} plus {@code -int8} or {@code -bf16}, as int8 and
-     * bfloat16 document passes named them. The store's migrations V017 and V018 rewrite them to
-     * {@code id}; an ingest key made with one of them still matches, so a document ingested then is
-     * not embedded again. Empty for any other id.
+     * bfloat16 document passes named them. Migrations V017 (retrieval's chunks) and V018 (memory's
+     * memories) rewrite them to {@code id}; an ingest key made with one of them still matches, so a
+     * document ingested then is not embedded again. Empty for any other id.
      */
     public static List<String> formerIds(String id) {
         for (BertSpec spec : List.of(BertSpec.BGE_SMALL_EN_V15, BertSpec.ALL_MINILM_L6_V2)) {

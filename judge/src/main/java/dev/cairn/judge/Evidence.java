@@ -1,6 +1,6 @@
 package dev.cairn.judge;
 
-import dev.cairn.store.Authority;
+import dev.cairn.retrieval.store.Authority;
 import java.util.Objects;
 
 /**

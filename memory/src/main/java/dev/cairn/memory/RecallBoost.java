@@ -6,7 +6,12 @@ import java.util.Locale;
  * What lifts a memory's relevance above how well it matches the query. Each is a recall parameter
  * (MemoryServiceConfig) justified on LoCoMo's two halves and on the project's own chats
  * (docs/memory.md, "Every recall parameter, on all three sets"); a recall answer shows, per memory,
- * how much relevance each one added.
+ * how much relevance each one added ({@link ScoreComponents#boosts()}), so that a memory's {@code
+ * relevance} is its match plus the sum of its boosts (docs/memory.md, "What a recall score is made
+ * of").
+ *
+ * <p>Declared in the order recall gives them: each multiplies, or adds a share of, the relevance
+ * the memory has after the ones before it.
  */
 public enum RecallBoost {
     /** The question names a period ("in May", "last week") and the memory was written in it. */

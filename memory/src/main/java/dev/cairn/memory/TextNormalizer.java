@@ -1,10 +1,7 @@
 package dev.cairn.memory;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import dev.cairn.store.Sha256;
 import java.text.Normalizer;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -34,13 +31,7 @@ public final class TextNormalizer {
 
     /** Hex SHA-256 of the normalised text. */
     public static String contentHash(String text) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of()
-                    .formatHex(sha.digest(normalize(text).getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 unavailable", e);
-        }
+        return Sha256.hex(normalize(text));
     }
 
     /** A normalised tag: NFKC, lower case, trimmed, inner whitespace runs as one '-'. */

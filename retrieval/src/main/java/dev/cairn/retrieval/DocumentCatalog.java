@@ -1,8 +1,8 @@
 package dev.cairn.retrieval;
 
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.StoredDocument;
 import dev.cairn.store.PageRequest;
-import dev.cairn.store.Store;
-import dev.cairn.store.StoredDocument;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,11 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class DocumentCatalog {
 
-    private final Store store;
+    private final DocumentRepository documents;
     private final Map<String, Map<String, StoredDocument>> byNamespace = new ConcurrentHashMap<>();
 
-    DocumentCatalog(Store store) {
-        this.store = store;
+    DocumentCatalog(DocumentRepository documents) {
+        this.documents = documents;
     }
 
     Optional<StoredDocument> document(String namespace, String documentId) {
@@ -54,7 +54,7 @@ final class DocumentCatalog {
                     Map<String, StoredDocument> docs = new ConcurrentHashMap<>();
                     PageRequest page = PageRequest.first(PageRequest.MAX_LIMIT);
                     while (true) {
-                        var result = store.documents(ns, page, "");
+                        var result = documents.documents(ns, page, "");
                         result.items().forEach(d -> docs.put(d.id(), withoutContent(d)));
                         if (!result.hasMore()) {
                             return docs;

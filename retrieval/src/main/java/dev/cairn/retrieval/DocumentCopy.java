@@ -2,10 +2,10 @@ package dev.cairn.retrieval;
 
 import dev.cairn.graph.EntityDeclaration;
 import dev.cairn.graph.RelationType;
-import dev.cairn.store.Authority;
-import dev.cairn.store.ChunkDraft;
-import dev.cairn.store.DocumentDraft;
-import dev.cairn.store.DocumentFormat;
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.ChunkDraft;
+import dev.cairn.retrieval.store.DocumentDraft;
+import dev.cairn.retrieval.store.DocumentFormat;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;

@@ -20,14 +20,15 @@ import dev.cairn.graph.ProximityConfig;
 import dev.cairn.graph.Relation;
 import dev.cairn.graph.RelationType;
 import dev.cairn.retrieval.fusion.ScoredId;
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.StoredChunk;
+import dev.cairn.retrieval.store.StoredDocument;
 import dev.cairn.store.Change;
 import dev.cairn.store.DerivedIndex;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
-import dev.cairn.store.StoredChunk;
-import dev.cairn.store.StoredDocument;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,6 +87,7 @@ public final class KnowledgeGraph
     static final Duration SNAPSHOT_INTERVAL = Duration.ofSeconds(30);
 
     private final Store store;
+    private final DocumentRepository documents;
     private final EntityGraph graph;
     private final GraphSignal signal;
     private final EntityRepository repository;
@@ -102,6 +104,7 @@ public final class KnowledgeGraph
     private KnowledgeGraph(
             Store store, ProximityConfig config, EntityGraph graph, GraphSnapshotFile snapshots) {
         this.store = store;
+        this.documents = DocumentRepository.over(store);
         this.graph = graph;
         this.signal = GraphSignal.create(graph, config);
         this.repository = new EntityRepository(store.sql());
@@ -374,7 +377,7 @@ public final class KnowledgeGraph
         }
         switch (change.kind()) {
             case DOCUMENT -> {
-                Optional<StoredDocument> document = store.document(ns, change.entityId());
+                Optional<StoredDocument> document = documents.document(ns, change.entityId());
                 if (document.isPresent()) {
                     index(ns, document.get(), true);
                 } else {
@@ -416,7 +419,7 @@ public final class KnowledgeGraph
     /** Replaces a document's part of the graph; {@code persist} writes the derived rows. */
     private void index(String ns, StoredDocument document, boolean persist) {
         EntityRepository.Declarations declarations = repository.declarations(ns, document.id());
-        List<StoredChunk> stored = store.chunks(ns, document.id());
+        List<StoredChunk> stored = documents.chunks(ns, document.id());
         List<GraphDocument.Chunk> chunks = new ArrayList<>(stored.size());
         for (int i = 0; i < stored.size(); i++) {
             StoredChunk c = stored.get(i);
@@ -514,7 +517,7 @@ public final class KnowledgeGraph
         List<StoredDocument> out = new ArrayList<>();
         PageRequest page = PageRequest.first(PageRequest.MAX_LIMIT);
         while (true) {
-            Page<StoredDocument> p = store.documents(ns, page, "");
+            Page<StoredDocument> p = documents.documents(ns, page, "");
             out.addAll(p.items());
             if (!p.hasMore()) {
                 return out;

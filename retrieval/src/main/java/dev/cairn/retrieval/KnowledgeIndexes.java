@@ -3,11 +3,11 @@ package dev.cairn.retrieval;
 import dev.cairn.retrieval.dense.DenseIndex;
 import dev.cairn.retrieval.lexical.IndexedChunk;
 import dev.cairn.retrieval.lexical.LexicalIndex;
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.StoredChunk;
+import dev.cairn.retrieval.store.StoredDocument;
 import dev.cairn.store.Change;
 import dev.cairn.store.DerivedIndex;
-import dev.cairn.store.Store;
-import dev.cairn.store.StoredChunk;
-import dev.cairn.store.StoredDocument;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,13 +20,17 @@ import java.util.Optional;
  */
 final class KnowledgeIndexes implements DerivedIndex.ChangeByChange {
 
-    private final Store store;
+    private final DocumentRepository documents;
     private final LexicalIndex lexical;
     private final DenseIndex dense;
     private final DocumentCatalog catalog;
 
-    KnowledgeIndexes(Store store, LexicalIndex lexical, DenseIndex dense, DocumentCatalog catalog) {
-        this.store = store;
+    KnowledgeIndexes(
+            DocumentRepository documents,
+            LexicalIndex lexical,
+            DenseIndex dense,
+            DocumentCatalog catalog) {
+        this.documents = documents;
         this.lexical = lexical;
         this.dense = dense;
         this.catalog = catalog;
@@ -50,14 +54,14 @@ final class KnowledgeIndexes implements DerivedIndex.ChangeByChange {
                 Optional<StoredDocument> document =
                         change.op() == Change.Op.DELETE
                                 ? Optional.empty()
-                                : store.document(ns, change.entityId());
+                                : documents.document(ns, change.entityId());
                 if (document.isEmpty()) {
                     lexical.deleteDocument(ns, change.entityId());
                     dense.removeDocument(ns, change.entityId());
                     catalog.remove(ns, change.entityId());
                     return;
                 }
-                List<StoredChunk> chunks = store.chunks(ns, change.entityId());
+                List<StoredChunk> chunks = documents.chunks(ns, change.entityId());
                 String title = document.get().title();
                 lexical.upsertDocument(
                         ns,

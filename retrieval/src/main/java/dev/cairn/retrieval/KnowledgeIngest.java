@@ -4,15 +4,16 @@ import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.retrieval.ingest.Chunker;
 import dev.cairn.retrieval.ingest.ParsedDocument;
-import dev.cairn.store.ChunkDraft;
-import dev.cairn.store.DocumentDraft;
-import dev.cairn.store.DocumentWrite;
-import dev.cairn.store.IngestedDocument;
+import dev.cairn.retrieval.store.ChunkDraft;
+import dev.cairn.retrieval.store.DocumentDraft;
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.DocumentWrite;
+import dev.cairn.retrieval.store.IngestedDocument;
+import dev.cairn.retrieval.store.StoredChunk;
+import dev.cairn.retrieval.store.StoredDocument;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
-import dev.cairn.store.StoredChunk;
-import dev.cairn.store.StoredDocument;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -69,14 +70,20 @@ final class KnowledgeIngest {
     static final int QUEUED_BATCHES = 2;
 
     private final Store store;
+    private final DocumentRepository documents;
     private final EmbeddingModel model;
     private final Chunker chunker;
     private final RetrievalConfig config;
     private final EntityRepository entities;
 
     KnowledgeIngest(
-            Store store, EmbeddingModel model, RetrievalConfig config, EntityRepository entities) {
+            Store store,
+            DocumentRepository documents,
+            EmbeddingModel model,
+            RetrievalConfig config,
+            EntityRepository entities) {
         this.store = store;
+        this.documents = documents;
         this.model = model;
         this.config = config;
         this.entities = entities;
@@ -142,7 +149,7 @@ final class KnowledgeIngest {
         batch.forEach(this::check);
         Map<String, IngestedDocument> stored =
                 mode == IngestMode.SKIP_UNCHANGED
-                        ? store.ingestedDocuments(
+                        ? documents.ingestedDocuments(
                                 namespace, batch.stream().map(ParsedDocument::id).toList())
                         : Map.of();
         List<Item> items = new ArrayList<>(batch.size());
@@ -345,14 +352,14 @@ final class KnowledgeIngest {
         requireNamespace(namespace);
         PageRequest page = PageRequest.first(100);
         while (true) {
-            Page<StoredDocument> batch = store.documents(namespace, page, "");
+            Page<StoredDocument> batch = documents.documents(namespace, page, "");
             Map<String, IngestedDocument> keys =
-                    store.ingestedDocuments(
+                    documents.ingestedDocuments(
                             namespace, batch.items().stream().map(StoredDocument::id).toList());
             for (StoredDocument d : batch.items()) {
                 EntityRepository.Declarations declared = entities.declarations(namespace, d.id());
                 List<ChunkDraft> chunks = new ArrayList<>();
-                for (StoredChunk c : store.chunks(namespace, d.id())) {
+                for (StoredChunk c : documents.chunks(namespace, d.id())) {
                     chunks.add(
                             new ChunkDraft(
                                     c.ordinal(),
@@ -394,7 +401,8 @@ final class KnowledgeIngest {
     DocumentCopy.Restored restore(String namespace, List<DocumentCopy> copies) {
         requireNamespace(namespace);
         Map<String, IngestedDocument> stored =
-                store.ingestedDocuments(namespace, copies.stream().map(DocumentCopy::id).toList());
+                documents.ingestedDocuments(
+                        namespace, copies.stream().map(DocumentCopy::id).toList());
         List<DocumentCopy> fresh = new ArrayList<>();
         for (DocumentCopy copy : copies) {
             IngestedDocument known = stored.get(copy.id());
@@ -450,7 +458,7 @@ final class KnowledgeIngest {
             return List.of();
         }
         List<StoredDocument> stored =
-                store.replaceDocuments(
+                documents.replaceDocuments(
                         namespace,
                         writes,
                         (c, w) ->
@@ -472,7 +480,7 @@ final class KnowledgeIngest {
     /** Deletes a document from the store and every index; false when there was none. */
     boolean delete(String namespace, String documentId) {
         requireNamespace(namespace);
-        boolean deleted = store.deleteDocument(namespace, documentId);
+        boolean deleted = documents.deleteDocument(namespace, documentId);
         store.changeLog().catchUp();
         return deleted;
     }

@@ -1,8 +1,8 @@
 package dev.cairn.retrieval;
 
+import dev.cairn.retrieval.dense.DenseOptions;
 import dev.cairn.retrieval.ingest.ChunkingConfig;
 import dev.cairn.retrieval.lexical.LexicalConfig;
-import dev.cairn.store.DenseOptions;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package dev.cairn.retrieval;
 
-import dev.cairn.store.Authority;
-import dev.cairn.store.StoredDocument;
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.StoredDocument;
 import java.util.List;
 import java.util.Set;
 

@@ -1,7 +1,7 @@
 package dev.cairn.retrieval;
 
 import dev.cairn.retrieval.fusion.Signal;
-import dev.cairn.store.Authority;
+import dev.cairn.retrieval.store.Authority;
 import java.util.Map;
 import java.util.Objects;
 

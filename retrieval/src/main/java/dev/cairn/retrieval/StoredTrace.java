@@ -1,7 +1,7 @@
 package dev.cairn.retrieval;
 
 import dev.cairn.retrieval.fusion.Signal;
-import dev.cairn.store.Authority;
+import dev.cairn.retrieval.store.Authority;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -131,7 +131,9 @@ public record StoredTrace(
                             hit == null ? "" : hit.title(),
                             hit == null ? "" : hit.heading(),
                             hit == null ? "" : hit.text(),
-                            hit == null ? dev.cairn.store.Authority.DEFAULT : hit.authority(),
+                            hit == null
+                                    ? dev.cairn.retrieval.store.Authority.DEFAULT
+                                    : hit.authority(),
                             c.filteredOut(),
                             c.explanation(),
                             c.graphPath()));

@@ -1,7 +1,7 @@
 package dev.cairn.retrieval;
 
 import dev.cairn.retrieval.fusion.FusedCandidate;
-import dev.cairn.store.StoredChunk;
+import dev.cairn.retrieval.store.StoredChunk;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -14,8 +14,8 @@ import dev.cairn.retrieval.feedback.QueryAdapterTrainer;
 import dev.cairn.retrieval.feedback.RankingQuality;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.feedback.TuneReport;
-import dev.cairn.store.Store;
-import dev.cairn.store.StoredChunk;
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.StoredChunk;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -69,19 +69,19 @@ final class Tuner {
         List<String> candidates(String namespace, String query, float[] vector);
     }
 
-    private final Store store;
+    private final DocumentRepository documents;
     private final EmbeddingModel model;
     private final FeedbackLog feedback;
     private final AdaptationStore adaptations;
     private final DocumentRanker ranker;
 
     Tuner(
-            Store store,
+            DocumentRepository documents,
             EmbeddingModel model,
             FeedbackLog feedback,
             AdaptationStore adaptations,
             DocumentRanker ranker) {
-        this.store = store;
+        this.documents = documents;
         this.model = model;
         this.feedback = feedback;
         this.adaptations = adaptations;
@@ -251,7 +251,7 @@ final class Tuner {
         Map<String, float[]> positives = new HashMap<>();
         for (Map.Entry<String, Integer> e : judged.entrySet()) {
             if (e.getValue() > 0) {
-                for (StoredChunk chunk : store.chunks(namespace, e.getKey())) {
+                for (StoredChunk chunk : documents.chunks(namespace, e.getKey())) {
                     if (chunk.embedding().length > 0) {
                         positives.put(chunk.id(), chunk.embedding());
                     }
@@ -265,7 +265,7 @@ final class Tuner {
             }
         }
         Map<String, float[]> negatives = new HashMap<>();
-        for (StoredChunk chunk : store.chunks(namespace, negativeIds)) {
+        for (StoredChunk chunk : documents.chunks(namespace, negativeIds)) {
             if (chunk.embedding().length > 0) {
                 negatives.put(chunk.id(), chunk.embedding());
             }

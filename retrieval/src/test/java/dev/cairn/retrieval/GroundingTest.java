@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.cairn.retrieval.fusion.Signal;
-import dev.cairn.store.Authority;
+import dev.cairn.retrieval.store.Authority;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -10,8 +10,8 @@ import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.retrieval.ingest.ParsedDocument;
-import dev.cairn.store.Authority;
-import dev.cairn.store.DocumentFormat;
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.DocumentFormat;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
 import java.io.IOException;
@@ -167,7 +167,7 @@ abstract class KnowledgeBaseContractTest {
         assertThat(dense.hits())
                 .extracting(RetrievedHit::text)
                 .anyMatch(t -> t.contains("failover controller"));
-        assertThat(store.chunks(ns, "ledger-promote"))
+        assertThat(kb.documents().chunks(ns, "ledger-promote"))
                 .allSatisfy(c -> assertThat(c.text()).doesNotContain("pg_ctl"));
     }
 
@@ -344,7 +344,7 @@ abstract class KnowledgeBaseContractTest {
                         () -> kb.ingest(ns, markdown("big.md", "# Big\n\n" + "word ".repeat(100))))
                 .isInstanceOf(PayloadTooLargeException.class)
                 .hasMessageContaining("limit of 100");
-        assertThat(store.document(ns, "big")).isEmpty();
+        assertThat(kb.documents().document(ns, "big")).isEmpty();
     }
 
     /** Abstracts of one sentence each: one chunk per document. */
@@ -395,7 +395,8 @@ abstract class KnowledgeBaseContractTest {
                                         }))
                 .hasMessage("killed");
         int batch = KnowledgeIngest.BATCH_DOCUMENTS;
-        assertThat(store.documents(ns, PageRequest.first(1), "").total()).isEqualTo(2L * batch);
+        assertThat(kb.documents().documents(ns, PageRequest.first(1), "").total())
+                .isEqualTo(2L * batch);
         int embeddedBefore = model.embedded();
         assertThat(embeddedBefore).isBetween(2 * batch, 300);
 
@@ -411,8 +412,8 @@ abstract class KnowledgeBaseContractTest {
         assertThat(results).allSatisfy(r -> assertThat(r.chunks()).isEqualTo(1));
         assertThat(results.stream().map(IngestResult::id).toList())
                 .containsExactlyElementsOf(corpus.stream().map(ParsedDocument::id).toList());
-        assertThat(store.documents(ns, PageRequest.first(1), "").total()).isEqualTo(300);
-        assertThat(store.chunkCount(ns)).isEqualTo(300);
+        assertThat(kb.documents().documents(ns, PageRequest.first(1), "").total()).isEqualTo(300);
+        assertThat(kb.documents().chunkCount(ns)).isEqualTo(300);
         RetrieveResult hit =
                 kb.retrieve(ns, RetrieveRequest.of("Cohort 299 marker relapse treated group"));
         assertThat(hit.hits().getFirst().documentId()).isEqualTo("abstract-299");
@@ -463,8 +464,8 @@ abstract class KnowledgeBaseContractTest {
         assertThatThrownBy(() -> kb.ingestAll(ns, corpus, IngestMode.REPLACE, r -> {}))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("spaceship");
-        assertThat(store.documents(ns, PageRequest.first(1), "").total()).isZero();
-        assertThat(store.chunkCount(ns)).isZero();
+        assertThat(kb.documents().documents(ns, PageRequest.first(1), "").total()).isZero();
+        assertThat(kb.documents().chunkCount(ns)).isZero();
     }
 
     @Test
@@ -528,6 +529,6 @@ abstract class KnowledgeBaseContractTest {
                                                         + " kind: spaceship}\n---\n# Bad\n\nText.\n")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("spaceship");
-        assertThat(store.documents(ns, PageRequest.first(1), "").total()).isZero();
+        assertThat(kb.documents().documents(ns, PageRequest.first(1), "").total()).isZero();
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.retrieval.fusion.Signal;
-import dev.cairn.store.Authority;
+import dev.cairn.retrieval.store.Authority;
 import dev.cairn.store.StoreException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

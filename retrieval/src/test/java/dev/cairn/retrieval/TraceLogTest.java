@@ -3,7 +3,7 @@ package dev.cairn.retrieval;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.retrieval.fusion.Signal;
-import dev.cairn.store.Authority;
+import dev.cairn.retrieval.store.Authority;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoreConfig;
 import java.nio.file.Path;

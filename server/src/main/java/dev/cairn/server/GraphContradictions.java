@@ -8,7 +8,7 @@ import dev.cairn.graph.RelationType;
 import dev.cairn.judge.ContradictionSource;
 import dev.cairn.judge.ContradictsRelation;
 import dev.cairn.judge.Evidence;
-import dev.cairn.store.StoredChunk;
+import dev.cairn.retrieval.store.StoredChunk;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -2,12 +2,12 @@ package dev.cairn.server;
 
 import dev.cairn.retrieval.Grounding;
 import dev.cairn.retrieval.RetrievalConfig;
+import dev.cairn.retrieval.dense.DenseOptions;
 import dev.cairn.retrieval.ingest.ChunkingConfig;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.server.api.ArkSettings;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.Role;
-import dev.cairn.store.DenseOptions;
 import io.helidon.config.Config;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,5 @@
 package dev.cairn.store;
 
-import dev.cairn.store.vector.TopK;
-import dev.cairn.store.vector.VectorHit;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,9 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -34,8 +29,8 @@ import org.sqlite.SQLiteException;
  * returned survives a crash or SIGKILL. Thread-safe: writes are serialised on one connection
  * (SQLite has one writer anyway, and its transactions are IMMEDIATE so other processes wait rather
  * than fail); reads run concurrently on up to {@link StoreConfig#maxPoolSize()} read-only
- * connections, each on a committed snapshot. Dense search is exact; approximate search over large
- * namespaces belongs to a Lucene HNSW index fed by {@link #forEachEmbedding}.
+ * connections, each on a committed snapshot. It has no vector search of its own: the modules scan
+ * the vectors they keep in memory (retrieval's dense index, memory's recall).
  */
 final class EmbeddedStore extends JdbcStore {
 
@@ -47,11 +42,6 @@ final class EmbeddedStore extends JdbcStore {
 
     /** What a checkpointed WAL file is truncated to. */
     static final int WAL_SIZE_LIMIT_BYTES = 64 << 20;
-
-    static final Comparator<DenseHit> BEST_FIRST =
-            Comparator.comparingDouble(DenseHit::similarity)
-                    .reversed()
-                    .thenComparing(DenseHit::chunkId);
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Path file;
@@ -324,33 +314,6 @@ final class EmbeddedStore extends JdbcStore {
         }
     }
 
-    /** The one exact scan's top-k (see {@link dev.cairn.store.vector}) over every stored vector. */
-    @Override
-    public List<DenseHit> denseSearch(
-            String namespace, float[] query, int k, DenseOptions options) {
-        Namespace.requireValidName(namespace);
-        float[] q = query.clone();
-        double queryNorm = requireQuery(q, k);
-        TopK top = new TopK(k);
-        forEachEmbedding(namespace, (id, vector) -> top.offer(id, cosine(q, queryNorm, vector)));
-        List<DenseHit> out = new ArrayList<>(k);
-        for (VectorHit hit : top.best()) {
-            out.add(new DenseHit(hit.id(), hit.score()));
-        }
-        return out;
-    }
-
-    /** Cosine similarity; 0 against a zero vector. */
-    static double cosine(float[] query, double queryNorm, float[] vector) {
-        double dot = 0;
-        double norm = 0;
-        for (int i = 0; i < vector.length; i++) {
-            dot += (double) query[i] * vector[i];
-            norm += (double) vector[i] * vector[i];
-        }
-        return norm == 0 ? 0 : dot / (queryNorm * Math.sqrt(norm));
-    }
-
     @Override
     void closeConnections() {
         closed = true;
@@ -416,8 +379,8 @@ final class EmbeddedStore extends JdbcStore {
     }
 
     @Override
-    String titleContainsSql() {
-        return "contains_ci(title, ?) = 1";
+    String containsIgnoringCase(String column) {
+        return "contains_ci(" + column + ", ?) = 1";
     }
 
     @Override

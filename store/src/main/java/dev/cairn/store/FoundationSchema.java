@@ -2,7 +2,10 @@ package dev.cairn.store;
 
 import java.util.List;
 
-/** The store's own tables: settings, namespaces, documents, chunks and the change log. */
+/**
+ * The store's own tables: settings, the instance id, namespaces, the change log and the audit of
+ * forgotten users. (Documents and chunks are the retrieval module's, since issue 46.)
+ */
 public final class FoundationSchema implements Schema {
 
     @Override
@@ -19,10 +22,8 @@ public final class FoundationSchema implements Schema {
     public List<String> migrations() {
         return List.of(
                 "V001__foundation.sql",
-                "V010__ingest_key.sql",
                 "V013__store_instance.sql",
                 "V015__namespace_recall_scope.sql",
-                "V017__model_id_without_precision.sql",
                 "V019__forget_audit.sql");
     }
 }

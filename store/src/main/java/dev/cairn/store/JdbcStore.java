@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.function.BiConsumer;
 
 /**
  * The SQL both backends share; subclasses supply connections and the dialect's types. Thread-safe
@@ -28,29 +27,15 @@ import java.util.function.BiConsumer;
  */
 abstract class JdbcStore implements Store {
 
-    /**
-     * Every table with rows of a namespace, children before parents: deleting a namespace empties
-     * them all. A migration that adds a namespaced table adds it here.
-     */
     /** Most ids bound in one {@code IN (...)} list. */
     static final int IN_BATCH = 500;
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() {};
-    static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
     static final TypeReference<java.util.LinkedHashMap<String, Long>> COUNT_MAP =
             new TypeReference<>() {};
 
-    static final String DOCUMENT_COLUMNS =
-            "namespace, id, version, title, format, source, authority, tags, metadata, content,"
-                    + " content_hash, created_at, updated_at";
-    static final String CHUNK_COLUMNS =
-            "namespace, id, document_id, ordinal, heading_path, text, token_count, embedding,"
-                    + " embedding_model";
-
     protected final StoreConfig config;
     private final ChangeLog changeLog;
-    private final DocumentTables documents = new DocumentTables(this);
     private volatile String instanceId; // read once: it never changes
 
     JdbcStore(StoreConfig config) {
@@ -99,8 +84,8 @@ abstract class JdbcStore implements Store {
 
     abstract boolean isUniqueViolation(SQLException e);
 
-    /** A predicate on {@code title} with one parameter: case-insensitive substring. */
-    abstract String titleContainsSql();
+    /** {@link SqlAccess#containsIgnoringCase}. */
+    abstract String containsIgnoringCase(String column);
 
     /** Appended to the namespace existence check inside a write transaction. */
     abstract String lockNamespaceSuffix();
@@ -236,7 +221,7 @@ abstract class JdbcStore implements Store {
                             }
                         }
                     }
-                    return page(items, total, page.limit(), Namespace::name);
+                    return Page.ofLookahead(items, total, page.limit(), Namespace::name);
                 });
     }
 
@@ -387,71 +372,6 @@ abstract class JdbcStore implements Store {
                 });
     }
 
-    // ---- documents and chunks (DocumentTables) -------------------------------------------
-
-    @Override
-    public StoredDocument replaceDocument(
-            String namespace, DocumentDraft document, List<ChunkDraft> chunks) {
-        return documents
-                .replaceDocuments(
-                        namespace,
-                        List.of(new DocumentWrite(document, chunks, "")),
-                        AlongsideWrite.NONE)
-                .getFirst();
-    }
-
-    @Override
-    public List<StoredDocument> replaceDocuments(
-            String namespace, List<DocumentWrite> writes, AlongsideWrite alongside) {
-        return documents.replaceDocuments(namespace, writes, alongside);
-    }
-
-    @Override
-    public Map<String, IngestedDocument> ingestedDocuments(
-            String namespace, Collection<String> documentIds) {
-        return documents.ingestedDocuments(namespace, documentIds);
-    }
-
-    @Override
-    public Optional<StoredDocument> document(String namespace, String id) {
-        return documents.document(namespace, id);
-    }
-
-    @Override
-    public Page<StoredDocument> documents(String namespace, PageRequest page, String titleQuery) {
-        return documents.documents(namespace, page, titleQuery);
-    }
-
-    @Override
-    public boolean deleteDocument(String namespace, String id) {
-        return documents.deleteDocument(namespace, id);
-    }
-
-    @Override
-    public List<StoredChunk> chunks(String namespace, String documentId) {
-        return documents.chunks(namespace, documentId);
-    }
-
-    @Override
-    public List<StoredChunk> chunks(String namespace, Collection<String> chunkIds) {
-        return documents.chunks(namespace, chunkIds);
-    }
-
-    @Override
-    public long chunkCount(String namespace) {
-        return documents.chunkCount(namespace);
-    }
-
-    @Override
-    public boolean hasEmbeddedChunks(String namespace, long atLeast) {
-        return documents.hasEmbeddedChunks(namespace, atLeast);
-    }
-
-    @Override
-    public void forEachEmbedding(String namespace, BiConsumer<String, float[]> consumer) {
-        documents.forEachEmbedding(namespace, consumer);
-    }
-
     void requireNamespace(Connection c, String namespace) throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement(
@@ -571,41 +491,7 @@ abstract class JdbcStore implements Store {
                 });
     }
 
-    // ---- dense search helpers ----------------------------------------------------------
-
-    /** Validates a query vector; answers its Euclidean norm. */
-    final double requireQuery(float[] query, int k) {
-        if (k < 1) {
-            throw new IllegalArgumentException("illegal k: " + k + ", must be >= 1");
-        }
-        if (query.length != config.dimensions()) {
-            throw new IllegalArgumentException(
-                    "illegal query dimension: "
-                            + query.length
-                            + ", must be "
-                            + config.dimensions());
-        }
-        Records.requireFinite(query, "query");
-        double norm = 0;
-        for (float v : query) {
-            norm += (double) v * v;
-        }
-        if (norm == 0) {
-            throw new IllegalArgumentException("illegal query: all zeros, must have a direction");
-        }
-        return Math.sqrt(norm);
-    }
-
-    // ---- paging and JSON ---------------------------------------------------------------
-
-    static <T> Page<T> page(
-            List<T> rows, long total, int limit, java.util.function.Function<T, String> key) {
-        if (rows.size() <= limit) {
-            return new Page<>(rows, total, "");
-        }
-        List<T> items = rows.subList(0, limit);
-        return new Page<>(items, total, PageRequest.cursorAfter(key.apply(items.get(limit - 1))));
-    }
+    // ---- JSON ---------------------------------------------------------------
 
     static String toJson(Object value) {
         try {

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,7 +12,6 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +87,7 @@ final class Migrations {
                                     + FILE.pattern());
                 }
                 String text = resource(schema, schema.resourceRoot() + dialect + "/" + file);
-                String checksum = sha256(text);
+                String checksum = Sha256.hex(text);
                 Set<String> accepted = new LinkedHashSet<>();
                 accepted.add(checksum);
                 Matcher previous = PREVIOUS_CHECKSUM.matcher(text);
@@ -264,17 +261,6 @@ final class Migrations {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("\r\n", "\n");
         } catch (IOException e) {
             throw new StoreException("cannot read migration resource " + path, e);
-        }
-    }
-
-    static String sha256(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(
-                            MessageDigest.getInstance("SHA-256")
-                                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 missing from the JDK", e);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.cairn.store;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * One page of a list answer. {@code nextCursor} is empty when there is nothing more.
@@ -18,6 +19,21 @@ public record Page<T>(List<T> items, long total, String nextCursor) {
         if (total < 0) {
             throw new IllegalArgumentException("illegal total: " + total + ", must be >= 0");
         }
+    }
+
+    /**
+     * The page of {@code rows} fetched with one row past {@code limit} (how a query learns whether
+     * there is more without counting): the first {@code limit} rows, and when there was one more,
+     * the cursor after the last row shown ({@link PageRequest#cursorAfter} of its sort {@code
+     * key}).
+     */
+    public static <T> Page<T> ofLookahead(
+            List<T> rows, long total, int limit, Function<T, String> key) {
+        if (rows.size() <= limit) {
+            return new Page<>(rows, total, "");
+        }
+        List<T> items = rows.subList(0, limit);
+        return new Page<>(items, total, PageRequest.cursorAfter(key.apply(items.get(limit - 1))));
     }
 
     public boolean hasMore() {

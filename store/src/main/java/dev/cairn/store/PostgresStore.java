@@ -12,13 +12,12 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
- * The PostgreSQL store: rows and pgvector embeddings in PostgreSQL behind a HikariCP pool, an HNSW
- * cosine index on the embedding column. Thread-safe: each call borrows its own connection.
+ * The PostgreSQL store: rows and pgvector embeddings in PostgreSQL behind a HikariCP pool (each
+ * connection knows pgvector's {@code vector} type). Thread-safe: each call borrows its own
+ * connection.
  *
  * <p>The change sequence is an identity column; writers take a transaction-scoped advisory lock
  * just before appending change rows, so sequence values are handed out in commit order and a reader
@@ -32,31 +31,11 @@ final class PostgresStore extends JdbcStore {
     /** Advisory lock key serialising appends to the change sequence ("cairnchg"). */
     static final long CHANGES_LOCK = 0x636169726e636867L;
 
-    /**
-     * Exact search: "+ 0" keeps the planner off the HNSW index, so it scans the namespace and
-     * sorts. Parameters: query, namespace, query, k.
-     */
-    static final String EXACT_SQL =
-            "SELECT id, embedding <=> ? AS distance FROM chunks"
-                    + " WHERE namespace = ? AND embedding IS NOT NULL"
-                    + " ORDER BY (embedding <=> ?) + 0, id LIMIT ?";
-
-    /**
-     * Approximate search: the HNSW index can serve this order. Parameters: query, namespace, query,
-     * k.
-     */
-    static final String APPROXIMATE_SQL =
-            "SELECT id, embedding <=> ? AS distance FROM chunks"
-                    + " WHERE namespace = ? AND embedding IS NOT NULL"
-                    + " ORDER BY embedding <=> ? LIMIT ?";
-
     private final HikariDataSource pool;
-    private final boolean iterativeScan;
 
-    private PostgresStore(HikariDataSource pool, StoreConfig config, boolean iterativeScan) {
+    private PostgresStore(HikariDataSource pool, StoreConfig config) {
         super(config);
         this.pool = pool;
-        this.iterativeScan = iterativeScan;
     }
 
     static PostgresStore open(String jdbcUrl, StoreConfig config) {
@@ -80,8 +59,7 @@ final class PostgresStore extends JdbcStore {
         }
         try {
             migrate(pool, config);
-            boolean iterative = extensionVersionAtLeast(pool, 0, 8);
-            PostgresStore store = new PostgresStore(pool, config, iterative);
+            PostgresStore store = new PostgresStore(pool, config);
             store.checkDimensions();
             return store;
         } catch (RuntimeException e) {
@@ -109,24 +87,6 @@ final class PostgresStore extends JdbcStore {
             }
         } catch (SQLException e) {
             throw failure("migrating PostgreSQL schema", e);
-        }
-    }
-
-    private static boolean extensionVersionAtLeast(HikariDataSource pool, int major, int minor) {
-        try (Connection c = pool.getConnection();
-                Statement s = c.createStatement();
-                ResultSet rs =
-                        s.executeQuery(
-                                "SELECT extversion FROM pg_extension WHERE extname = 'vector'")) {
-            if (!rs.next()) {
-                throw new IllegalStateException("the vector extension is not installed");
-            }
-            String[] parts = rs.getString(1).split("\\.");
-            int maj = Integer.parseInt(parts[0]);
-            int min = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
-            return maj > major || (maj == major && min >= minor);
-        } catch (SQLException e) {
-            throw failure("reading the pgvector version", e);
         }
     }
 
@@ -183,72 +143,6 @@ final class PostgresStore extends JdbcStore {
         } catch (SQLException e) {
             throw failure("PostgreSQL store", e);
         }
-    }
-
-    @Override
-    public List<DenseHit> denseSearch(
-            String namespace, float[] query, int k, DenseOptions options) {
-        Namespace.requireValidName(namespace);
-        float[] q = query.clone();
-        requireQuery(q, k);
-        boolean exact =
-                switch (options.strategy()) {
-                    case EXACT -> true;
-                    case APPROXIMATE -> false;
-                    case AUTO -> !hasEmbeddedChunks(namespace, config.exactSearchThreshold());
-                };
-        PGvector vector = new PGvector(q);
-        List<DenseHit> hits =
-                exact
-                        ? withConnection(c -> exactSearch(c, namespace, vector, k))
-                        : inTransaction(c -> approximateSearch(c, namespace, vector, k, options));
-        hits.sort(EmbeddedStore.BEST_FIRST);
-        return hits;
-    }
-
-    private static List<DenseHit> exactSearch(Connection c, String namespace, PGvector query, int k)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(EXACT_SQL)) {
-            ps.setObject(1, query);
-            ps.setString(2, namespace);
-            ps.setObject(3, query);
-            ps.setInt(4, k);
-            return hits(ps);
-        }
-    }
-
-    private List<DenseHit> approximateSearch(
-            Connection c, String namespace, PGvector query, int k, DenseOptions options)
-            throws SQLException {
-        int ef = Math.min(DenseOptions.MAX_EF_SEARCH, Math.max(k, options.efSearch()));
-        try (Statement s = c.createStatement()) {
-            s.execute("SET LOCAL hnsw.ef_search = " + ef);
-            if (iterativeScan) {
-                // Keep scanning the graph until k rows of this namespace pass the filter.
-                s.execute("SET LOCAL hnsw.iterative_scan = strict_order");
-            }
-        }
-        // The planner still chooses: for a small namespace a scan of it plus a sort is cheaper.
-        try (PreparedStatement ps = c.prepareStatement(APPROXIMATE_SQL)) {
-            ps.setObject(1, query);
-            ps.setString(2, namespace);
-            ps.setObject(3, query);
-            ps.setInt(4, k);
-            return hits(ps);
-        }
-    }
-
-    private static List<DenseHit> hits(PreparedStatement ps) throws SQLException {
-        List<DenseHit> out = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                double distance = rs.getDouble("distance");
-                if (!Double.isNaN(distance)) { // a stored zero vector has no direction
-                    out.add(new DenseHit(rs.getString("id"), 1.0 - distance));
-                }
-            }
-        }
-        return out;
     }
 
     @Override
@@ -313,8 +207,8 @@ final class PostgresStore extends JdbcStore {
     }
 
     @Override
-    String titleContainsSql() {
-        return "strpos(lower(title), lower(?)) > 0";
+    String containsIgnoringCase(String column) {
+        return "strpos(lower(" + column + "), lower(?)) > 0";
     }
 
     @Override

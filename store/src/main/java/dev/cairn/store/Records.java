@@ -4,12 +4,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/** Validation shared by the store's records. */
-final class Records {
+/**
+ * Validation shared by the records of the store and of the modules that keep tables in it (each
+ * names the bad value). Not API. Stateless, thread-safe.
+ */
+public final class Records {
 
     private Records() {}
 
-    static String requireText(String value, String name) {
+    public static String requireText(String value, String name) {
         Objects.requireNonNull(value, name);
         if (value.isBlank()) {
             throw new IllegalArgumentException(
@@ -18,7 +21,7 @@ final class Records {
         return value;
     }
 
-    static List<String> copyStrings(List<String> values, String name) {
+    public static List<String> copyStrings(List<String> values, String name) {
         Objects.requireNonNull(values, name);
         for (String v : values) {
             if (v == null) {
@@ -28,7 +31,7 @@ final class Records {
         return List.copyOf(values);
     }
 
-    static Map<String, String> copyMap(Map<String, String> values, String name) {
+    public static Map<String, String> copyMap(Map<String, String> values, String name) {
         Objects.requireNonNull(values, name);
         for (var e : values.entrySet()) {
             if (e.getKey() == null || e.getValue() == null) {
@@ -38,7 +41,7 @@ final class Records {
         return Map.copyOf(values);
     }
 
-    static void requireFinite(float[] vector, String name) {
+    public static void requireFinite(float[] vector, String name) {
         for (int i = 0; i < vector.length; i++) {
             if (!Float.isFinite(vector[i])) {
                 throw new IllegalArgumentException(

@@ -9,9 +9,10 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * JDBC access to the store's database for the modules that keep their own tables in it (memory,
- * conversations, traces, judgements). Their schema lives in this package's migrations, so one store
- * has one schema history; their rows carry a namespace like every other row. Thread-safe.
+ * JDBC access to the store's database for the modules that keep their own tables in it (documents
+ * and chunks, memories, conversations, traces, judgements). Each module brings its migrations
+ * ({@link Schema}); they form one version sequence, so one store has one schema history. Their rows
+ * carry a namespace like every other row. Thread-safe.
  */
 public interface SqlAccess {
 
@@ -55,6 +56,13 @@ public interface SqlAccess {
 
     /** Reads a vector, empty when SQL NULL. */
     float[] readVector(ResultSet rs, String column) throws SQLException;
+
+    /**
+     * A predicate with one parameter: true when the parameter is a substring of {@code column},
+     * ignoring case as {@link String#toLowerCase(java.util.Locale) toLowerCase(Locale.ROOT)} does
+     * (SQLite's own {@code lower} folds ASCII letters only).
+     */
+    String containsIgnoringCase(String column);
 
     /** True when {@code e} reports a unique-constraint violation. */
     boolean isUniqueViolation(SQLException e);

@@ -1,16 +1,16 @@
 package dev.cairn.store;
 
 import java.nio.file.Path;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.BiConsumer;
 
 /**
  * The system of record. Truth lives here; Lucene indexes and in-memory graphs are derived from it
- * and catch up through its change sequence. Every method takes the namespace it works in; no method
- * reads across namespaces (except {@link #changesSince}, which feeds derived indexes of all
- * namespaces). Implementations are thread-safe.
+ * and catch up through its change sequence. The store itself keeps namespaces, the change sequence
+ * and the audit of forgotten users; each module keeps its own tables in it through {@link #sql()}
+ * (documents and chunks: retrieval's {@code DocumentRepository}). Every method takes the namespace
+ * it works in; no method reads across namespaces (except {@link #changesSince}, which feeds derived
+ * indexes of all namespaces). Implementations are thread-safe.
  *
  * <p>Writes into a namespace that does not exist throw {@link java.util.NoSuchElementException};
  * reads in one answer empty. Backend failures throw {@link StoreException}.
@@ -93,73 +93,6 @@ public interface Store extends AutoCloseable {
     /** Deletes a namespace and everything in it; false when it did not exist. */
     boolean deleteNamespace(String name);
 
-    // ---- documents and chunks ------------------------------------------------------------
-
-    /**
-     * Writes a document and its chunks in one transaction, replacing the previous version and all
-     * its chunks; appends a {@link Change.Kind#DOCUMENT} UPSERT to the change sequence. A failure
-     * (e.g. an embedding of the wrong dimension, two chunks with one ordinal) leaves the previous
-     * version untouched.
-     *
-     * @return the stored document: version 1 when new, else the previous version + 1
-     * @throws java.util.NoSuchElementException when the namespace does not exist
-     * @throws IllegalArgumentException when a chunk is invalid for this store
-     */
-    StoredDocument replaceDocument(
-            String namespace, DocumentDraft document, List<ChunkDraft> chunks);
-
-    /**
-     * Writes documents and their chunks in one transaction, each as {@link #replaceDocument} would
-     * (a new version, the old chunks gone, a {@link Change.Kind#DOCUMENT} UPSERT), and runs {@code
-     * alongside} for each document on the same connection, so rows another module keeps for a
-     * document (its entity declarations) commit or roll back with it. A failure anywhere leaves
-     * every document of the batch as it was.
-     *
-     * @return the stored documents, in the order of {@code writes}
-     * @throws java.util.NoSuchElementException when the namespace does not exist
-     * @throws IllegalArgumentException when a chunk is invalid for this store
-     */
-    List<StoredDocument> replaceDocuments(
-            String namespace, List<DocumentWrite> writes, AlongsideWrite alongside);
-
-    /**
-     * Those of {@code documentIds} that are stored with a non-empty {@link
-     * DocumentWrite#ingestKey() ingest key}, by document id: what a bulk ingest compares its input
-     * with to skip documents it already stored.
-     */
-    java.util.Map<String, IngestedDocument> ingestedDocuments(
-            String namespace, Collection<String> documentIds);
-
-    Optional<StoredDocument> document(String namespace, String id);
-
-    /**
-     * Documents by id.
-     *
-     * @param titleQuery case-insensitive substring of the title; empty for all documents
-     */
-    Page<StoredDocument> documents(String namespace, PageRequest page, String titleQuery);
-
-    /** The chunks of a document in ordinal order; empty when there is no such document. */
-    List<StoredChunk> chunks(String namespace, String documentId);
-
-    /** The chunks with these ids, in the order of {@code chunkIds}; unknown ids are skipped. */
-    List<StoredChunk> chunks(String namespace, Collection<String> chunkIds);
-
-    /**
-     * Deletes a document and its chunks and appends a DELETE to the change sequence; false when it
-     * did not exist.
-     */
-    boolean deleteDocument(String namespace, String id);
-
-    /** How many chunks the namespace holds. */
-    long chunkCount(String namespace);
-
-    /**
-     * Whether the namespace has at least {@code atLeast} chunks with an embedding; counts no
-     * further than that (what {@link DenseOptions.Strategy#AUTO} decides on).
-     */
-    boolean hasEmbeddedChunks(String namespace, long atLeast);
-
     // ---- change sequence -----------------------------------------------------------------
 
     /**
@@ -175,27 +108,9 @@ public interface Store extends AutoCloseable {
     /** The catch-up loop that keeps this store's derived indexes current; closed with the store. */
     ChangeLog changeLog();
 
-    // ---- dense vectors -------------------------------------------------------------------
-
     /**
-     * The {@code k} chunks of the namespace whose embeddings are closest to {@code query} by cosine
-     * similarity, best first (ties by chunk id). Chunks without an embedding are not candidates.
-     *
-     * @throws IllegalArgumentException when {@code query} does not have {@link
-     *     StoreConfig#dimensions()} finite components, is all zeros, or {@code k < 1}
-     */
-    List<DenseHit> denseSearch(String namespace, float[] query, int k, DenseOptions options);
-
-    /**
-     * Streams (chunkId, vector) of every embedded chunk of the namespace, in chunk id order, to
-     * build an in-process vector index. The vectors are fresh arrays the consumer may keep. The
-     * consumer must not call back into the store.
-     */
-    void forEachEmbedding(String namespace, BiConsumer<String, float[]> consumer);
-
-    /**
-     * JDBC access for modules that keep their own tables in this store (their migrations live
-     * beside this package's).
+     * JDBC access for the modules that keep their own tables in this store (documents and chunks,
+     * memories, conversations, traces, judgements), each with its own migrations ({@link Schema}).
      */
     SqlAccess sql();
 
@@ -229,16 +144,6 @@ public interface Store extends AutoCloseable {
 
     @Override
     void close();
-
-    /** Rows written beside a document in the transaction of a {@link #replaceDocuments} batch. */
-    @FunctionalInterface
-    interface AlongsideWrite {
-
-        /** Writes nothing beside the documents. */
-        AlongsideWrite NONE = (c, write) -> {};
-
-        void write(java.sql.Connection c, DocumentWrite write) throws java.sql.SQLException;
-    }
 
     /** Storage backends. */
     enum Kind {

@@ -73,6 +73,11 @@ final class StoreSqlAccess implements SqlAccess {
     }
 
     @Override
+    public String containsIgnoringCase(String column) {
+        return store.containsIgnoringCase(column);
+    }
+
+    @Override
     public boolean isUniqueViolation(SQLException e) {
         return store.isUniqueViolation(e);
     }

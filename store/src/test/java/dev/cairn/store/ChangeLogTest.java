@@ -81,8 +81,7 @@ class ChangeLogTest {
     }
 
     private void write(String id) {
-        store.replaceDocument(
-                "ns", StoreContractTest.doc(id, id), StoreContractTest.chunks(1, false));
+        StoreContractTest.appendChange(store, "ns", Change.Kind.DOCUMENT, id, Change.Op.UPSERT);
     }
 
     @Test
@@ -97,7 +96,7 @@ class ChangeLogTest {
         assertThat(current.applied()).isEmpty();
 
         write("d2");
-        store.deleteDocument("ns", "d1");
+        StoreContractTest.appendChange(store, "ns", Change.Kind.DOCUMENT, "d1", Change.Op.DELETE);
         store.changeLog().catchUp();
 
         assertThat(fresh.applied())
@@ -172,8 +171,8 @@ class ChangeLogTest {
             RecordingIndex index = new RecordingIndex(looping.lastChangeSeq());
             looping.changeLog().follow(index);
 
-            looping.replaceDocument(
-                    "ns", StoreContractTest.doc("d1", "d1"), StoreContractTest.chunks(1, false));
+            StoreContractTest.appendChange(
+                    looping, "ns", Change.Kind.DOCUMENT, "d1", Change.Op.UPSERT);
 
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
             while (index.applied().isEmpty() && System.nanoTime() < deadline) {

@@ -3,8 +3,8 @@ package dev.cairn.store;
 import java.nio.file.Path;
 
 /**
- * A child process for {@link EmbeddedStoreTest}: writes documents into an embedded store, printing
- * {@code acked <i>} after each write returns, then waits to be killed.
+ * A child process for {@link EmbeddedStoreTest}: writes change rows into an embedded store, one
+ * transaction each, printing {@code acked <i>} after each write returns, then waits to be killed.
  */
 final class EmbeddedWriterProcess {
 
@@ -16,10 +16,8 @@ final class EmbeddedWriterProcess {
         Store store = Store.embedded(dataDir, StoreContractTest.config());
         store.createNamespace("durable", "");
         for (int i = 0; i < count; i++) {
-            store.replaceDocument(
-                    "durable",
-                    StoreContractTest.doc("doc-" + i, "T" + i),
-                    StoreContractTest.chunks(2, true));
+            StoreContractTest.appendChange(
+                    store, "durable", Change.Kind.MEMORY, "m-" + i, Change.Op.UPSERT);
             System.out.println("acked " + i);
             System.out.flush();
         }

@@ -2,16 +2,13 @@ package dev.cairn.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.pgvector.PGvector;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -65,40 +62,6 @@ class PostgresStoreTest extends StoreContractTest {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getInt(1)).isEqualTo(1);
             assertThat(rs.getInt(2)).isEqualTo(1);
-        }
-    }
-
-    @Test
-    void hnswIndexServesTheApproximateQueryButNotTheExactOne() throws SQLException {
-        fillRandom("vec", 2, 50, new Random(SEED));
-
-        // The planner picks a scan plus sort for a table this small; with sorting disabled, the
-        // ordered HNSW scan wins wherever the index can serve the query.
-        assertThat(plan(PostgresStore.APPROXIMATE_SQL)).contains("chunks_embedding_hnsw");
-        assertThat(plan(PostgresStore.EXACT_SQL)).doesNotContain("hnsw");
-    }
-
-    private String plan(String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(current().jdbcUrl())) {
-            PGvector.registerTypes(c);
-            c.setAutoCommit(false);
-            try (Statement s = c.createStatement()) {
-                s.execute("SET LOCAL enable_sort = off");
-            }
-            StringBuilder plan = new StringBuilder();
-            try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql)) {
-                ps.setObject(1, new PGvector(vector(1)));
-                ps.setString(2, "vec");
-                ps.setObject(3, new PGvector(vector(1)));
-                ps.setInt(4, 10);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        plan.append(rs.getString(1)).append('\n');
-                    }
-                }
-            }
-            c.rollback();
-            return plan.toString();
         }
     }
 }

@@ -9,7 +9,7 @@ import dev.cairn.judge.Judgement;
 import dev.cairn.judge.PolicyRule;
 import dev.cairn.judge.RuleResult;
 import dev.cairn.judge.Violation;
-import dev.cairn.store.Authority;
+import dev.cairn.retrieval.store.Authority;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

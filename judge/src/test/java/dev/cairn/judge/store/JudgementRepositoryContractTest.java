@@ -11,7 +11,7 @@ import dev.cairn.judge.Judgement;
 import dev.cairn.judge.PolicyRegistry;
 import dev.cairn.judge.RetrievalPlan;
 import dev.cairn.judge.SecretDetector;
-import dev.cairn.store.Authority;
+import dev.cairn.retrieval.store.Authority;
 import dev.cairn.store.Store;
 import java.nio.file.Path;
 import java.util.List;

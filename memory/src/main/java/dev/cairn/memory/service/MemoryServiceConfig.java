@@ -28,13 +28,16 @@ import java.util.Objects;
  *     turns, and the one that answers often shares few words with the question. Chosen on LoCoMo's
  *     first five conversations; the two conditions come from the project's own chats, where the
  *     turns around an answer are as often the same speaker going on or "WHAT" (see docs/memory.md).
+ *     Shows as {@code boosts.exchange} in a recalled memory's components.
  * @param periodBonus relevance bonus, as a share of its relevance, of a memory written in the
- *     calendar period a query names ({@code recall.period-bonus}, 0.2; 0 turns it off)
+ *     calendar period a query names ({@code recall.period-bonus}, 0.2; 0 turns it off). Chosen on
+ *     LoCoMo's first five conversations (0.2 and 0.5 alike; see docs/memory.md). Shows as {@code
+ *     boosts.period}.
  * @param timeBonus relevance bonus, as a share of its relevance, of a memory that says when
  *     something happened ({@link dev.cairn.memory.TimeMentions}) when the query asks when ({@code
  *     recall.time-bonus}, 0.05; 0 turns it off): the turn that states the event's time answers
  *     "When did ...?", not the turns that only talk about the event. Chosen on LoCoMo's first five
- *     conversations (see docs/memory.md).
+ *     conversations (see docs/memory.md). Shows as {@code boosts.time}.
  * @param sessionShare share of the best relevance among a session's found conversation turns that
  *     each found turn of that session gets on top of its own ({@code recall.session-share}, 0.3; 0
  *     turns it off): a session whose turns match the query is about what the query asks, and its
@@ -42,7 +45,7 @@ import java.util.Objects;
  *     lift, like the bonuses, is not capped at 1: when a recall's largest relevance is above 1, all
  *     of its relevances are divided by it, so two strong turns of the best session keep their order
  *     instead of tying at 1 (where recency ordered them). Chosen on LoCoMo's first five
- *     conversations (see docs/memory.md).
+ *     conversations (see docs/memory.md). Shows as {@code boosts.session}.
  * @param dropQuestionWords whether BM25 leaves out a query's question words and auxiliaries ({@link
  *     dev.cairn.memory.QuestionWords}; {@code recall.drop-question-words}, true): "what", "did" or
  *     "how" are no stopwords to the English analyzer, and in a conversation they match the turns
@@ -52,15 +55,18 @@ import java.util.Objects;
  *     recall.speaker-bonus}, 0.03; 0 turns it off), given after the session lift and the exchange
  *     share so that the neighbours of a named person's turn do not share it: "What does Melanie do
  *     to destress?" is answered by Melanie's turns rather than by the other speaker's replies to
- *     her. Chosen on LoCoMo's first five conversations (see docs/memory.md).
+ *     her. Chosen on LoCoMo's first five conversations (see docs/memory.md). Shows as {@code
+ *     boosts.speaker}.
  * @param listSpeakerBonus the same bonus, instead of {@code speakerBonus}, when the query asks for
  *     several things ({@code recall.list-speaker-bonus}, 0.15; 0 turns it off): "What activities
- *     does Melanie partake in?" gathers Melanie's own turns from many sessions.
+ *     does Melanie partake in?" gathers Melanie's own turns from many sessions. Shows as {@code
+ *     boosts.speaker} too.
  * @param facetBonus relevance bonus, as a share of its relevance, of a memory that tells of a facet
  *     ({@link dev.cairn.memory.Facet}) that a query asking for several things names ({@code
  *     recall.facet-bonus}, 0.1; 0 turns it off): "Which countries has Bea visited?" is answered by
  *     turns that name Kraków and Utrecht. Chosen before measuring; checked on LoCoMo's first five
- *     conversations and the first half of the project's own chats (see docs/memory.md).
+ *     conversations and the first half of the project's own chats (see docs/memory.md). Shows as
+ *     {@code boosts.facet}.
  * @param traceMaxAge retention of stored retrieve traces: each maintenance round deletes those
  *     older than this ({@code maintenance.trace-max-age-days}, 0 = none by age; the trace log keeps
  *     at most {@code cairn.retrieval.trace-retention} per namespace either way)

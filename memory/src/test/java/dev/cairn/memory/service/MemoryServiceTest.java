@@ -432,6 +432,15 @@ class MemoryServiceTest {
 
     /** Writes one turn of {@code speaker} in {@code session}, {@code second} s after T0. */
     String say(String session, String speaker, int second, String text) {
+        return say(service, session, speaker, second, text);
+    }
+
+    /**
+     * Writes one conversation turn of {@code speaker} in {@code session} of namespace "team",
+     * {@code second} s after T0, through {@code service}.
+     */
+    static String say(
+            MemoryService service, String session, String speaker, int second, String text) {
         NewMemory turn =
                 NewMemory.of(
                                 new Scope("team", speaker, "", session, "", ""),

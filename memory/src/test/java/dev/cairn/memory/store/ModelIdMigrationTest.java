@@ -8,13 +8,14 @@ import dev.cairn.memory.MemoryLifecycle;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
-import dev.cairn.store.ChunkDraft;
-import dev.cairn.store.DocumentDraft;
-import dev.cairn.store.DocumentFormat;
+import dev.cairn.retrieval.store.ChunkDraft;
+import dev.cairn.retrieval.store.DocumentDraft;
+import dev.cairn.retrieval.store.DocumentFormat;
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.StoredChunk;
 import dev.cairn.store.PostgresTestDatabase;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoreConfig;
-import dev.cairn.store.StoredChunk;
 import java.nio.file.Path;
 import java.sql.Statement;
 import java.time.Instant;
@@ -94,8 +95,11 @@ class ModelIdMigrationTest {
                                 .withEmbedding(vector(i), stored.get(i)));
             }
             repo.write(NS, rows, List.of());
-            store.replaceDocument(
-                    NS, DocumentDraft.of("runbook", "Runbook", DocumentFormat.TEXT, "x"), chunks);
+            DocumentRepository.over(store)
+                    .replaceDocument(
+                            NS,
+                            DocumentDraft.of("runbook", "Runbook", DocumentFormat.TEXT, "x"),
+                            chunks);
             store.sql()
                     .write(
                             NS,
@@ -111,7 +115,7 @@ class ModelIdMigrationTest {
 
         try (Store store = open.get()) {
             MemoryRepository repo = MemoryRepository.over(store);
-            List<StoredChunk> chunks = store.chunks(NS, "runbook");
+            List<StoredChunk> chunks = DocumentRepository.over(store).chunks(NS, "runbook");
             assertThat(chunks).hasSize(stored.size());
             for (int i = 0; i < stored.size(); i++) {
                 String after = ids.get(stored.get(i));

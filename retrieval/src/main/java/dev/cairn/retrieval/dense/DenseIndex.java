@@ -1,9 +1,8 @@
 package dev.cairn.retrieval.dense;
 
-import dev.cairn.store.DenseHit;
-import dev.cairn.store.DenseOptions;
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.StoredChunk;
 import dev.cairn.store.Store;
-import dev.cairn.store.StoredChunk;
 import java.util.List;
 
 /** Nearest chunks by cosine similarity. Implementations are thread-safe. */
@@ -25,18 +24,21 @@ public interface DenseIndex {
     void removeAll();
 
     /**
-     * The store's own vector search (pgvector in PostgreSQL); it is always current, so the update
-     * methods do nothing.
+     * PostgreSQL's own vector search over the chunks table (pgvector); it is always current, so the
+     * update methods do nothing.
+     *
+     * @throws IllegalArgumentException when {@code store} is not PostgreSQL
      */
-    static DenseIndex ofStore(Store store, DenseOptions options) {
-        return new StoreDenseIndex(store, options);
+    static DenseIndex pgvector(Store store, DocumentRepository documents, DenseOptions options) {
+        return new PgvectorDenseIndex(store, documents, options);
     }
 
     /**
      * The embedded store's search: exact in memory below {@code exactSearchThreshold} embedded
      * chunks per namespace, Lucene HNSW at or above it (or as {@code options} force).
      */
-    static DenseIndex inMemory(Store store, DenseOptions options, int exactSearchThreshold) {
-        return new SizeAwareDenseIndex(store, options, exactSearchThreshold);
+    static DenseIndex inMemory(
+            DocumentRepository documents, DenseOptions options, int exactSearchThreshold) {
+        return new SizeAwareDenseIndex(documents, options, exactSearchThreshold);
     }
 }

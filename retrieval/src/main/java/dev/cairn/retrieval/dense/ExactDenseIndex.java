@@ -1,8 +1,7 @@
 package dev.cairn.retrieval.dense;
 
-import dev.cairn.store.DenseHit;
-import dev.cairn.store.Store;
-import dev.cairn.store.StoredChunk;
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.StoredChunk;
 import dev.cairn.store.vector.VectorHit;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,11 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ExactDenseIndex implements DenseIndex {
 
-    private final Store store;
+    private final DocumentRepository documents;
     private final Map<String, NamespaceVectors> namespaces = new ConcurrentHashMap<>();
 
-    ExactDenseIndex(Store store) {
-        this.store = store;
+    ExactDenseIndex(DocumentRepository documents) {
+        this.documents = documents;
     }
 
     @Override
@@ -60,7 +59,7 @@ final class ExactDenseIndex implements DenseIndex {
                 namespace,
                 ns -> {
                     NamespaceVectors loaded = new NamespaceVectors();
-                    store.forEachEmbedding(ns, loaded::put);
+                    documents.forEachEmbedding(ns, loaded::put);
                     return loaded;
                 });
     }

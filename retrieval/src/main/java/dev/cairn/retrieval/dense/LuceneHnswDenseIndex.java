@@ -1,8 +1,7 @@
 package dev.cairn.retrieval.dense;
 
-import dev.cairn.store.DenseHit;
-import dev.cairn.store.Store;
-import dev.cairn.store.StoredChunk;
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.StoredChunk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -31,7 +30,8 @@ import org.apache.lucene.util.IOUtils;
  * Approximate cosine search with Lucene's HNSW graph (Malkov and Yashunin, 2018, "Efficient and
  * robust approximate nearest neighbor search using Hierarchical Navigable Small World graphs",
  * arXiv:1603.09320), one in-memory Lucene index per namespace, loaded from {@link
- * Store#forEachEmbedding} on first use and then kept current through the update methods.
+ * DocumentRepository#forEachEmbedding} on first use and then kept current through the update
+ * methods.
  *
  * <p>Vectors are unit length (the encoders normalise), so Lucene's dot-product similarity is the
  * cosine; Lucene reports it as {@code (1 + cos) / 2}, which {@link #search} maps back. The search
@@ -47,15 +47,15 @@ final class LuceneHnswDenseIndex implements DenseIndex, AutoCloseable {
     static final String FIELD_CHUNK_ID = "chunk_id";
     static final String FIELD_DOCUMENT_ID = "document_id";
 
-    private final Store store;
+    private final DocumentRepository documents;
     private final int efSearch;
     private final Map<String, Shard> shards = new ConcurrentHashMap<>();
 
-    LuceneHnswDenseIndex(Store store, int efSearch) {
+    LuceneHnswDenseIndex(DocumentRepository documents, int efSearch) {
         if (efSearch < 1) {
             throw new IllegalArgumentException("illegal efSearch: " + efSearch + ", must be >= 1");
         }
-        this.store = store;
+        this.documents = documents;
         this.efSearch = efSearch;
     }
 
@@ -155,7 +155,7 @@ final class LuceneHnswDenseIndex implements DenseIndex, AutoCloseable {
     private Shard load(String namespace) {
         Shard shard = Shard.open();
         try {
-            store.forEachEmbedding(
+            documents.forEachEmbedding(
                     namespace,
                     (chunkId, vector) -> {
                         try {

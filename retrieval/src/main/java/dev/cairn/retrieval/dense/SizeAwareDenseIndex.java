@@ -1,9 +1,7 @@
 package dev.cairn.retrieval.dense;
 
-import dev.cairn.store.DenseHit;
-import dev.cairn.store.DenseOptions;
-import dev.cairn.store.Store;
-import dev.cairn.store.StoredChunk;
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.StoredChunk;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,19 +20,19 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SizeAwareDenseIndex implements DenseIndex {
 
-    private final Store store;
+    private final DocumentRepository documents;
     private final DenseOptions options;
     private final int threshold;
     private final ExactDenseIndex exact;
     private final LuceneHnswDenseIndex approximate;
     private final Map<String, Boolean> useApproximate = new ConcurrentHashMap<>();
 
-    SizeAwareDenseIndex(Store store, DenseOptions options, int threshold) {
-        this.store = store;
+    SizeAwareDenseIndex(DocumentRepository documents, DenseOptions options, int threshold) {
+        this.documents = documents;
         this.options = options;
         this.threshold = threshold;
-        this.exact = new ExactDenseIndex(store);
-        this.approximate = new LuceneHnswDenseIndex(store, options.efSearch());
+        this.exact = new ExactDenseIndex(documents);
+        this.approximate = new LuceneHnswDenseIndex(documents, options.efSearch());
     }
 
     @Override
@@ -51,7 +49,7 @@ final class SizeAwareDenseIndex implements DenseIndex {
             case APPROXIMATE -> true;
             case AUTO ->
                     useApproximate.computeIfAbsent(
-                            namespace, ns -> store.hasEmbeddedChunks(ns, threshold));
+                            namespace, ns -> documents.hasEmbeddedChunks(ns, threshold));
         };
     }
 

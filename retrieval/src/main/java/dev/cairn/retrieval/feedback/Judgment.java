@@ -71,7 +71,9 @@ public record Judgment(
         public java.util.Optional<String> documentId() {
             return switch (kind) {
                 case DOCUMENT -> java.util.Optional.of(id);
-                case CHUNK -> java.util.Optional.of(dev.cairn.store.StoredChunk.documentIdOf(id));
+                case CHUNK ->
+                        java.util.Optional.of(
+                                dev.cairn.retrieval.store.StoredChunk.documentIdOf(id));
                 case MEMORY -> java.util.Optional.empty();
             };
         }

@@ -2,7 +2,7 @@ package dev.cairn.retrieval.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cairn.store.DocumentFormat;
+import dev.cairn.retrieval.store.DocumentFormat;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package dev.cairn.retrieval.ingest;
 
 import dev.cairn.embeddings.TokenCounter;
-import dev.cairn.store.ChunkDraft;
+import dev.cairn.retrieval.store.ChunkDraft;
 import java.util.List;
 
 /** Splits a parsed document into chunks. Implementations are immutable and thread-safe. */

@@ -1,8 +1,8 @@
 package dev.cairn.retrieval.ingest;
 
 import dev.cairn.graph.RelationType;
-import dev.cairn.store.Authority;
-import dev.cairn.store.DocumentFormat;
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.DocumentFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.cairn.retrieval.ingest;
 
 import dev.cairn.embeddings.TokenCounter;
-import dev.cairn.store.ChunkDraft;
-import dev.cairn.store.DocumentFormat;
+import dev.cairn.retrieval.store.ChunkDraft;
+import dev.cairn.retrieval.store.DocumentFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

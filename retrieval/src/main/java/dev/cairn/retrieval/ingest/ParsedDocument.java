@@ -1,8 +1,8 @@
 package dev.cairn.retrieval.ingest;
 
 import dev.cairn.graph.RelationType;
-import dev.cairn.store.Authority;
-import dev.cairn.store.DocumentFormat;
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.DocumentFormat;
 import dev.cairn.store.Identifiers;
 import java.util.Collections;
 import java.util.EnumMap;

@@ -4,8 +4,9 @@ import dev.cairn.store.Schema;
 import java.util.List;
 
 /**
- * The retrieval module's tables in the store: traces of retrieve calls, relevance feedback and the
- * query adapters trained from it, and the entity graph's declarations and mentions.
+ * The retrieval module's tables in the store: documents and their chunks, traces of retrieve calls,
+ * relevance feedback and the query adapters trained from it, and the entity graph's declarations
+ * and mentions.
  */
 public final class RetrievalSchema implements Schema {
 
@@ -25,9 +26,11 @@ public final class RetrievalSchema implements Schema {
                 "V002__retrieval_traces.sql",
                 "V005__entity_graph.sql",
                 "V009__trace_candidate_detail.sql",
+                "V010__documents.sql",
                 "V011__feedback.sql",
                 "V014__trace_entries_in_row.sql",
                 "V016__adaptation_prior.sql",
+                "V017__model_id_without_precision.sql",
                 "V020__trace_user.sql");
     }
 }

@@ -2,11 +2,10 @@ package dev.cairn.retrieval.dense;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.store.ChunkDraft;
-import dev.cairn.store.DenseHit;
-import dev.cairn.store.DenseOptions;
-import dev.cairn.store.DocumentDraft;
-import dev.cairn.store.DocumentFormat;
+import dev.cairn.retrieval.store.ChunkDraft;
+import dev.cairn.retrieval.store.DocumentDraft;
+import dev.cairn.retrieval.store.DocumentFormat;
+import dev.cairn.retrieval.store.DocumentRepository;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoreConfig;
 import java.nio.file.Path;
@@ -29,17 +28,19 @@ class SizeAwareDenseIndexTest {
 
     @TempDir Path dir;
     Store store;
+    DocumentRepository documents;
     Random random = new Random(7);
 
     @BeforeEach
     void open() {
         store = Store.embedded(dir, StoreConfig.defaults().withDimensions(DIMS));
+        documents = DocumentRepository.over(store);
         store.createNamespace("big", "");
         store.createNamespace("small", "");
         for (int d = 0; d < DOCS; d++) {
-            store.replaceDocument("big", doc("d" + d), chunks(CHUNKS_PER_DOC));
+            documents.replaceDocument("big", doc("d" + d), chunks(CHUNKS_PER_DOC));
         }
-        store.replaceDocument("small", doc("s0"), chunks(3));
+        documents.replaceDocument("small", doc("s0"), chunks(3));
     }
 
     @AfterEach
@@ -49,22 +50,24 @@ class SizeAwareDenseIndexTest {
 
     @Test
     void autoSearchesSmallNamespacesExactlyAndLargeOnesWithHnsw() {
-        SizeAwareDenseIndex index = new SizeAwareDenseIndex(store, DenseOptions.defaults(), 1000);
+        SizeAwareDenseIndex index =
+                new SizeAwareDenseIndex(documents, DenseOptions.defaults(), 1000);
 
         assertThat(index.approximate("small")).isFalse();
         assertThat(index.approximate("big")).isTrue();
-        assertThat(new SizeAwareDenseIndex(store, DenseOptions.exact(), 10).approximate("big"))
+        assertThat(new SizeAwareDenseIndex(documents, DenseOptions.exact(), 10).approximate("big"))
                 .isFalse();
         assertThat(
-                        new SizeAwareDenseIndex(store, DenseOptions.approximate(50), 1_000_000)
+                        new SizeAwareDenseIndex(documents, DenseOptions.approximate(50), 1_000_000)
                                 .approximate("small"))
                 .isTrue();
     }
 
     @Test
     void hnswFindsWhatTheExactScanFindsWithTheSameSimilarities() {
-        SizeAwareDenseIndex exact = new SizeAwareDenseIndex(store, DenseOptions.exact(), 0);
-        SizeAwareDenseIndex hnsw = new SizeAwareDenseIndex(store, DenseOptions.approximate(100), 0);
+        SizeAwareDenseIndex exact = new SizeAwareDenseIndex(documents, DenseOptions.exact(), 0);
+        SizeAwareDenseIndex hnsw =
+                new SizeAwareDenseIndex(documents, DenseOptions.approximate(100), 0);
         int found = 0;
         int wanted = 0;
         for (int q = 0; q < 50; q++) {
@@ -96,13 +99,14 @@ class SizeAwareDenseIndexTest {
 
     @Test
     void replacedAndRemovedDocumentsLeaveTheGraph() {
-        SizeAwareDenseIndex hnsw = new SizeAwareDenseIndex(store, DenseOptions.approximate(100), 0);
+        SizeAwareDenseIndex hnsw =
+                new SizeAwareDenseIndex(documents, DenseOptions.approximate(100), 0);
         float[] target = unit(random);
         hnsw.search("big", target, 5); // loads the namespace
 
         List<ChunkDraft> replacement = List.of(chunk(0, target));
-        store.replaceDocument("big", doc("d3"), replacement);
-        hnsw.replaceDocument("big", "d3", store.chunks("big", "d3"));
+        documents.replaceDocument("big", doc("d3"), replacement);
+        hnsw.replaceDocument("big", "d3", documents.chunks("big", "d3"));
         List<DenseHit> top = hnsw.search("big", target, 3);
         assertThat(top.getFirst().chunkId()).isEqualTo("d3#0");
         assertThat(top.getFirst().similarity()).isCloseTo(1.0, within(1e-5));

@@ -3,8 +3,8 @@ package dev.cairn.retrieval.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.store.ChunkDraft;
-import dev.cairn.store.DocumentFormat;
+import dev.cairn.retrieval.store.ChunkDraft;
+import dev.cairn.retrieval.store.DocumentFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

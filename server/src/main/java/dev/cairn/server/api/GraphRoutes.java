@@ -139,7 +139,7 @@ public final class GraphRoutes implements HttpService {
             return value;
         }
         String id = value.substring(DOCUMENT_PREFIX.length());
-        if (id.isBlank() || store.document(ns, id).isEmpty()) {
+        if (id.isBlank() || knowledge.documents().document(ns, id).isEmpty()) {
             throw new IllegalArgumentException(
                     "field '"
                             + field

@@ -10,6 +10,9 @@ import dev.cairn.retrieval.RetrieveResult;
 import dev.cairn.retrieval.StoredTrace;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.retrieval.ingest.ParsedDocument;
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.DocumentFormat;
+import dev.cairn.retrieval.store.StoredDocument;
 import dev.cairn.server.api.view.KnowledgeViews;
 import dev.cairn.server.api.view.TraceView;
 import dev.cairn.server.auth.Role;
@@ -21,10 +24,7 @@ import dev.cairn.server.http.Paging;
 import dev.cairn.server.http.QueryParameters;
 import dev.cairn.server.http.RequestBodies;
 import dev.cairn.server.http.Routes;
-import dev.cairn.store.Authority;
-import dev.cairn.store.DocumentFormat;
 import dev.cairn.store.Store;
-import dev.cairn.store.StoredDocument;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -171,19 +171,22 @@ public final class KnowledgeRoutes implements HttpService {
                 res,
                 200,
                 Paging.answer(
-                        store.documents(ns, Paging.pageRequest(req), q), KnowledgeViews::document));
+                        knowledge.documents().documents(ns, Paging.pageRequest(req), q),
+                        KnowledgeViews::document));
     }
 
     private void getDocument(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireReadable(req, store);
         String id = req.path().pathParameters().get("id");
         StoredDocument document =
-                store.document(ns, id)
+                knowledge
+                        .documents()
+                        .document(ns, id)
                         .orElseThrow(
                                 () ->
                                         new NoSuchElementException(
                                                 "document '" + id + "' does not exist"));
-        Json.send(res, 200, KnowledgeViews.detail(document, store.chunks(ns, id)));
+        Json.send(res, 200, KnowledgeViews.detail(document, knowledge.documents().chunks(ns, id)));
     }
 
     private void deleteDocument(ServerRequest req, ServerResponse res) {

@@ -13,7 +13,7 @@ import dev.cairn.retrieval.RetrieveFilters;
 import dev.cairn.retrieval.RetrieveRequest;
 import dev.cairn.retrieval.fusion.Fusion;
 import dev.cairn.retrieval.fusion.SignalWeights;
-import dev.cairn.store.Authority;
+import dev.cairn.retrieval.store.Authority;
 import dev.cairn.store.Namespace;
 import java.time.Duration;
 import java.util.EnumSet;

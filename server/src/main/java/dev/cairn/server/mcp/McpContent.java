@@ -77,14 +77,17 @@ final class McpContent {
                         "A document with its content and chunks, as GET documents/{id}.",
                         (ns, id) ->
                                 KnowledgeViews.detail(
-                                        store.document(ns, id)
+                                        components
+                                                .knowledge()
+                                                .documents()
+                                                .document(ns, id)
                                                 .orElseThrow(
                                                         () ->
                                                                 new NoSuchElementException(
                                                                         "document '"
                                                                                 + id
                                                                                 + "' does not exist")),
-                                        store.chunks(ns, id))));
+                                        components.knowledge().documents().chunks(ns, id))));
     }
 
     private SyncResourceTemplateSpecification template(

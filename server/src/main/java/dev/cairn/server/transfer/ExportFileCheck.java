@@ -4,7 +4,7 @@ import dev.cairn.agents.conversation.ConversationCopy;
 import dev.cairn.judge.Policy;
 import dev.cairn.retrieval.DocumentCopy;
 import dev.cairn.retrieval.feedback.Adaptation;
-import dev.cairn.store.ChunkDraft;
+import dev.cairn.retrieval.store.ChunkDraft;
 import dev.cairn.store.Identifiers;
 import java.nio.file.Path;
 import java.util.HashSet;

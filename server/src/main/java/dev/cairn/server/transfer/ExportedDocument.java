@@ -4,9 +4,9 @@ import dev.cairn.graph.EntityDeclaration;
 import dev.cairn.graph.EntityKind;
 import dev.cairn.graph.RelationType;
 import dev.cairn.retrieval.DocumentCopy;
-import dev.cairn.store.Authority;
-import dev.cairn.store.ChunkDraft;
-import dev.cairn.store.DocumentFormat;
+import dev.cairn.retrieval.store.Authority;
+import dev.cairn.retrieval.store.ChunkDraft;
+import dev.cairn.retrieval.store.DocumentFormat;
 import java.util.List;
 import java.util.Map;
 

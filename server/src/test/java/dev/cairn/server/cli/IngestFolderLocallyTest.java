@@ -6,10 +6,11 @@ import static dev.cairn.server.cli.IngestFixtures.page;
 import static dev.cairn.server.cli.IngestFixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.retrieval.store.DocumentRepository;
+import dev.cairn.retrieval.store.StoredDocument;
 import dev.cairn.server.cli.IngestFixtures.Outcome;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
-import dev.cairn.store.StoredDocument;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +48,10 @@ class IngestFolderLocallyTest {
                                 + " \\([0-9.]+ documents/s\\); 0 unchanged, 3 skipped"
                                 + " \\(no content: 3\\), 0 failed");
         try (Store store = Store.embedded(data)) {
-            assertThat(store.documents("ops", PageRequest.first(100), "").items())
+            assertThat(
+                            DocumentRepository.over(store)
+                                    .documents("ops", PageRequest.first(100), "")
+                                    .items())
                     .extracting(StoredDocument::id)
                     .containsExactlyInAnyOrder(PAGES);
         }
@@ -60,7 +64,10 @@ class IngestFolderLocallyTest {
                 .contains("ingested 0 documents (0 chunks) into ops")
                 .contains("; 4 unchanged, 3 skipped (no content: 3), 0 failed");
         try (Store store = Store.embedded(data)) {
-            assertThat(store.documents("ops", PageRequest.first(100), "").items())
+            assertThat(
+                            DocumentRepository.over(store)
+                                    .documents("ops", PageRequest.first(100), "")
+                                    .items())
                     .extracting(StoredDocument::version)
                     .containsOnly(1L);
         }
@@ -89,7 +96,10 @@ class IngestFolderLocallyTest {
                 .contains("ingested 4 documents")
                 .contains("3 skipped (no content: 3), 1 failed");
         try (Store store = Store.embedded(data)) {
-            assertThat(store.documents("ops", PageRequest.first(100), "").items())
+            assertThat(
+                            DocumentRepository.over(store)
+                                    .documents("ops", PageRequest.first(100), "")
+                                    .items())
                     .extracting(StoredDocument::id)
                     .containsExactlyInAnyOrder(PAGES);
         }

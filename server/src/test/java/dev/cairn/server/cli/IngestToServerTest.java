@@ -3,12 +3,12 @@ package dev.cairn.server.cli;
 import static dev.cairn.server.cli.IngestFixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.retrieval.store.StoredDocument;
 import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerSettings;
 import dev.cairn.server.cli.IngestFixtures.Outcome;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.PageRequest;
-import dev.cairn.store.StoredDocument;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -119,7 +119,12 @@ class IngestToServerTest {
     }
 
     private static Map<String, Long> versions(String namespace) {
-        return server.store().documents(namespace, PageRequest.first(100), "").items().stream()
+        return server
+                .knowledge()
+                .documents()
+                .documents(namespace, PageRequest.first(100), "")
+                .items()
+                .stream()
                 .collect(Collectors.toMap(StoredDocument::id, StoredDocument::version));
     }
 

@@ -11,7 +11,7 @@ import java.util.PriorityQueue;
  *
  * <p>Not thread-safe: one collector per thread, merged at the end.
  */
-public final class TopK {
+final class TopK {
 
     /** Worst first: the lower score, then the larger id, sits at the head to be replaced. */
     private static final java.util.Comparator<VectorHit> WORST_FIRST =

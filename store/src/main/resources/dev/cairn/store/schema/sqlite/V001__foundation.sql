@@ -1,6 +1,8 @@
--- Foundation: settings, namespaces, documents, chunks with embeddings, change sequence.
--- Timestamps are epoch milliseconds; tags, metadata and heading paths are JSON text;
--- embeddings are little-endian float32 blobs (NULL when not embedded).
+-- Foundation: settings, namespaces, change sequence.
+-- Until issue 46 this file also created the documents and chunks tables (now the retrieval
+-- module's V010); a database that applied that text is accepted:
+-- previous-checksum: 0161a1894c68b00c4ab0df0b95951e52a49bde14cd46468e265650edab018f65
+-- Timestamps are epoch milliseconds.
 
 CREATE TABLE store_settings (
     key   TEXT PRIMARY KEY,
@@ -13,38 +15,6 @@ CREATE TABLE namespaces (
     name        TEXT PRIMARY KEY,
     description TEXT NOT NULL,
     created_at  INTEGER NOT NULL
-);
-
-CREATE TABLE documents (
-    namespace    TEXT NOT NULL REFERENCES namespaces (name) ON DELETE CASCADE,
-    id           TEXT NOT NULL,
-    version      INTEGER NOT NULL,
-    title        TEXT NOT NULL,
-    format       TEXT NOT NULL,
-    source       TEXT NOT NULL,
-    authority    TEXT NOT NULL,
-    tags         TEXT NOT NULL,
-    metadata     TEXT NOT NULL,
-    content      TEXT NOT NULL,
-    content_hash TEXT NOT NULL,
-    created_at   INTEGER NOT NULL,
-    updated_at   INTEGER NOT NULL,
-    PRIMARY KEY (namespace, id)
-);
-
-CREATE TABLE chunks (
-    namespace       TEXT NOT NULL,
-    id              TEXT NOT NULL,
-    document_id     TEXT NOT NULL,
-    ordinal         INTEGER NOT NULL,
-    heading_path    TEXT NOT NULL,
-    text            TEXT NOT NULL,
-    token_count     INTEGER NOT NULL,
-    embedding       BLOB,
-    embedding_model TEXT NOT NULL,
-    PRIMARY KEY (namespace, id),
-    UNIQUE (namespace, document_id, ordinal),
-    FOREIGN KEY (namespace, document_id) REFERENCES documents (namespace, id) ON DELETE CASCADE
 );
 
 CREATE TABLE changes (

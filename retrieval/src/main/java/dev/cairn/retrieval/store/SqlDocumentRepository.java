@@ -1,10 +1,20 @@
-package dev.cairn.store;
+package dev.cairn.retrieval.store;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.store.Change;
+import dev.cairn.store.Namespace;
+import dev.cairn.store.Page;
+import dev.cairn.store.PageRequest;
+import dev.cairn.store.Sha256;
+import dev.cairn.store.SqlAccess;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -12,34 +22,54 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
 /**
- * The documents and chunks tables of a {@link JdbcStore}: writes in one transaction with their
- * change rows, reads, paging and the embedding scan. Split from the store for size; the store
- * delegates its document methods here. Thread-safe as the store is.
+ * {@link DocumentRepository} over {@link SqlAccess}, SQLite and PostgreSQL: the statements of the
+ * documents and chunks tables (retrieval's migration V010). Thread-safe.
+ *
+ * <p>Why about 500 lines: one short method per operation of the repository, each a statement or two
+ * that reads both dialects through {@link SqlAccess}; they share the column lists and the row
+ * mappers, which a split by reads and writes would have to share across classes.
  */
-final class DocumentTables {
+final class SqlDocumentRepository implements DocumentRepository {
 
-    private final JdbcStore store;
+    /** Most ids bound in one {@code IN (...)} list. */
+    private static final int IN_BATCH = 500;
 
-    DocumentTables(JdbcStore store) {
-        this.store = store;
+    private static final String DOCUMENT_COLUMNS =
+            "namespace, id, version, title, format, source, authority, tags, metadata, content,"
+                    + " content_hash, created_at, updated_at";
+    private static final String CHUNK_COLUMNS =
+            "namespace, id, document_id, ordinal, heading_path, text, token_count, embedding,"
+                    + " embedding_model";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() {};
+    private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
+
+    private final SqlAccess sql;
+    private final int dimensions;
+
+    SqlDocumentRepository(SqlAccess sql, int dimensions) {
+        this.sql = Objects.requireNonNull(sql, "sql");
+        this.dimensions = dimensions;
     }
 
     // ---- documents ---------------------------------------------------------------------
 
-    List<StoredDocument> replaceDocuments(
-            String namespace, List<DocumentWrite> writes, Store.AlongsideWrite alongside) {
-        Namespace.requireValidName(namespace);
+    @Override
+    public List<StoredDocument> replaceDocuments(
+            String namespace, List<DocumentWrite> writes, AlongsideWrite alongside) {
         List<DocumentWrite> batch = List.copyOf(writes);
-        Instant now = JdbcStore.now();
-        return store.inTransaction(
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        return sql.write(
+                namespace,
                 c -> {
-                    store.requireNamespace(c, namespace);
                     List<StoredDocument> stored = new ArrayList<>(batch.size());
                     for (DocumentWrite write : batch) {
                         stored.add(replaceDocument(c, namespace, write, now));
@@ -52,13 +82,13 @@ final class DocumentTables {
     private StoredDocument replaceDocument(
             Connection c, String namespace, DocumentWrite write, Instant now) throws SQLException {
         DocumentDraft document = write.document();
-        String hash = Migrations.sha256(document.content());
+        String hash = Sha256.hex(document.content());
         long version;
         Instant createdAt;
         try (PreparedStatement ps =
                 c.prepareStatement(
                         "INSERT INTO documents ("
-                                + JdbcStore.DOCUMENT_COLUMNS
+                                + DOCUMENT_COLUMNS
                                 + ", ingest_key) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                                 + " ON CONFLICT (namespace, id) DO UPDATE SET"
                                 + " version = documents.version + 1,"
@@ -78,17 +108,17 @@ final class DocumentTables {
             ps.setString(i++, document.format().name());
             ps.setString(i++, document.source());
             ps.setString(i++, document.authority().name());
-            store.bindJson(ps, i++, JdbcStore.toJson(document.tags()));
-            store.bindJson(ps, i++, JdbcStore.toJson(new TreeMap<>(document.metadata())));
+            sql.bindJson(ps, i++, toJson(document.tags()));
+            sql.bindJson(ps, i++, toJson(new TreeMap<>(document.metadata())));
             ps.setString(i++, document.content());
             ps.setString(i++, hash);
-            store.bindInstant(ps, i++, now);
-            store.bindInstant(ps, i++, now);
+            sql.bindInstant(ps, i++, now);
+            sql.bindInstant(ps, i++, now);
             ps.setString(i, write.ingestKey());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 version = rs.getLong("version");
-                createdAt = store.readInstant(rs, "created_at");
+                createdAt = sql.readInstant(rs, "created_at");
             }
         }
         // After the upsert, which holds the document's row lock: a concurrent replace of the same
@@ -100,8 +130,7 @@ final class DocumentTables {
             ps.executeUpdate();
         }
         insertChunks(c, namespace, document.id(), write.chunks());
-        store.sql()
-                .appendChange(c, namespace, Change.Kind.DOCUMENT, document.id(), Change.Op.UPSERT);
+        sql.appendChange(c, namespace, Change.Kind.DOCUMENT, document.id(), Change.Op.UPSERT);
         return new StoredDocument(
                 namespace,
                 document.id(),
@@ -118,7 +147,8 @@ final class DocumentTables {
                 now);
     }
 
-    Map<String, IngestedDocument> ingestedDocuments(
+    @Override
+    public Map<String, IngestedDocument> ingestedDocuments(
             String namespace, Collection<String> documentIds) {
         Namespace.requireValidName(namespace);
         List<String> ids = List.copyOf(new LinkedHashSet<>(documentIds));
@@ -126,11 +156,11 @@ final class DocumentTables {
         if (ids.isEmpty()) {
             return found;
         }
-        return store.read(
+        return sql.read(
                 c -> {
-                    for (int from = 0; from < ids.size(); from += JdbcStore.IN_BATCH) {
+                    for (int from = 0; from < ids.size(); from += IN_BATCH) {
                         List<String> batch =
-                                ids.subList(from, Math.min(ids.size(), from + JdbcStore.IN_BATCH));
+                                ids.subList(from, Math.min(ids.size(), from + IN_BATCH));
                         try (PreparedStatement ps =
                                 c.prepareStatement(
                                         "SELECT d.id, d.version, d.ingest_key,"
@@ -178,7 +208,7 @@ final class DocumentTables {
         try (PreparedStatement ps =
                 c.prepareStatement(
                         "INSERT INTO chunks ("
-                                + JdbcStore.CHUNK_COLUMNS
+                                + CHUNK_COLUMNS
                                 + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             int batched = 0;
             for (ChunkDraft chunk : drafts) {
@@ -192,7 +222,7 @@ final class DocumentTables {
                                     + " appears twice, must be unique");
                 }
                 float[] vector = chunk.embedding();
-                if (vector.length != 0 && vector.length != store.config.dimensions()) {
+                if (vector.length != 0 && vector.length != dimensions) {
                     throw new IllegalArgumentException(
                             "illegal embedding dimension: "
                                     + vector.length
@@ -201,7 +231,7 @@ final class DocumentTables {
                                     + " of document "
                                     + documentId
                                     + ", must be "
-                                    + store.config.dimensions()
+                                    + dimensions
                                     + " or 0");
                 }
                 int i = 1;
@@ -209,13 +239,13 @@ final class DocumentTables {
                 ps.setString(i++, StoredChunk.chunkId(documentId, chunk.ordinal()));
                 ps.setString(i++, documentId);
                 ps.setInt(i++, chunk.ordinal());
-                store.bindJson(ps, i++, JdbcStore.toJson(chunk.headingPath()));
+                sql.bindJson(ps, i++, toJson(chunk.headingPath()));
                 ps.setString(i++, chunk.text());
                 ps.setInt(i++, chunk.tokenCount());
-                store.bindVector(ps, i++, vector);
+                sql.bindVector(ps, i++, vector);
                 ps.setString(i, chunk.embeddingModel());
                 ps.addBatch();
-                if (++batched % JdbcStore.IN_BATCH == 0) {
+                if (++batched % IN_BATCH == 0) {
                     ps.executeBatch();
                 }
             }
@@ -223,14 +253,15 @@ final class DocumentTables {
         }
     }
 
-    Optional<StoredDocument> document(String namespace, String id) {
+    @Override
+    public Optional<StoredDocument> document(String namespace, String id) {
         Namespace.requireValidName(namespace);
-        return store.read(
+        return sql.read(
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
-                                            + JdbcStore.DOCUMENT_COLUMNS
+                                            + DOCUMENT_COLUMNS
                                             + " FROM documents WHERE namespace = ? AND id = ?")) {
                         ps.setString(1, namespace);
                         ps.setString(2, id);
@@ -241,12 +272,14 @@ final class DocumentTables {
                 });
     }
 
-    Page<StoredDocument> documents(String namespace, PageRequest page, String titleQuery) {
+    @Override
+    public Page<StoredDocument> documents(String namespace, PageRequest page, String titleQuery) {
         Namespace.requireValidName(namespace);
         String after = page.after();
         boolean filter = !titleQuery.isEmpty();
-        String where = "namespace = ?" + (filter ? " AND " + store.titleContainsSql() : "");
-        return store.read(
+        String where =
+                "namespace = ?" + (filter ? " AND " + sql.containsIgnoringCase("title") : "");
+        return sql.read(
                 c -> {
                     long total;
                     try (PreparedStatement ps =
@@ -264,7 +297,7 @@ final class DocumentTables {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
-                                            + JdbcStore.DOCUMENT_COLUMNS
+                                            + DOCUMENT_COLUMNS
                                             + " FROM documents WHERE "
                                             + where
                                             + " AND id > ? ORDER BY id LIMIT ?")) {
@@ -281,7 +314,7 @@ final class DocumentTables {
                             }
                         }
                     }
-                    return JdbcStore.page(items, total, page.limit(), StoredDocument::id);
+                    return Page.ofLookahead(items, total, page.limit(), StoredDocument::id);
                 });
     }
 
@@ -294,17 +327,18 @@ final class DocumentTables {
                 DocumentFormat.valueOf(rs.getString("format")),
                 rs.getString("source"),
                 Authority.valueOf(rs.getString("authority")),
-                JdbcStore.fromJson(rs.getString("tags"), JdbcStore.STRING_LIST),
-                JdbcStore.fromJson(rs.getString("metadata"), JdbcStore.STRING_MAP),
+                fromJson(rs.getString("tags"), STRING_LIST),
+                fromJson(rs.getString("metadata"), STRING_MAP),
                 rs.getString("content"),
                 rs.getString("content_hash"),
-                store.readInstant(rs, "created_at"),
-                store.readInstant(rs, "updated_at"));
+                sql.readInstant(rs, "created_at"),
+                sql.readInstant(rs, "updated_at"));
     }
 
-    boolean deleteDocument(String namespace, String id) {
-        Namespace.requireValidName(namespace);
-        return store.inTransaction(
+    @Override
+    public boolean deleteDocument(String namespace, String id) {
+        return sql.write(
+                namespace,
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
@@ -324,22 +358,22 @@ final class DocumentTables {
                     if (deleted == 0) {
                         return false;
                     }
-                    store.sql()
-                            .appendChange(c, namespace, Change.Kind.DOCUMENT, id, Change.Op.DELETE);
+                    sql.appendChange(c, namespace, Change.Kind.DOCUMENT, id, Change.Op.DELETE);
                     return true;
                 });
     }
 
     // ---- chunks ------------------------------------------------------------------------
 
-    List<StoredChunk> chunks(String namespace, String documentId) {
+    @Override
+    public List<StoredChunk> chunks(String namespace, String documentId) {
         Namespace.requireValidName(namespace);
-        return store.read(
+        return sql.read(
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
-                                            + JdbcStore.CHUNK_COLUMNS
+                                            + CHUNK_COLUMNS
                                             + " FROM chunks"
                                             + " WHERE namespace = ? AND document_id = ?"
                                             + " ORDER BY ordinal")) {
@@ -350,22 +384,23 @@ final class DocumentTables {
                 });
     }
 
-    List<StoredChunk> chunks(String namespace, Collection<String> chunkIds) {
+    @Override
+    public List<StoredChunk> chunks(String namespace, Collection<String> chunkIds) {
         Namespace.requireValidName(namespace);
         List<String> ids = List.copyOf(new LinkedHashSet<>(chunkIds));
         if (ids.isEmpty()) {
             return List.of();
         }
         Map<String, StoredChunk> found = new HashMap<>();
-        store.read(
+        sql.read(
                 c -> {
-                    for (int from = 0; from < ids.size(); from += JdbcStore.IN_BATCH) {
+                    for (int from = 0; from < ids.size(); from += IN_BATCH) {
                         List<String> batch =
-                                ids.subList(from, Math.min(ids.size(), from + JdbcStore.IN_BATCH));
+                                ids.subList(from, Math.min(ids.size(), from + IN_BATCH));
                         try (PreparedStatement ps =
                                 c.prepareStatement(
                                         "SELECT "
-                                                + JdbcStore.CHUNK_COLUMNS
+                                                + CHUNK_COLUMNS
                                                 + " FROM chunks"
                                                 + " WHERE namespace = ? AND id IN ("
                                                 + marks(batch.size())
@@ -401,23 +436,24 @@ final class DocumentTables {
                                 rs.getString("id"),
                                 rs.getString("document_id"),
                                 rs.getInt("ordinal"),
-                                JdbcStore.fromJson(
-                                        rs.getString("heading_path"), JdbcStore.STRING_LIST),
+                                fromJson(rs.getString("heading_path"), STRING_LIST),
                                 rs.getString("text"),
                                 rs.getInt("token_count"),
-                                store.readVector(rs, "embedding"),
+                                sql.readVector(rs, "embedding"),
                                 rs.getString("embedding_model")));
             }
         }
         return out;
     }
 
-    long chunkCount(String namespace) {
+    @Override
+    public long chunkCount(String namespace) {
         Namespace.requireValidName(namespace);
         return count("SELECT count(*) FROM chunks WHERE namespace = ?", namespace);
     }
 
-    boolean hasEmbeddedChunks(String namespace, long atLeast) {
+    @Override
+    public boolean hasEmbeddedChunks(String namespace, long atLeast) {
         return count(
                         "SELECT count(*) FROM (SELECT 1 FROM chunks WHERE namespace = ?"
                                 + " AND embedding IS NOT NULL LIMIT ?) AS bounded",
@@ -426,10 +462,10 @@ final class DocumentTables {
                 >= atLeast;
     }
 
-    private long count(String sql, String namespace, long... limits) {
-        return store.read(
+    private long count(String select, String namespace, long... limits) {
+        return sql.read(
                 c -> {
-                    try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    try (PreparedStatement ps = c.prepareStatement(select)) {
                         ps.setString(1, namespace);
                         for (int i = 0; i < limits.length; i++) {
                             ps.setLong(i + 2, limits[i]);
@@ -442,9 +478,10 @@ final class DocumentTables {
                 });
     }
 
-    void forEachEmbedding(String namespace, BiConsumer<String, float[]> consumer) {
+    @Override
+    public void forEachEmbedding(String namespace, BiConsumer<String, float[]> consumer) {
         Namespace.requireValidName(namespace);
-        store.read(
+        sql.read(
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
@@ -455,11 +492,27 @@ final class DocumentTables {
                         try (ResultSet rs = ps.executeQuery()) {
                             while (rs.next()) {
                                 consumer.accept(
-                                        rs.getString("id"), store.readVector(rs, "embedding"));
+                                        rs.getString("id"), sql.readVector(rs, "embedding"));
                             }
                         }
                     }
                     return null;
                 });
+    }
+
+    private static String toJson(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON", e);
+        }
+    }
+
+    private static <T> T fromJson(String json, TypeReference<T> type) {
+        try {
+            return JSON.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored JSON is corrupt: " + e.getMessage(), e);
+        }
     }
 }

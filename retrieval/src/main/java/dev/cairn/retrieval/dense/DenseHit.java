@@ -1,7 +1,9 @@
-package dev.cairn.store;
+package dev.cairn.retrieval.dense;
+
+import dev.cairn.store.Records;
 
 /**
- * One answer of {@link Store#denseSearch}.
+ * One answer of a {@link DenseIndex} search.
  *
  * @param chunkId the chunk
  * @param similarity cosine similarity to the query, in [-1, 1], higher is closer

@@ -1,4 +1,4 @@
-package dev.cairn.store;
+package dev.cairn.retrieval.store;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package dev.cairn.store;
+package dev.cairn.retrieval.store;
 
 /** How a document's content is written. */
 public enum DocumentFormat {

@@ -1,9 +1,9 @@
-package dev.cairn.store;
+package dev.cairn.retrieval.dense;
 
 import java.util.Objects;
 
 /**
- * How {@link Store#denseSearch} searches.
+ * How a {@link DenseIndex} searches.
  *
  * @param strategy exact, approximate (HNSW) or chosen by namespace size
  * @param efSearch HNSW candidate list size for approximate search, in [1, {@value #MAX_EF_SEARCH}]
@@ -41,15 +41,15 @@ public record DenseOptions(Strategy strategy, int efSearch) {
     /** Dense search strategies. */
     public enum Strategy {
         /**
-         * Exact below {@link StoreConfig#exactSearchThreshold()} embedded chunks in the namespace,
-         * approximate above.
+         * Exact below {@link dev.cairn.store.StoreConfig#exactSearchThreshold()} embedded chunks in
+         * the namespace, approximate above.
          */
         AUTO,
         /** Scan every vector of the namespace: perfect recall. */
         EXACT,
         /**
          * HNSW: pgvector's index in PostgreSQL; in the embedded store, a Lucene HNSW graph built in
-         * memory over {@link Store#forEachEmbedding} (the store's own {@code denseSearch} scans).
+         * memory over {@link dev.cairn.retrieval.store.DocumentRepository#forEachEmbedding}.
          */
         APPROXIMATE
     }

@@ -1,5 +1,6 @@
-package dev.cairn.store;
+package dev.cairn.retrieval.store;
 
+import dev.cairn.store.Records;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;

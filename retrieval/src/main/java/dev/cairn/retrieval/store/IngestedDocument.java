@@ -1,7 +1,10 @@
-package dev.cairn.store;
+package dev.cairn.retrieval.store;
+
+import dev.cairn.store.Records;
 
 /**
- * What a stored document was ingested from, as {@link Store#ingestedDocuments} reports it.
+ * What a stored document was ingested from, as {@link DocumentRepository#ingestedDocuments} reports
+ * it.
  *
  * @param id document id
  * @param version its current version

@@ -1,4 +1,0 @@
--- The key of the input a document was ingested from (parsed document, chunking, model), so an
--- interrupted bulk ingest run again skips what it already stored instead of embedding it again.
-
-ALTER TABLE documents ADD COLUMN ingest_key text NOT NULL DEFAULT '';
