@@ -23,7 +23,9 @@ import java.util.function.ToDoubleFunction;
  * {@code merge-similarity} (0.92), {@code recall.candidates} (100), {@code recall.lexical-weight}
  * (0.1), {@code recall.dense-weight} (0.9), {@code maintenance.user-cap} (2000), {@code
  * maintenance.interval-seconds} (600, 0 disables), {@code maintenance.trace-max-age-days} (0, keeps
- * traces by number only). The BM25 replica lives in {@code <data-dir>/lucene/memories}.
+ * traces by number only), {@code resident-mb} (a quarter of the heap; 0: no bound: how large the
+ * namespaces' memory tables in memory may grow before the least recently used are dropped). The
+ * BM25 replica lives in {@code <data-dir>/lucene/memories}.
  */
 public final class MemoryWiring {
 
@@ -59,7 +61,8 @@ public final class MemoryWiring {
                 Duration.ofDays(
                         m.get("maintenance.trace-max-age-days")
                                 .asLong()
-                                .orElse(d.traceMaxAge().toDays())));
+                                .orElse(d.traceMaxAge().toDays())),
+                m.get("resident-mb").asLong().map(mb -> mb << 20).orElse(d.residentBytes()));
     }
 
     /** The service with the {@code cairn.memory} settings of the default configuration. */
@@ -147,6 +150,24 @@ public final class MemoryWiring {
                 "failed maintenance runs",
                 s,
                 MemoryStats::maintenanceFailures);
+        counter(
+                registry,
+                "cairn.memory.table.loads",
+                "namespaces' memory tables loaded from the store",
+                s,
+                MemoryStats::tableLoads);
+        counter(
+                registry,
+                "cairn.memory.table.evictions",
+                "memory tables dropped to stay within cairn.memory.resident-mb",
+                s,
+                MemoryStats::evictions);
+        Gauge.builder("cairn.memory.resident.namespaces", s, x -> x.residentNamespaces())
+                .description("namespaces whose memory table is in memory")
+                .register(registry);
+        Gauge.builder("cairn.memory.resident.bytes", s, x -> x.residentBytes())
+                .description("estimated heap of the memory tables in memory")
+                .register(registry);
         Gauge.builder("cairn.memory.duplicate.clusters", s, x -> x.duplicateClusters())
                 .description("near-duplicate clusters found by the last maintenance run")
                 .register(registry);

@@ -60,7 +60,10 @@ final class DefaultMemoryService implements MemoryService {
         this.repository = MemoryRepository.over(store);
         MemoryLifecycle lifecycle = MemoryLifecycle.create(config.lifecycle());
         NamespaceLocks locks = new NamespaceLocks();
-        this.indexes = new MemoryIndexes(repository, Objects.requireNonNull(lexical));
+        this.indexes =
+                new MemoryIndexes(
+                        repository, Objects.requireNonNull(lexical), config.residentBytes(), stats);
+        stats.resident = indexes::resident;
         this.writer =
                 new MemoryWriter(
                         store,

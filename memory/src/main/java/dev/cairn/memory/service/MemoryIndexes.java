@@ -93,9 +93,89 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
      */
     private final Map<String, Set<String>> speakers = new ConcurrentHashMap<>();
 
-    MemoryIndexes(MemoryRepository repository, LexicalIndex lexical) {
+    /** When each loaded namespace was last used ({@link System#nanoTime}); guarded like tables. */
+    private final Map<String, Long> lastUsed = new ConcurrentHashMap<>();
+
+    /** Estimated bytes of each loaded namespace's table ({@link #bytes(Entry)}). */
+    private final Map<String, AtomicLong> residentBytes = new ConcurrentHashMap<>();
+
+    private final long maxResidentBytes;
+    private final MemoryStats stats;
+
+    /**
+     * @param maxResidentBytes the estimated size the loaded tables may reach together before the
+     *     least recently used ones are dropped (they load again from the store when next used); 0
+     *     for no bound
+     */
+    MemoryIndexes(
+            MemoryRepository repository,
+            LexicalIndex lexical,
+            long maxResidentBytes,
+            MemoryStats stats) {
         this.repository = repository;
         this.lexical = lexical;
+        this.maxResidentBytes = maxResidentBytes;
+        this.stats = stats;
+    }
+
+    /**
+     * What a table entry costs in heap, estimated: the vector's floats, the text about three times
+     * (the memory's own, its normalised copy, what its names and facets keep) and the objects
+     * around them. Calibrated against heap measured after a full GC (docs/operations.md, capacity).
+     */
+    static long bytes(Entry e) {
+        return 4L * e.vector().length + 3L * e.memory().content().length() + ENTRY_OVERHEAD;
+    }
+
+    /** The objects of an entry besides its vector and text (records, map node, tags, times). */
+    static final long ENTRY_OVERHEAD = 900;
+
+    /** How many namespaces have their table in memory, and their estimated bytes together. */
+    long[] resident() {
+        long total = 0;
+        for (AtomicLong b : residentBytes.values()) {
+            total += b.get();
+        }
+        return new long[] {tables.size(), total};
+    }
+
+    /**
+     * Drops the tables of the least recently used namespaces, never {@code keep}, until the loaded
+     * ones fit {@link #maxResidentBytes}. Under the tables' lock.
+     */
+    private void evictBeyondBound(String keep) {
+        if (maxResidentBytes <= 0) {
+            return;
+        }
+        long total = resident()[1];
+        while (total > maxResidentBytes && tables.size() > 1) {
+            String oldest = null;
+            long oldestTime = Long.MAX_VALUE;
+            for (Map.Entry<String, Long> used : lastUsed.entrySet()) {
+                if (!used.getKey().equals(keep) && used.getValue() < oldestTime) {
+                    oldest = used.getKey();
+                    oldestTime = used.getValue();
+                }
+            }
+            if (oldest == null) {
+                return;
+            }
+            AtomicLong freed = residentBytes.remove(oldest);
+            total -= freed == null ? 0 : freed.get();
+            unload(oldest);
+            stats.evictions.incrementAndGet();
+        }
+    }
+
+    /** Forgets a namespace's table; the next use loads it from the store. Under the lock. */
+    private void unload(String namespace) {
+        tables.remove(namespace);
+        turns.remove(namespace);
+        speakers.remove(namespace);
+        people.remove(namespace);
+        lastUsed.remove(namespace);
+        residentBytes.remove(namespace);
+        version(namespace).incrementAndGet();
     }
 
     LexicalIndex lexical() {
@@ -106,6 +186,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
     Map<String, Entry> table(String namespace) {
         Map<String, Entry> table = tables.get(namespace);
         if (table != null) {
+            lastUsed.put(namespace, System.nanoTime());
             return table;
         }
         // Loading and applying a change to this namespace exclude each other: a change applied
@@ -126,7 +207,15 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                 turns.put(namespace, said);
                 speakers.put(namespace, speaking);
                 version(namespace).incrementAndGet();
+                long size = 0;
+                for (Entry e : loaded.values()) {
+                    size += bytes(e);
+                }
+                residentBytes.put(namespace, new AtomicLong(size));
+                lastUsed.put(namespace, System.nanoTime());
                 tables.put(namespace, loaded);
+                stats.tableLoads.incrementAndGet();
+                evictBeyondBound(namespace);
                 table = loaded;
             }
             return table;
@@ -224,10 +313,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         if (change.kind() == Change.Kind.NAMESPACE && change.op() == Change.Op.DELETE) {
             lexical.deleteNamespace(ns);
             synchronized (tables) {
-                tables.remove(ns);
-                turns.remove(ns);
-                speakers.remove(ns);
-                version(ns).incrementAndGet();
+                unload(ns);
             }
             return;
         }
@@ -246,7 +332,10 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             if (found.isEmpty() || found.get().deleted()) {
                 lexical.deleteDocument(ns, change.entityId());
                 if (table != null) {
-                    table.remove(change.entityId());
+                    Entry removed = table.remove(change.entityId());
+                    if (removed != null) {
+                        residentBytes.get(ns).addAndGet(-bytes(removed));
+                    }
                     turns.get(ns).remove(change.entityId());
                     // who speaks where, as the table now has it (a deletion is rare)
                     Set<String> speaking = ConcurrentHashMap.newKeySet();
@@ -262,6 +351,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                 float[] vector = repository.embedding(ns, memory.id());
                 Entry entry = new Entry(memory, vector);
                 table.put(memory.id(), entry);
+                residentBytes.get(ns).addAndGet(bytes(entry) - (old == null ? 0 : bytes(old)));
                 turns.get(ns).put(memory);
                 boolean fresh = newSpeaker(speakers.get(ns), memory);
                 if (old != null || fresh || namesSomeone(entry)) {
@@ -299,6 +389,9 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             tables.clear();
             turns.clear();
             speakers.clear();
+            people.clear();
+            lastUsed.clear();
+            residentBytes.clear();
             versions.values().forEach(AtomicLong::incrementAndGet);
         }
     }

@@ -88,7 +88,8 @@ public record MemoryServiceConfig(
         double speakerBonus,
         double listSpeakerBonus,
         double facetBonus,
-        Duration traceMaxAge) {
+        Duration traceMaxAge,
+        long residentBytes) {
 
     public static final int DEFAULT_CANDIDATES = 100;
     public static final double DEFAULT_LEXICAL_WEIGHT = 0.1;
@@ -103,7 +104,19 @@ public record MemoryServiceConfig(
     public static final double DEFAULT_LIST_SPEAKER_BONUS = 0.15;
     public static final double DEFAULT_FACET_BONUS = 0.1;
 
+    /**
+     * The default bound on the memory tables in memory: a quarter of the heap the JVM may use, so
+     * the rest stays for requests, Lucene and the encoder.
+     */
+    public static long defaultResidentBytes() {
+        return Runtime.getRuntime().maxMemory() / 4;
+    }
+
     public MemoryServiceConfig {
+        if (residentBytes < 0) {
+            throw new IllegalArgumentException(
+                    "illegal residentBytes: " + residentBytes + ", must be >= 0 (0: no bound)");
+        }
         Objects.requireNonNull(lifecycle, "lifecycle");
         Objects.requireNonNull(weights, "weights");
         if (candidates < 1 || candidates > 10_000) {
@@ -179,7 +192,8 @@ public record MemoryServiceConfig(
                 DEFAULT_SPEAKER_BONUS,
                 DEFAULT_LIST_SPEAKER_BONUS,
                 DEFAULT_FACET_BONUS,
-                Duration.ZERO);
+                Duration.ZERO,
+                defaultResidentBytes());
     }
 
     public MemoryServiceConfig withCandidates(int candidates) {
@@ -249,6 +263,14 @@ public record MemoryServiceConfig(
         return copy(c -> c.traceMaxAge = traceMaxAge);
     }
 
+    /**
+     * How large the memory tables in memory may grow together (estimated bytes) before the least
+     * recently used namespaces' tables are dropped; 0 for no bound.
+     */
+    public MemoryServiceConfig withResidentBytes(long residentBytes) {
+        return copy(c -> c.residentBytes = residentBytes);
+    }
+
     /** The settings a wither changes; every other one is kept. */
     private static final class Draft {
         MemoryLifecycle.Config lifecycle;
@@ -268,6 +290,7 @@ public record MemoryServiceConfig(
         double listSpeakerBonus;
         double facetBonus;
         Duration traceMaxAge;
+        long residentBytes;
     }
 
     private MemoryServiceConfig copy(java.util.function.Consumer<Draft> change) {
@@ -289,6 +312,7 @@ public record MemoryServiceConfig(
         c.listSpeakerBonus = listSpeakerBonus;
         c.facetBonus = facetBonus;
         c.traceMaxAge = traceMaxAge;
+        c.residentBytes = residentBytes;
         change.accept(c);
         return new MemoryServiceConfig(
                 c.lifecycle,
@@ -307,6 +331,7 @@ public record MemoryServiceConfig(
                 c.speakerBonus,
                 c.listSpeakerBonus,
                 c.facetBonus,
-                c.traceMaxAge);
+                c.traceMaxAge,
+                c.residentBytes);
     }
 }

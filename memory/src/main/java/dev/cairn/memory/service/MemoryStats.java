@@ -19,6 +19,11 @@ public final class MemoryStats {
     final AtomicLong maintenanceRuns = new AtomicLong();
     final AtomicLong maintenanceFailures = new AtomicLong();
     final AtomicLong duplicateClusters = new AtomicLong();
+    final AtomicLong tableLoads = new AtomicLong();
+    final AtomicLong evictions = new AtomicLong();
+
+    /** Loaded namespaces and their tables' estimated bytes, as the indexes count them now. */
+    volatile java.util.function.Supplier<long[]> resident = () -> new long[2];
 
     MemoryStats() {}
 
@@ -63,6 +68,26 @@ public final class MemoryStats {
     }
 
     /** Gauge: duplicate clusters found by the last maintenance run. */
+    /** Namespaces whose memory table was loaded from the store (first use, or after eviction). */
+    public long tableLoads() {
+        return tableLoads.get();
+    }
+
+    /** Namespaces whose memory table is in memory now (a gauge). */
+    public long residentNamespaces() {
+        return resident.get()[0];
+    }
+
+    /** The estimated heap of the memory tables in memory now (a gauge). */
+    public long residentBytes() {
+        return resident.get()[1];
+    }
+
+    /** Memory tables dropped to stay within the resident bound. */
+    public long evictions() {
+        return evictions.get();
+    }
+
     public long duplicateClusters() {
         return duplicateClusters.get();
     }
