@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.cairn.api.body.ApplyBody;
 import dev.cairn.api.body.DocumentBody;
 import dev.cairn.api.body.FeedbackBody;
@@ -30,12 +32,9 @@ import dev.cairn.api.view.ProposalView;
 import dev.cairn.api.view.RecallAnswer;
 import dev.cairn.api.view.RetrieveAnswer;
 import dev.cairn.memory.NewMemory;
-import dev.cairn.retrieval.RetrievalConfig;
-import dev.cairn.server.CairnServer;
-import dev.cairn.server.ServerSettings;
+import dev.cairn.testsupport.TestCairn;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -54,7 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CairnClientEndToEndTest {
 
-    static final String ADMIN = "client-test-admin-token-of-32-chars";
+    static final String ADMIN = TestCairn.ADMIN;
 
     static final String REINDEX =
             """
@@ -75,22 +74,13 @@ class CairnClientEndToEndTest {
             Pause the producers, wait until the consumer lag reaches zero, then restart the workers.
             """;
 
-    CairnServer server;
+    TestCairn cairn;
     CairnClient client;
     URI base;
 
-    /** The server settings; the PostgreSQL subclass points them at a database. */
-    ServerSettings settings(Path dataDir) {
-        return ServerSettings.defaults(dataDir)
-                .withPort(0)
-                .withAdminToken(ADMIN)
-                // a shared, slow test machine must not turn answers partial
-                .withRetrieval(
-                        RetrievalConfig.defaults()
-                                .withTimeouts(
-                                        Duration.ofSeconds(30),
-                                        Duration.ofSeconds(30),
-                                        Duration.ofSeconds(30)));
+    /** Whether the server runs on PostgreSQL; the subclass says yes. */
+    boolean onPostgres() {
+        return false;
     }
 
     /** The store kind {@code /health} names. */
@@ -100,22 +90,16 @@ class CairnClientEndToEndTest {
 
     @BeforeAll
     void start(@TempDir Path dataDir) {
-        server = CairnServer.start(settings(dataDir));
-        base = URI.create("http://localhost:" + server.port());
+        cairn = TestCairn.start(dataDir, onPostgres());
+        base = cairn.baseUri();
         client = CairnClient.of(base, ADMIN);
     }
 
-    /** Stops the client and the server, once. */
+    /** The client, then the server (and its schema). */
     @AfterAll
     void stop() {
-        if (client != null) {
-            client.close();
-            client = null;
-        }
-        if (server != null) {
-            server.close();
-            server = null;
-        }
+        client.close();
+        cairn.close();
     }
 
     @Test
@@ -180,7 +164,7 @@ class CairnClientEndToEndTest {
                         null,
                         null,
                         List.of("payments"),
-                        Map.of()));
+                        Map.of("team", TextNode.valueOf("payments"), "pages", IntNode.valueOf(1))));
 
         ListAnswer<DocumentView> listed = ns.documents("", Page.FIRST);
         assertThat(listed.total()).isEqualTo(2);
@@ -212,6 +196,17 @@ class CairnClientEndToEndTest {
         assertThat(best.ranks()).containsKeys("lexical", "dense");
         assertThat(best.ranks().get("lexical").intValue()).isEqualTo(1);
         assertThat(best.scores().get("dense").doubleValue()).isPositive();
+        Map<String, Object> metadata = HitMetadata.of(answer.traceId(), best);
+        assertThat(metadata)
+                .containsEntry(HitMetadata.TRACE_ID, answer.traceId())
+                .containsEntry(HitMetadata.CHUNK_ID, best.chunkId())
+                .containsEntry(HitMetadata.DOCUMENT_ID, "search-reindex")
+                .containsEntry(HitMetadata.TITLE, "Rebuild the product search index")
+                .containsEntry(HitMetadata.AUTHORITY, "authoritative")
+                .containsEntry(HitMetadata.SCORE, best.score())
+                .containsEntry("cairn.rank.lexical", 1L)
+                .containsEntry("cairn.score.dense", best.scores().get("dense").doubleValue());
+        assertThat(metadata).doesNotContainValue(null);
         assertThat(answer.evidence().get("authoritative")).contains(best.chunkId());
         assertThat(answer.timings().totalMs()).isPositive();
         assertThat(answer.signals()).containsKeys("lexical", "dense", "graph");
@@ -234,6 +229,25 @@ class CairnClientEndToEndTest {
                 .extracting(RetrieveAnswer.Hit::documentId)
                 .containsOnly("payments-drain");
         assertThat(filtered.trace()).as("asked for in the body").isNotEmpty();
+        RetrieveBody byMetadata =
+                new RetrieveBody(
+                        "restart the workers or reindex",
+                        5,
+                        null,
+                        null,
+                        null,
+                        null,
+                        new RetrieveBody.Filters(
+                                null,
+                                null,
+                                null,
+                                Map.of("team", List.of("payments"), "pages", List.of("1"))),
+                        null,
+                        null,
+                        null);
+        assertThat(ns.retrieve(byMetadata).hits())
+                .extracting(RetrieveAnswer.Hit::documentId)
+                .containsOnly("payments-drain");
 
         ns.deleteDocument("payments-drain");
         assertThat(ns.documents("", Page.FIRST).total()).isEqualTo(1);
@@ -492,8 +506,29 @@ class CairnClientEndToEndTest {
         assertThat(rest.hasMore()).isFalse();
         assertThat(rest.nextCursor()).isNull();
 
+        ObjectNode followUp = json.createObjectNode().put("role", "user").put("content", "bye");
+        chats.setMessages("chat 3", List.of(question, answer));
+        chats.setMessages("chat 3", List.of(question, answer, followUp));
+        List<ArkAnswers.Message> appended = chats.messages("chat 3", 10, "").items();
+        assertThat(appended)
+                .extracting(ArkAnswers.Message::message)
+                .containsExactly(question, answer, followUp);
+        assertThat(appended.get(2).queryId())
+                .as("the new message appended under its own query id")
+                .isNotEqualTo(appended.get(0).queryId());
+        assertThat(appended.get(1).queryId()).isEqualTo(appended.get(0).queryId());
+        chats.setMessages("chat 3", List.of(answer, followUp));
+        assertThat(chats.allMessages("chat 3"))
+                .as("a window without its oldest message replaces the conversation")
+                .containsExactly(answer, followUp);
+        chats.deleteConversation("chat 3");
+
+        chats.append("chat 2", "q3", List.of(question));
+        assertThat(chats.conversationIds()).containsExactlyInAnyOrder("chat 1", "chat 2");
+
         chats.deleteConversation("chat 1");
         assertThat(chats.messages("chat 1", 10, "").items()).isEmpty();
+        assertThat(chats.conversationIds()).containsExactly("chat 2");
 
         CairnException missing =
                 catchThrowableOfType(

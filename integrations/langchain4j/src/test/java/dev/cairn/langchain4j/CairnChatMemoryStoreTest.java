@@ -6,6 +6,7 @@ import dev.cairn.api.body.NamespaceBody;
 import dev.cairn.api.view.ArkAnswers;
 import dev.cairn.client.CairnClient;
 import dev.cairn.client.ConversationClient;
+import dev.cairn.testsupport.TestCairn;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -44,7 +45,7 @@ class CairnChatMemoryStoreTest {
     @BeforeAll
     void start(@TempDir Path dataDir) {
         cairn = TestCairn.start(dataDir, onPostgres());
-        client = cairn.client;
+        client = CairnClient.of(cairn.baseUri(), TestCairn.ADMIN);
         client.createNamespace(new NamespaceBody("chats", "chat memories", null));
         conversations = client.conversations("chats");
         store = new CairnChatMemoryStore(conversations);
@@ -52,6 +53,7 @@ class CairnChatMemoryStoreTest {
 
     @AfterAll
     void stop() {
+        client.close();
         cairn.close();
     }
 
@@ -111,7 +113,7 @@ class CairnChatMemoryStoreTest {
     @Test
     void aLongConversationIsReadAcrossPages() {
         List<ChatMessage> many = new ArrayList<>();
-        IntStream.range(0, CairnChatMemoryStore.PAGE + 5)
+        IntStream.range(0, ConversationClient.MAX_LIMIT + 5)
                 .forEach(i -> many.add(UserMessage.from("message number " + i)));
 
         store.updateMessages("long", many);

@@ -1,9 +1,9 @@
 package dev.cairn.langchain4j;
 
-import static dev.cairn.langchain4j.ChatCompletionsStub.JSON;
-import static dev.cairn.langchain4j.ChatCompletionsStub.lastMessage;
-import static dev.cairn.langchain4j.ChatCompletionsStub.text;
-import static dev.cairn.langchain4j.ChatCompletionsStub.toolCall;
+import static dev.cairn.testsupport.ChatCompletionsStub.JSON;
+import static dev.cairn.testsupport.ChatCompletionsStub.lastMessage;
+import static dev.cairn.testsupport.ChatCompletionsStub.text;
+import static dev.cairn.testsupport.ChatCompletionsStub.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +17,8 @@ import dev.cairn.client.CairnException;
 import dev.cairn.client.MemoryFilter;
 import dev.cairn.client.NamespaceClient;
 import dev.cairn.client.Page;
+import dev.cairn.testsupport.ChatCompletionsStub;
+import dev.cairn.testsupport.TestCairn;
 import dev.langchain4j.data.document.Metadata;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -88,7 +90,7 @@ class CairnLangChain4jEndToEndTest {
     @BeforeAll
     void start(@TempDir Path dataDir) {
         cairn = TestCairn.start(dataDir, onPostgres());
-        client = cairn.client;
+        client = CairnClient.of(cairn.baseUri(), TestCairn.ADMIN);
         client.createNamespace(new NamespaceBody("ops", "runbooks", null));
         ops = client.namespace("ops");
         ops.ingest(DocumentBody.markdown("reindex", REINDEX));
@@ -98,6 +100,7 @@ class CairnLangChain4jEndToEndTest {
 
     @AfterAll
     void stop() {
+        client.close();
         cairn.close();
     }
 
