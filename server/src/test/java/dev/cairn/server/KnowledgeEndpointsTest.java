@@ -173,43 +173,33 @@ class KnowledgeEndpointsTest {
         var created = cairn.call("POST", "/v1/namespaces/ops/documents", A, body.toString());
         assertThat(created.status()).as(created.body()).isEqualTo(201);
 
-        var filtered =
-                cairn.call(
-                        "POST",
-                        "/v1/namespaces/ops/retrieve",
-                        A,
-                        "{\"query\":\"drain the queue\",\"filters\":{\"metadata\":"
-                                + "{\"team\":[\"billing\",\"search\"],\"pages\":[\"2\"]}}}");
+        var filtered = retrieveFiltered("{\"team\":[\"billing\",\"search\"],\"pages\":[\"2\"]}");
         assertThat(filtered.status()).as(filtered.body()).isEqualTo(200);
         assertThat(filtered.json().path("hits").findValuesAsText("documentId"))
                 .isNotEmpty()
                 .containsOnly("billing-drain");
-        var none =
-                cairn.call(
-                        "POST",
-                        "/v1/namespaces/ops/retrieve",
-                        A,
-                        "{\"query\":\"drain the queue\",\"filters\":{\"metadata\":"
-                                + "{\"team\":[\"billing\"],\"pages\":[\"3\"]}}}");
-        assertThat(none.json().path("hits")).isEmpty();
+        assertThat(
+                        retrieveFiltered("{\"team\":[\"billing\"],\"pages\":[\"3\"]}")
+                                .json()
+                                .path("hits"))
+                .isEmpty();
 
-        var empty =
-                cairn.call(
-                        "POST",
-                        "/v1/namespaces/ops/retrieve",
-                        A,
-                        "{\"query\":\"drain\",\"filters\":{\"metadata\":{\"team\":[]}}}");
+        var empty = retrieveFiltered("{\"team\":[]}");
         assertThat(empty.status()).isEqualTo(400);
         assertThat(empty.json().path("detail").asText())
                 .isEqualTo("metadata filter 'team' lists no value, must list at least one");
-        var notAList =
-                cairn.call(
-                        "POST",
-                        "/v1/namespaces/ops/retrieve",
-                        A,
-                        "{\"query\":\"drain\",\"filters\":{\"metadata\":{\"team\":7}}}");
+        var notAList = retrieveFiltered("{\"team\":7}");
         assertThat(notAList.status()).isEqualTo(400);
         assertThat(notAList.json().path("detail").asText()).contains("filters.metadata.team");
+    }
+
+    /** {@code POST retrieve} of "drain the queue" with {@code filters.metadata} as given. */
+    private static CairnCalls.Response retrieveFiltered(String metadata) {
+        return cairn.call(
+                "POST",
+                "/v1/namespaces/ops/retrieve",
+                A,
+                "{\"query\":\"drain the queue\",\"filters\":{\"metadata\":" + metadata + "}}");
     }
 
     @Test

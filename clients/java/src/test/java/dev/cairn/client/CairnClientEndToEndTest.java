@@ -32,17 +32,15 @@ import dev.cairn.api.view.ProposalView;
 import dev.cairn.api.view.RecallAnswer;
 import dev.cairn.api.view.RetrieveAnswer;
 import dev.cairn.memory.NewMemory;
+import dev.cairn.testsupport.CairnServerTest;
 import dev.cairn.testsupport.TestCairn;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every call of the client against a real Cairn server on a random port (embedded store here, the
@@ -50,8 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * server's records with the values the server gave, and its problem+json errors as {@link
  * CairnException}.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CairnClientEndToEndTest {
+class CairnClientEndToEndTest extends CairnServerTest {
 
     static final String ADMIN = TestCairn.ADMIN;
 
@@ -74,14 +71,8 @@ class CairnClientEndToEndTest {
             Pause the producers, wait until the consumer lag reaches zero, then restart the workers.
             """;
 
-    TestCairn cairn;
     CairnClient client;
     URI base;
-
-    /** Whether the server runs on PostgreSQL; the subclass says yes. */
-    boolean onPostgres() {
-        return false;
-    }
 
     /** The store kind {@code /health} names. */
     String storeKind() {
@@ -89,17 +80,15 @@ class CairnClientEndToEndTest {
     }
 
     @BeforeAll
-    void start(@TempDir Path dataDir) {
-        cairn = TestCairn.start(dataDir, onPostgres());
-        base = cairn.baseUri();
+    void connect() {
+        base = baseUri();
         client = CairnClient.of(base, ADMIN);
     }
 
-    /** The client, then the server (and its schema). */
+    /** The client; the server (and its schema) goes after it. */
     @AfterAll
-    void stop() {
+    void disconnect() {
         client.close();
-        cairn.close();
     }
 
     @Test
@@ -230,21 +219,17 @@ class CairnClientEndToEndTest {
                 .containsOnly("payments-drain");
         assertThat(filtered.trace()).as("asked for in the body").isNotEmpty();
         RetrieveBody byMetadata =
-                new RetrieveBody(
-                        "restart the workers or reindex",
-                        5,
-                        null,
-                        null,
-                        null,
-                        null,
-                        new RetrieveBody.Filters(
-                                null,
-                                null,
-                                null,
-                                Map.of("team", List.of("payments"), "pages", List.of("1"))),
-                        null,
-                        null,
-                        null);
+                RetrieveBody.of("restart the workers or reindex", 5)
+                        .withFilters(
+                                new RetrieveBody.Filters(
+                                        null,
+                                        null,
+                                        null,
+                                        Map.of(
+                                                "team",
+                                                List.of("payments"),
+                                                "pages",
+                                                List.of("1"))));
         assertThat(ns.retrieve(byMetadata).hits())
                 .extracting(RetrieveAnswer.Hit::documentId)
                 .containsOnly("payments-drain");

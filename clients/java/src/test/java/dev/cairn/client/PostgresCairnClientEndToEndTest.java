@@ -4,7 +4,7 @@ package dev.cairn.client;
 class PostgresCairnClientEndToEndTest extends CairnClientEndToEndTest {
 
     @Override
-    boolean onPostgres() {
+    protected boolean onPostgres() {
         return true;
     }
 

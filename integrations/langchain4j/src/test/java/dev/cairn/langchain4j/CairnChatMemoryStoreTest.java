@@ -6,6 +6,7 @@ import dev.cairn.api.body.NamespaceBody;
 import dev.cairn.api.view.ArkAnswers;
 import dev.cairn.client.CairnClient;
 import dev.cairn.client.ConversationClient;
+import dev.cairn.testsupport.CairnServerTest;
 import dev.cairn.testsupport.TestCairn;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
@@ -13,15 +14,12 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The chat memory store against a real server's ARK conversations (embedded store here, the
@@ -29,32 +27,23 @@ import org.junit.jupiter.api.io.TempDir;
  * conversation going on is appended to, one that lost its oldest messages is replaced, and a delete
  * empties it.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CairnChatMemoryStoreTest {
+class CairnChatMemoryStoreTest extends CairnServerTest {
 
-    TestCairn cairn;
     CairnClient client;
     ConversationClient conversations;
     CairnChatMemoryStore store;
 
-    /** Whether the server runs on PostgreSQL; the subclass says yes. */
-    boolean onPostgres() {
-        return false;
-    }
-
     @BeforeAll
-    void start(@TempDir Path dataDir) {
-        cairn = TestCairn.start(dataDir, onPostgres());
-        client = CairnClient.of(cairn.baseUri(), TestCairn.ADMIN);
+    void connect() {
+        client = CairnClient.of(baseUri(), TestCairn.ADMIN);
         client.createNamespace(new NamespaceBody("chats", "chat memories", null));
         conversations = client.conversations("chats");
         store = new CairnChatMemoryStore(conversations);
     }
 
     @AfterAll
-    void stop() {
+    void disconnect() {
         client.close();
-        cairn.close();
     }
 
     static final List<ChatMessage> TURN =

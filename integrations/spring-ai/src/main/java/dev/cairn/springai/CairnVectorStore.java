@@ -115,17 +115,8 @@ public final class CairnVectorStore implements VectorStore {
                         : RetrieveBody.Filters.NONE;
         RetrieveAnswer answer =
                 namespace.retrieve(
-                        new RetrieveBody(
-                                request.getQuery(),
-                                request.getTopK(),
-                                null,
-                                null,
-                                null,
-                                null,
-                                filters,
-                                null,
-                                null,
-                                null));
+                        RetrieveBody.of(request.getQuery(), request.getTopK())
+                                .withFilters(filters));
         List<Document> documents = new ArrayList<>(answer.hits().size());
         for (RetrieveAnswer.Hit hit : answer.hits()) {
             if (hit.score() >= request.getSimilarityThreshold()) {

@@ -9,15 +9,13 @@ import dev.cairn.api.body.NamespaceBody;
 import dev.cairn.api.view.ArkAnswers;
 import dev.cairn.client.CairnClient;
 import dev.cairn.client.ConversationClient;
+import dev.cairn.testsupport.CairnServerTest;
 import dev.cairn.testsupport.TestCairn;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.memory.MessageWindowChatMemory;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
@@ -31,8 +29,7 @@ import org.springframework.ai.chat.messages.UserMessage;
  * shape; conversations are listed and deleted one by one; Spring AI's own window memory keeps its
  * window in Cairn.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CairnChatMemoryRepositoryTest {
+class CairnChatMemoryRepositoryTest extends CairnServerTest {
 
     static final List<Message> TURN =
             List.of(
@@ -67,29 +64,21 @@ class CairnChatMemoryRepositoryTest {
                             .build(),
                     new AssistantMessage("Payments is drained since 09:00; refunds have 12 left."));
 
-    TestCairn cairn;
     CairnClient client;
     ConversationClient conversations;
     CairnChatMemoryRepository repository;
 
-    /** Whether the server runs on PostgreSQL; the subclass says yes. */
-    boolean onPostgres() {
-        return false;
-    }
-
     @BeforeAll
-    void start(@TempDir Path dataDir) {
-        cairn = TestCairn.start(dataDir, onPostgres());
-        client = CairnClient.of(cairn.baseUri(), TestCairn.ADMIN);
+    void connect() {
+        client = CairnClient.of(baseUri(), TestCairn.ADMIN);
         client.createNamespace(new NamespaceBody("chats", "chat memories", null));
         conversations = client.conversations("chats");
         repository = new CairnChatMemoryRepository(conversations);
     }
 
     @AfterAll
-    void stop() {
+    void disconnect() {
         client.close();
-        cairn.close();
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.cairn.springai;
 
 import static dev.cairn.testsupport.ChatCompletionsStub.lastMessage;
+import static dev.cairn.testsupport.ChatCompletionsStub.messageText;
+import static dev.cairn.testsupport.ChatCompletionsStub.roles;
 import static dev.cairn.testsupport.ChatCompletionsStub.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,17 +11,15 @@ import dev.cairn.api.body.NamespaceBody;
 import dev.cairn.api.body.RetrieveBody;
 import dev.cairn.api.view.RetrieveAnswer;
 import dev.cairn.client.CairnClient;
+import dev.cairn.testsupport.CairnServerTest;
 import dev.cairn.testsupport.ChatCompletionsStub;
 import dev.cairn.testsupport.TestCairn;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.client.advisor.MessageChatMemoryAdvisor;
 import org.springframework.ai.chat.client.advisor.vectorstore.QuestionAnswerAdvisor;
@@ -37,6 +37,7 @@ import org.springframework.ai.vectorstore.VectorStore;
 import org.springframework.ai.vectorstore.filter.FilterExpressionTextParser;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 
 /**
  * The adapter in a real Spring context (Boot's auto-configuration with {@code cairn.*} properties,
@@ -47,8 +48,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * RetrievalAugmentationAdvisor}, and remembers a conversation in Cairn through {@code
  * MessageChatMemoryAdvisor}.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CairnSpringAiEndToEndTest {
+class CairnSpringAiEndToEndTest extends CairnServerTest {
 
     static final List<Document> RUNBOOKS =
             List.of(
@@ -75,27 +75,19 @@ class CairnSpringAiEndToEndTest {
                                     + " next to the old one, then switch the load balancer.",
                             Map.of("team", "platform")));
 
-    TestCairn cairn;
     CairnClient admin;
 
-    /** Whether the server runs on PostgreSQL; the subclass says yes. */
-    boolean onPostgres() {
-        return false;
-    }
-
     @BeforeAll
-    void start(@TempDir Path dataDir) {
-        cairn = TestCairn.start(dataDir, onPostgres());
-        admin = CairnClient.of(cairn.baseUri(), TestCairn.ADMIN);
+    void connect() {
+        admin = CairnClient.of(baseUri(), TestCairn.ADMIN);
         admin.createNamespace(new NamespaceBody("ops", "runbooks", null));
         // added through the context's own vector store, as an application would
         application().run(context -> context.getBean(VectorStore.class).add(RUNBOOKS));
     }
 
     @AfterAll
-    void stop() {
+    void disconnect() {
         admin.close();
-        cairn.close();
     }
 
     /** A Boot application with Cairn's and Spring AI's chat-memory auto-configuration. */
@@ -105,7 +97,7 @@ class CairnSpringAiEndToEndTest {
                         AutoConfigurations.of(
                                 CairnAutoConfiguration.class, ChatMemoryAutoConfiguration.class))
                 .withPropertyValues(
-                        "cairn.base-url=" + cairn.baseUri(),
+                        "cairn.base-url=" + baseUri(),
                         "cairn.token=" + TestCairn.ADMIN,
                         "cairn.namespace=ops",
                         "cairn.request-timeout=30s");
@@ -226,21 +218,13 @@ class CairnSpringAiEndToEndTest {
         List<RetrieveAnswer.Hit> ranked =
                 admin.namespace("ops")
                         .retrieve(
-                                new RetrieveBody(
-                                        question,
-                                        3,
-                                        null,
-                                        null,
-                                        null,
-                                        null,
-                                        new RetrieveBody.Filters(
-                                                null,
-                                                null,
-                                                null,
-                                                Map.of("team", List.of("payments"))),
-                                        null,
-                                        null,
-                                        null))
+                                RetrieveBody.of(question, 3)
+                                        .withFilters(
+                                                new RetrieveBody.Filters(
+                                                        null,
+                                                        null,
+                                                        null,
+                                                        Map.of("team", List.of("payments")))))
                         .hits();
         assertThat(ranked)
                 .extracting(RetrieveAnswer.Hit::documentId)
@@ -289,52 +273,27 @@ class CairnSpringAiEndToEndTest {
                     .then(request -> text("Then bring the payment workers back."));
             application()
                     .run(
-                            context -> {
-                                ChatClient chat =
-                                        ChatClient.builder(chatModel(stub))
-                                                .defaultAdvisors(
-                                                        MessageChatMemoryAdvisor.builder(
-                                                                        context.getBean(
-                                                                                ChatMemory.class))
-                                                                .build())
-                                                .build();
-                                chat.prompt()
-                                        .user("How do I empty the payments queue?")
-                                        .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "lee-1"))
-                                        .call()
-                                        .content();
-                            });
+                            context ->
+                                    askInConversation(
+                                            context,
+                                            stub,
+                                            "lee-1",
+                                            "How do I empty the payments queue?"));
             // a second context, as after a restart: the turn comes back from Cairn
             application()
                     .run(
-                            context -> {
-                                ChatClient chat =
-                                        ChatClient.builder(chatModel(stub))
-                                                .defaultAdvisors(
-                                                        MessageChatMemoryAdvisor.builder(
-                                                                        context.getBean(
-                                                                                ChatMemory.class))
-                                                                .build())
-                                                .build();
-                                assertThat(
-                                                chat.prompt()
-                                                        .user("And after that?")
-                                                        .advisors(
-                                                                a ->
-                                                                        a.param(
-                                                                                ChatMemory
-                                                                                        .CONVERSATION_ID,
-                                                                                "lee-1"))
-                                                        .call()
-                                                        .content())
-                                        .isEqualTo("Then bring the payment workers back.");
-                            });
+                            context ->
+                                    assertThat(
+                                                    askInConversation(
+                                                            context,
+                                                            stub,
+                                                            "lee-1",
+                                                            "And after that?"))
+                                            .isEqualTo("Then bring the payment workers back."));
 
             JsonNode resumed = stub.requests().get(1);
-            assertThat(resumed.path("messages"))
-                    .extracting(m -> m.path("role").asText())
-                    .containsExactly("user", "assistant", "user");
-            assertThat(resumed.path("messages").get(1).path("content").asText())
+            assertThat(roles(resumed)).containsExactly("user", "assistant", "user");
+            assertThat(messageText(resumed, 1))
                     .isEqualTo("The drain waits for a consumer lag of zero.");
             assertThat(lastMessage(resumed, "user")).isEqualTo("And after that?");
         }
@@ -345,5 +304,24 @@ class CairnSpringAiEndToEndTest {
                         "assistant: The drain waits for a consumer lag of zero.",
                         "user: And after that?",
                         "assistant: Then bring the payment workers back.");
+    }
+
+    /** Asks through a ChatClient whose memory is the context's {@code ChatMemory}. */
+    static String askInConversation(
+            ApplicationContext context,
+            ChatCompletionsStub stub,
+            String conversationId,
+            String question) {
+        ChatClient chat =
+                ChatClient.builder(chatModel(stub))
+                        .defaultAdvisors(
+                                MessageChatMemoryAdvisor.builder(context.getBean(ChatMemory.class))
+                                        .build())
+                        .build();
+        return chat.prompt()
+                .user(question)
+                .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, conversationId))
+                .call()
+                .content();
     }
 }

@@ -12,17 +12,15 @@ import dev.cairn.client.CairnClient;
 import dev.cairn.client.CairnException;
 import dev.cairn.client.HitMetadata;
 import dev.cairn.client.NamespaceClient;
+import dev.cairn.testsupport.CairnServerTest;
 import dev.cairn.testsupport.TestCairn;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.content.Media;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.SearchRequest;
@@ -34,8 +32,7 @@ import org.springframework.util.MimeTypeUtils;
  * the chunk and the score, that each supported filter selects what the same Cairn filter selects,
  * and that it refuses what Cairn cannot do.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CairnVectorStoreTest {
+class CairnVectorStoreTest extends CairnServerTest {
 
     static final Document REINDEX =
             Document.builder()
@@ -95,20 +92,13 @@ class CairnVectorStoreTest {
                     .metadata(Map.of("tags", List.of("payments"), "team", "payments", "year", 2024))
                     .build();
 
-    TestCairn cairn;
     CairnClient client;
     NamespaceClient docs;
     CairnVectorStore store;
 
-    /** Whether the server runs on PostgreSQL; the subclass says yes. */
-    boolean onPostgres() {
-        return false;
-    }
-
     @BeforeAll
-    void start(@TempDir Path dataDir) {
-        cairn = TestCairn.start(dataDir, onPostgres());
-        client = CairnClient.of(cairn.baseUri(), TestCairn.ADMIN);
+    void connect() {
+        client = CairnClient.of(baseUri(), TestCairn.ADMIN);
         client.createNamespace(new NamespaceBody("docs", "runbooks", null));
         docs = client.namespace("docs");
         store = new CairnVectorStore(docs);
@@ -116,9 +106,8 @@ class CairnVectorStoreTest {
     }
 
     @AfterAll
-    void stop() {
+    void disconnect() {
         client.close();
-        cairn.close();
     }
 
     @Test
@@ -215,10 +204,7 @@ class CairnVectorStoreTest {
                                             .filterExpression(expression)
                                             .build());
                     RetrieveAnswer ranked =
-                            docs.retrieve(
-                                    new RetrieveBody(
-                                            query, 10, null, null, null, null, filters, null, null,
-                                            null));
+                            docs.retrieve(RetrieveBody.of(query, 10).withFilters(filters));
                     assertThat(found)
                             .as(expression)
                             .extracting(Document::getId)

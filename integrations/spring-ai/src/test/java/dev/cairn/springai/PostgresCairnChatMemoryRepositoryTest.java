@@ -4,7 +4,7 @@ package dev.cairn.springai;
 class PostgresCairnChatMemoryRepositoryTest extends CairnChatMemoryRepositoryTest {
 
     @Override
-    boolean onPostgres() {
+    protected boolean onPostgres() {
         return true;
     }
 }

@@ -4,7 +4,7 @@ package dev.cairn.springai;
 class PostgresCairnSpringAiEndToEndTest extends CairnSpringAiEndToEndTest {
 
     @Override
-    boolean onPostgres() {
+    protected boolean onPostgres() {
         return true;
     }
 }

@@ -4,7 +4,7 @@ package dev.cairn.springai;
 class PostgresCairnVectorStoreTest extends CairnVectorStoreTest {
 
     @Override
-    boolean onPostgres() {
+    protected boolean onPostgres() {
         return true;
     }
 }

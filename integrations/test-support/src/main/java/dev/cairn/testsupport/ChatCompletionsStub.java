@@ -112,6 +112,18 @@ public final class ChatCompletionsStub implements AutoCloseable {
         return completion;
     }
 
+    /** The roles of a request's messages, in order. */
+    public static List<String> roles(JsonNode request) {
+        List<String> roles = new ArrayList<>();
+        request.path("messages").forEach(message -> roles.add(message.path("role").asText()));
+        return roles;
+    }
+
+    /** The text of a request's message at {@code index} ("" when it has none). */
+    public static String messageText(JsonNode request, int index) {
+        return textOf(request.path("messages").path(index).path("content"));
+    }
+
     /** The text of a request's last message of a role ("" when it has none). */
     public static String lastMessage(JsonNode request, String role) {
         String text = "";

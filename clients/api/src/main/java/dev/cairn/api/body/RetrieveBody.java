@@ -39,6 +39,12 @@ public record RetrieveBody(
         return new RetrieveBody(query, topK, null, null, null, null, null, null, null, null);
     }
 
+    /** This request with {@code filters} in place of its own. */
+    public RetrieveBody withFilters(Filters newFilters) {
+        return new RetrieveBody(
+                query, topK, candidates, weights, k, fusion, newFilters, explain, trace, userId);
+    }
+
     /** Signal weights; a null one keeps the server's default. */
     public record Weights(Double lexical, Double dense, Double graph) {
         /** Every weight at the server's default. */
