@@ -119,4 +119,9 @@ public record RetrieveRequest(
         return new RetrieveRequest(
                 query, topK, candidates, weights, k, newFusion, filters, explain, userId);
     }
+
+    public RetrieveRequest withFilters(RetrieveFilters newFilters) {
+        return new RetrieveRequest(
+                query, topK, candidates, weights, k, fusion, newFilters, explain, userId);
+    }
 }

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.UUID;
@@ -272,6 +273,60 @@ abstract class KnowledgeBaseContractTest {
                             assertThat(c.filteredOut()).isTrue();
                             assertThat(c.selected()).isFalse();
                         });
+    }
+
+    @Test
+    void metadataFiltersKeepDocumentsWhoseValueIsListedForEveryKey() {
+        kb.ingest(
+                ns,
+                markdown(
+                        "a.md",
+                        "---\nid: a\nteam: payments\nyear: 2024\n---\nRotate the payments keys."));
+        kb.ingest(
+                ns,
+                markdown(
+                        "b.md",
+                        "---\nid: b\nteam: payments\nyear: 2023\n---\nRotate the payments certificates."));
+        kb.ingest(
+                ns,
+                markdown(
+                        "c.md",
+                        "---\nid: c\nteam: search\nyear: 2024\n---\nRotate the search keys."));
+        kb.ingest(ns, markdown("d.md", "---\nid: d\n---\nRotate the keys of nobody."));
+
+        assertThat(documentsFound("rotate the keys", Map.of("team", List.of("payments"))))
+                .containsExactlyInAnyOrder("a", "b");
+        assertThat(documentsFound("rotate the keys", Map.of("year", List.of("2024", "2023"))))
+                .as("one of the values")
+                .containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(
+                        documentsFound(
+                                "rotate the keys",
+                                Map.of("team", List.of("payments"), "year", List.of("2024"))))
+                .as("every key")
+                .containsExactly("a");
+        assertThat(documentsFound("rotate the keys", Map.of("team", List.of("Payments"))))
+                .as("the stored text, compared exactly")
+                .isEmpty();
+        assertThat(documentsFound("rotate the keys", Map.of()))
+                .containsExactlyInAnyOrder("a", "b", "c", "d");
+        assertThatThrownBy(
+                        () ->
+                                new RetrieveFilters(
+                                        List.of(), List.of(), Set.of(), Map.of("team", List.of())))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("metadata filter 'team' lists no value, must list at least one");
+    }
+
+    private List<String> documentsFound(String query, Map<String, List<String>> metadata) {
+        RetrieveResult result =
+                kb.retrieve(
+                        ns,
+                        RetrieveRequest.of(query)
+                                .withFilters(
+                                        new RetrieveFilters(
+                                                List.of(), List.of(), Set.of(), metadata)));
+        return result.hits().stream().map(RetrievedHit::documentId).distinct().toList();
     }
 
     @Test

@@ -165,6 +165,44 @@ class KnowledgeEndpointsTest {
     }
 
     @Test
+    void retrieveFiltersByMetadataAsStoredTextAndRefusesAnEmptyValueList() {
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("content", "# Drain the billing queue\n\nPause the billing producers first.");
+        body.put("id", "billing-drain");
+        body.putObject("metadata").put("team", "billing").put("pages", 2);
+        var created = cairn.call("POST", "/v1/namespaces/ops/documents", A, body.toString());
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+
+        var filtered = retrieveFiltered("{\"team\":[\"billing\",\"search\"],\"pages\":[\"2\"]}");
+        assertThat(filtered.status()).as(filtered.body()).isEqualTo(200);
+        assertThat(filtered.json().path("hits").findValuesAsText("documentId"))
+                .isNotEmpty()
+                .containsOnly("billing-drain");
+        assertThat(
+                        retrieveFiltered("{\"team\":[\"billing\"],\"pages\":[\"3\"]}")
+                                .json()
+                                .path("hits"))
+                .isEmpty();
+
+        var empty = retrieveFiltered("{\"team\":[]}");
+        assertThat(empty.status()).isEqualTo(400);
+        assertThat(empty.json().path("detail").asText())
+                .isEqualTo("metadata filter 'team' lists no value, must list at least one");
+        var notAList = retrieveFiltered("{\"team\":7}");
+        assertThat(notAList.status()).isEqualTo(400);
+        assertThat(notAList.json().path("detail").asText()).contains("filters.metadata.team");
+    }
+
+    /** {@code POST retrieve} of "drain the queue" with {@code filters.metadata} as given. */
+    private static CairnCalls.Response retrieveFiltered(String metadata) {
+        return cairn.call(
+                "POST",
+                "/v1/namespaces/ops/retrieve",
+                A,
+                "{\"query\":\"drain the queue\",\"filters\":{\"metadata\":" + metadata + "}}");
+    }
+
+    @Test
     void deletedDocumentIsGoneAndDeletingAgainIsNotFound() {
         cairn.call(
                 "POST",

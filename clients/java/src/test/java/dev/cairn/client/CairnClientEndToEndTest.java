@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.cairn.api.body.ApplyBody;
 import dev.cairn.api.body.DocumentBody;
 import dev.cairn.api.body.FeedbackBody;
@@ -30,20 +32,15 @@ import dev.cairn.api.view.ProposalView;
 import dev.cairn.api.view.RecallAnswer;
 import dev.cairn.api.view.RetrieveAnswer;
 import dev.cairn.memory.NewMemory;
-import dev.cairn.retrieval.RetrievalConfig;
-import dev.cairn.server.CairnServer;
-import dev.cairn.server.ServerSettings;
+import dev.cairn.testsupport.CairnServerTest;
+import dev.cairn.testsupport.TestCairn;
 import java.net.URI;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every call of the client against a real Cairn server on a random port (embedded store here, the
@@ -51,10 +48,9 @@ import org.junit.jupiter.api.io.TempDir;
  * server's records with the values the server gave, and its problem+json errors as {@link
  * CairnException}.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CairnClientEndToEndTest {
+class CairnClientEndToEndTest extends CairnServerTest {
 
-    static final String ADMIN = "client-test-admin-token-of-32-chars";
+    static final String ADMIN = TestCairn.ADMIN;
 
     static final String REINDEX =
             """
@@ -75,23 +71,8 @@ class CairnClientEndToEndTest {
             Pause the producers, wait until the consumer lag reaches zero, then restart the workers.
             """;
 
-    CairnServer server;
     CairnClient client;
     URI base;
-
-    /** The server settings; the PostgreSQL subclass points them at a database. */
-    ServerSettings settings(Path dataDir) {
-        return ServerSettings.defaults(dataDir)
-                .withPort(0)
-                .withAdminToken(ADMIN)
-                // a shared, slow test machine must not turn answers partial
-                .withRetrieval(
-                        RetrievalConfig.defaults()
-                                .withTimeouts(
-                                        Duration.ofSeconds(30),
-                                        Duration.ofSeconds(30),
-                                        Duration.ofSeconds(30)));
-    }
 
     /** The store kind {@code /health} names. */
     String storeKind() {
@@ -99,23 +80,15 @@ class CairnClientEndToEndTest {
     }
 
     @BeforeAll
-    void start(@TempDir Path dataDir) {
-        server = CairnServer.start(settings(dataDir));
-        base = URI.create("http://localhost:" + server.port());
+    void connect() {
+        base = baseUri();
         client = CairnClient.of(base, ADMIN);
     }
 
-    /** Stops the client and the server, once. */
+    /** The client; the server (and its schema) goes after it. */
     @AfterAll
-    void stop() {
-        if (client != null) {
-            client.close();
-            client = null;
-        }
-        if (server != null) {
-            server.close();
-            server = null;
-        }
+    void disconnect() {
+        client.close();
     }
 
     @Test
@@ -180,7 +153,7 @@ class CairnClientEndToEndTest {
                         null,
                         null,
                         List.of("payments"),
-                        Map.of()));
+                        Map.of("team", TextNode.valueOf("payments"), "pages", IntNode.valueOf(1))));
 
         ListAnswer<DocumentView> listed = ns.documents("", Page.FIRST);
         assertThat(listed.total()).isEqualTo(2);
@@ -212,6 +185,17 @@ class CairnClientEndToEndTest {
         assertThat(best.ranks()).containsKeys("lexical", "dense");
         assertThat(best.ranks().get("lexical").intValue()).isEqualTo(1);
         assertThat(best.scores().get("dense").doubleValue()).isPositive();
+        Map<String, Object> metadata = HitMetadata.of(answer.traceId(), best);
+        assertThat(metadata)
+                .containsEntry(HitMetadata.TRACE_ID, answer.traceId())
+                .containsEntry(HitMetadata.CHUNK_ID, best.chunkId())
+                .containsEntry(HitMetadata.DOCUMENT_ID, "search-reindex")
+                .containsEntry(HitMetadata.TITLE, "Rebuild the product search index")
+                .containsEntry(HitMetadata.AUTHORITY, "authoritative")
+                .containsEntry(HitMetadata.SCORE, best.score())
+                .containsEntry("cairn.rank.lexical", 1L)
+                .containsEntry("cairn.score.dense", best.scores().get("dense").doubleValue());
+        assertThat(metadata).doesNotContainValue(null);
         assertThat(answer.evidence().get("authoritative")).contains(best.chunkId());
         assertThat(answer.timings().totalMs()).isPositive();
         assertThat(answer.signals()).containsKeys("lexical", "dense", "graph");
@@ -234,6 +218,21 @@ class CairnClientEndToEndTest {
                 .extracting(RetrieveAnswer.Hit::documentId)
                 .containsOnly("payments-drain");
         assertThat(filtered.trace()).as("asked for in the body").isNotEmpty();
+        RetrieveBody byMetadata =
+                RetrieveBody.of("restart the workers or reindex", 5)
+                        .withFilters(
+                                new RetrieveBody.Filters(
+                                        null,
+                                        null,
+                                        null,
+                                        Map.of(
+                                                "team",
+                                                List.of("payments"),
+                                                "pages",
+                                                List.of("1"))));
+        assertThat(ns.retrieve(byMetadata).hits())
+                .extracting(RetrieveAnswer.Hit::documentId)
+                .containsOnly("payments-drain");
 
         ns.deleteDocument("payments-drain");
         assertThat(ns.documents("", Page.FIRST).total()).isEqualTo(1);
@@ -492,8 +491,29 @@ class CairnClientEndToEndTest {
         assertThat(rest.hasMore()).isFalse();
         assertThat(rest.nextCursor()).isNull();
 
+        ObjectNode followUp = json.createObjectNode().put("role", "user").put("content", "bye");
+        chats.setMessages("chat 3", List.of(question, answer));
+        chats.setMessages("chat 3", List.of(question, answer, followUp));
+        List<ArkAnswers.Message> appended = chats.messages("chat 3", 10, "").items();
+        assertThat(appended)
+                .extracting(ArkAnswers.Message::message)
+                .containsExactly(question, answer, followUp);
+        assertThat(appended.get(2).queryId())
+                .as("the new message appended under its own query id")
+                .isNotEqualTo(appended.get(0).queryId());
+        assertThat(appended.get(1).queryId()).isEqualTo(appended.get(0).queryId());
+        chats.setMessages("chat 3", List.of(answer, followUp));
+        assertThat(chats.allMessages("chat 3"))
+                .as("a window without its oldest message replaces the conversation")
+                .containsExactly(answer, followUp);
+        chats.deleteConversation("chat 3");
+
+        chats.append("chat 2", "q3", List.of(question));
+        assertThat(chats.conversationIds()).containsExactlyInAnyOrder("chat 1", "chat 2");
+
         chats.deleteConversation("chat 1");
         assertThat(chats.messages("chat 1", 10, "").items()).isEmpty();
+        assertThat(chats.conversationIds()).containsExactly("chat 2");
 
         CairnException missing =
                 catchThrowableOfType(

@@ -3,7 +3,6 @@ package dev.cairn.langchain4j;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cairn.api.view.ArkAnswers;
 import dev.cairn.client.ConversationClient;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ChatMessageDeserializer;
@@ -13,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * A {@link ChatMemoryStore} over Cairn's ARK-style conversations: the memory id (its {@code
@@ -25,15 +23,12 @@ import java.util.UUID;
  * transcript. Stored here, the messages are also searchable with {@code transcripts/search} and
  * feed memory extraction.
  *
- * <p>{@link #updateMessages} appends what is new when the stored messages are the start of the
- * given ones (a conversation going on) and otherwise, as when a window evicts its oldest messages,
- * replaces the conversation. Read-then-write: one writer per memory id, as LangChain4j's chat
- * memories are used.
+ * <p>{@link #updateMessages} is {@link ConversationClient#setMessages}: it appends what is new when
+ * the stored messages are the start of the given ones (a conversation going on) and otherwise, as
+ * when a window evicts its oldest messages, replaces the conversation. Read-then-write: one writer
+ * per memory id, as LangChain4j's chat memories are used.
  */
 public final class CairnChatMemoryStore implements ChatMemoryStore {
-
-    /** Messages per read: ARK's largest page. */
-    static final int PAGE = 1000;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -46,7 +41,7 @@ public final class CairnChatMemoryStore implements ChatMemoryStore {
     @Override
     public List<ChatMessage> getMessages(Object memoryId) {
         List<ChatMessage> messages = new ArrayList<>();
-        for (JsonNode stored : stored(memoryId)) {
+        for (JsonNode stored : conversations.allMessages(id(memoryId))) {
             messages.add(ChatMessageDeserializer.messageFromJson(stored.toString()));
         }
         return messages;
@@ -58,38 +53,12 @@ public final class CairnChatMemoryStore implements ChatMemoryStore {
         for (ChatMessage message : messages) {
             given.add(json(message));
         }
-        List<JsonNode> stored = stored(memoryId);
-        int from = stored.size();
-        if (stored.size() > given.size() || !given.subList(0, stored.size()).equals(stored)) {
-            conversations.deleteConversation(id(memoryId));
-            from = 0;
-        }
-        if (from < given.size()) {
-            conversations.append(
-                    id(memoryId),
-                    UUID.randomUUID().toString(),
-                    List.copyOf(given.subList(from, given.size())));
-        }
+        conversations.setMessages(id(memoryId), given);
     }
 
     @Override
     public void deleteMessages(Object memoryId) {
         conversations.deleteConversation(id(memoryId));
-    }
-
-    private List<JsonNode> stored(Object memoryId) {
-        List<JsonNode> messages = new ArrayList<>();
-        String cursor = "";
-        while (true) {
-            ArkAnswers.Messages page = conversations.messages(id(memoryId), PAGE, cursor);
-            for (ArkAnswers.Message item : page.items()) {
-                messages.add(item.message());
-            }
-            if (!page.hasMore() || page.nextCursor() == null) {
-                return messages;
-            }
-            cursor = page.nextCursor();
-        }
     }
 
     private static JsonNode json(ChatMessage message) {

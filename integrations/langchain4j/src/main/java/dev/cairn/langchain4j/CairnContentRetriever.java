@@ -2,6 +2,7 @@ package dev.cairn.langchain4j;
 
 import dev.cairn.api.body.RetrieveBody;
 import dev.cairn.api.view.RetrieveAnswer;
+import dev.cairn.client.HitMetadata;
 import dev.cairn.client.NamespaceClient;
 import dev.langchain4j.data.document.Metadata;
 import dev.langchain4j.data.segment.TextSegment;
@@ -20,25 +21,26 @@ import java.util.function.Function;
  * chunk's text as the segment. The segment's metadata carries what a caller needs to cite, judge or
  * give feedback on the answer: the retrieve's trace id, the chunk and document ids, title, heading,
  * authority, the fused score and each signal's rank and score (keys in {@link #TRACE_ID} and the
- * other constants); the content's {@link ContentMetadata#SCORE} is the fused score.
+ * other constants, {@link HitMetadata}'s); the content's {@link ContentMetadata#SCORE} is the fused
+ * score.
  */
 public final class CairnContentRetriever implements ContentRetriever {
 
-    public static final String TRACE_ID = "cairn.traceId";
-    public static final String CHUNK_ID = "cairn.chunkId";
-    public static final String DOCUMENT_ID = "cairn.documentId";
-    public static final String TITLE = "cairn.title";
-    public static final String HEADING = "cairn.heading";
-    public static final String AUTHORITY = "cairn.authority";
-    public static final String SCORE = "cairn.score";
+    public static final String TRACE_ID = HitMetadata.TRACE_ID;
+    public static final String CHUNK_ID = HitMetadata.CHUNK_ID;
+    public static final String DOCUMENT_ID = HitMetadata.DOCUMENT_ID;
+    public static final String TITLE = HitMetadata.TITLE;
+    public static final String HEADING = HitMetadata.HEADING;
+    public static final String AUTHORITY = HitMetadata.AUTHORITY;
+    public static final String SCORE = HitMetadata.SCORE;
 
     /**
      * The key prefix of a signal's rank: {@code cairn.rank.lexical}, {@code cairn.rank.dense}...
      */
-    public static final String RANK_PREFIX = "cairn.rank.";
+    public static final String RANK_PREFIX = HitMetadata.RANK_PREFIX;
 
     /** The key prefix of a signal's score: {@code cairn.score.lexical}... */
-    public static final String SCORE_PREFIX = "cairn.score.";
+    public static final String SCORE_PREFIX = HitMetadata.SCORE_PREFIX;
 
     private final NamespaceClient namespace;
     private final Function<String, RetrieveBody> request;
@@ -65,45 +67,11 @@ public final class CairnContentRetriever implements ContentRetriever {
         for (RetrieveAnswer.Hit hit : answer.hits()) {
             contents.add(
                     Content.from(
-                            TextSegment.from(hit.text(), metadata(answer.traceId(), hit)),
+                            TextSegment.from(
+                                    hit.text(),
+                                    Metadata.from(HitMetadata.of(answer.traceId(), hit))),
                             Map.of(ContentMetadata.SCORE, hit.score())));
         }
         return contents;
-    }
-
-    private static Metadata metadata(String traceId, RetrieveAnswer.Hit hit) {
-        Metadata metadata = new Metadata();
-        putText(metadata, TRACE_ID, traceId);
-        putText(metadata, CHUNK_ID, hit.chunkId());
-        putText(metadata, DOCUMENT_ID, hit.documentId());
-        putText(metadata, TITLE, hit.title());
-        putText(metadata, HEADING, hit.heading());
-        putText(metadata, AUTHORITY, hit.authority());
-        metadata.put(SCORE, hit.score());
-        putNumbers(metadata, RANK_PREFIX, hit.ranks());
-        putNumbers(metadata, SCORE_PREFIX, hit.scores());
-        return metadata;
-    }
-
-    // LangChain4j's metadata refuses null values: an absent field is left out
-    private static void putText(Metadata metadata, String key, String value) {
-        if (value != null && !value.isEmpty()) {
-            metadata.put(key, value);
-        }
-    }
-
-    // ranks are whole numbers, scores fractions; the metadata keeps each as its own type
-    private static void putNumbers(Metadata metadata, String prefix, Map<String, Number> values) {
-        if (values == null) {
-            return;
-        }
-        values.forEach(
-                (signal, value) -> {
-                    if (value instanceof Integer || value instanceof Long) {
-                        metadata.put(prefix + signal, value.longValue());
-                    } else if (value != null) {
-                        metadata.put(prefix + signal, value.doubleValue());
-                    }
-                });
     }
 }

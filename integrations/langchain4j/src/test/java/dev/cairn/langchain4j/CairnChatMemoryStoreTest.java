@@ -6,21 +6,20 @@ import dev.cairn.api.body.NamespaceBody;
 import dev.cairn.api.view.ArkAnswers;
 import dev.cairn.client.CairnClient;
 import dev.cairn.client.ConversationClient;
+import dev.cairn.testsupport.CairnServerTest;
+import dev.cairn.testsupport.TestCairn;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The chat memory store against a real server's ARK conversations (embedded store here, the
@@ -28,31 +27,23 @@ import org.junit.jupiter.api.io.TempDir;
  * conversation going on is appended to, one that lost its oldest messages is replaced, and a delete
  * empties it.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CairnChatMemoryStoreTest {
+class CairnChatMemoryStoreTest extends CairnServerTest {
 
-    TestCairn cairn;
     CairnClient client;
     ConversationClient conversations;
     CairnChatMemoryStore store;
 
-    /** Whether the server runs on PostgreSQL; the subclass says yes. */
-    boolean onPostgres() {
-        return false;
-    }
-
     @BeforeAll
-    void start(@TempDir Path dataDir) {
-        cairn = TestCairn.start(dataDir, onPostgres());
-        client = cairn.client;
+    void connect() {
+        client = CairnClient.of(baseUri(), TestCairn.ADMIN);
         client.createNamespace(new NamespaceBody("chats", "chat memories", null));
         conversations = client.conversations("chats");
         store = new CairnChatMemoryStore(conversations);
     }
 
     @AfterAll
-    void stop() {
-        cairn.close();
+    void disconnect() {
+        client.close();
     }
 
     static final List<ChatMessage> TURN =
@@ -111,7 +102,7 @@ class CairnChatMemoryStoreTest {
     @Test
     void aLongConversationIsReadAcrossPages() {
         List<ChatMessage> many = new ArrayList<>();
-        IntStream.range(0, CairnChatMemoryStore.PAGE + 5)
+        IntStream.range(0, ConversationClient.MAX_LIMIT + 5)
                 .forEach(i -> many.add(UserMessage.from("message number " + i)));
 
         store.updateMessages("long", many);

@@ -1,9 +1,11 @@
 package dev.cairn.langchain4j;
 
-import static dev.cairn.langchain4j.ChatCompletionsStub.JSON;
-import static dev.cairn.langchain4j.ChatCompletionsStub.lastMessage;
-import static dev.cairn.langchain4j.ChatCompletionsStub.text;
-import static dev.cairn.langchain4j.ChatCompletionsStub.toolCall;
+import static dev.cairn.testsupport.ChatCompletionsStub.JSON;
+import static dev.cairn.testsupport.ChatCompletionsStub.lastMessage;
+import static dev.cairn.testsupport.ChatCompletionsStub.messageText;
+import static dev.cairn.testsupport.ChatCompletionsStub.roles;
+import static dev.cairn.testsupport.ChatCompletionsStub.text;
+import static dev.cairn.testsupport.ChatCompletionsStub.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +19,9 @@ import dev.cairn.client.CairnException;
 import dev.cairn.client.MemoryFilter;
 import dev.cairn.client.NamespaceClient;
 import dev.cairn.client.Page;
+import dev.cairn.testsupport.CairnServerTest;
+import dev.cairn.testsupport.ChatCompletionsStub;
+import dev.cairn.testsupport.TestCairn;
 import dev.langchain4j.data.document.Metadata;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -31,13 +36,10 @@ import dev.langchain4j.rag.content.ContentMetadata;
 import dev.langchain4j.rag.query.Query;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.Result;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The adapter with the real LangChain4j classes against a real Cairn server on a random port
@@ -45,8 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * AiServices} assistant whose chat model is LangChain4j's OpenAI client talking to a local stub
  * retrieves Cairn's chunks, remembers through the tool, and recalls in a later session.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CairnLangChain4jEndToEndTest {
+class CairnLangChain4jEndToEndTest extends CairnServerTest {
 
     static final String REINDEX =
             """
@@ -76,19 +77,12 @@ class CairnLangChain4jEndToEndTest {
         Result<String> chat(String message);
     }
 
-    TestCairn cairn;
     CairnClient client;
     NamespaceClient ops;
 
-    /** Whether the server runs on PostgreSQL; the subclass says yes. */
-    boolean onPostgres() {
-        return false;
-    }
-
     @BeforeAll
-    void start(@TempDir Path dataDir) {
-        cairn = TestCairn.start(dataDir, onPostgres());
-        client = cairn.client;
+    void connect() {
+        client = CairnClient.of(baseUri(), TestCairn.ADMIN);
         client.createNamespace(new NamespaceBody("ops", "runbooks", null));
         ops = client.namespace("ops");
         ops.ingest(DocumentBody.markdown("reindex", REINDEX));
@@ -97,8 +91,8 @@ class CairnLangChain4jEndToEndTest {
     }
 
     @AfterAll
-    void stop() {
-        cairn.close();
+    void disconnect() {
+        client.close();
     }
 
     static ChatModel chatModel(ChatCompletionsStub stub) {
@@ -276,10 +270,8 @@ class CairnLangChain4jEndToEndTest {
             assistant(stub, "lee", "lee-session").chat("And after that?");
 
             JsonNode resumed = stub.requests().get(1);
-            assertThat(resumed.path("messages"))
-                    .extracting(m -> m.path("role").asText())
-                    .containsExactly("user", "assistant", "user");
-            assertThat(resumed.path("messages").get(1).path("content").asText())
+            assertThat(roles(resumed)).containsExactly("user", "assistant", "user");
+            assertThat(messageText(resumed, 1))
                     .isEqualTo("The drain waits for a consumer lag of zero.");
             assertThat(lastMessage(resumed, "user")).startsWith("And after that?");
         }

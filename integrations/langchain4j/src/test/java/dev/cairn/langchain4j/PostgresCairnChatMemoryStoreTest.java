@@ -4,7 +4,7 @@ package dev.cairn.langchain4j;
 class PostgresCairnChatMemoryStoreTest extends CairnChatMemoryStoreTest {
 
     @Override
-    boolean onPostgres() {
+    protected boolean onPostgres() {
         return true;
     }
 }

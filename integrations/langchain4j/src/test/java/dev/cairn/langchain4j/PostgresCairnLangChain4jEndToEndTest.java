@@ -4,7 +4,7 @@ package dev.cairn.langchain4j;
 class PostgresCairnLangChain4jEndToEndTest extends CairnLangChain4jEndToEndTest {
 
     @Override
-    boolean onPostgres() {
+    protected boolean onPostgres() {
         return true;
     }
 }

@@ -47,7 +47,11 @@ public final class LibraryRequests {
                 body.fusion() == null
                         ? FusionStrategy.DEFAULT
                         : FusionStrategy.parse(body.fusion()),
-                new RetrieveFilters(body.filters().tags(), body.filters().sources(), authorities),
+                new RetrieveFilters(
+                        body.filters().tags(),
+                        body.filters().sources(),
+                        authorities,
+                        body.filters().metadata()),
                 body.explain(),
                 body.userId());
     }

@@ -2,6 +2,7 @@ package dev.cairn.api.body;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -38,25 +39,41 @@ public record RetrieveBody(
         return new RetrieveBody(query, topK, null, null, null, null, null, null, null, null);
     }
 
+    /** This request with {@code filters} in place of its own. */
+    public RetrieveBody withFilters(Filters newFilters) {
+        return new RetrieveBody(
+                query, topK, candidates, weights, k, fusion, newFilters, explain, trace, userId);
+    }
+
     /** Signal weights; a null one keeps the server's default. */
     public record Weights(Double lexical, Double dense, Double graph) {
         /** Every weight at the server's default. */
         public static final Weights DEFAULTS = new Weights(null, null, null);
     }
 
-    /** Filters on the hits; {@code authority} is one name or an array of names. */
+    /**
+     * Filters on the hits; {@code authority} is one name or an array of names. {@code metadata}
+     * maps a document metadata key to the values it may have (the stored text, compared exactly).
+     */
     public record Filters(
             List<String> tags,
             List<String> sources,
             @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
-                    List<String> authority) {
+                    List<String> authority,
+            Map<String, List<String>> metadata) {
         /** No filter. */
-        public static final Filters NONE = new Filters(null, null, null);
+        public static final Filters NONE = new Filters(null, null, null, null);
 
         public Filters {
             tags = Objects.requireNonNullElse(tags, List.of());
             sources = Objects.requireNonNullElse(sources, List.of());
             authority = Objects.requireNonNullElse(authority, List.of());
+            metadata = Objects.requireNonNullElse(metadata, Map.of());
+        }
+
+        /** Filters on the document fields alone, no metadata. */
+        public Filters(List<String> tags, List<String> sources, List<String> authority) {
+            this(tags, sources, authority, null);
         }
     }
 }

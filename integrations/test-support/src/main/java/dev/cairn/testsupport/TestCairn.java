@@ -1,6 +1,5 @@
-package dev.cairn.langchain4j;
+package dev.cairn.testsupport;
 
-import dev.cairn.client.CairnClient;
 import dev.cairn.retrieval.RetrievalConfig;
 import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerSettings;
@@ -11,28 +10,29 @@ import java.time.Duration;
 
 /**
  * A real Cairn server on a random port for the tests (the embedded store, or PostgreSQL: a schema
- * of {@code CAIRN_TEST_PG_URL}'s database or Testcontainers), with an admin client of it.
+ * of {@code CAIRN_TEST_PG_URL}'s database or Testcontainers), its admin token {@link #ADMIN}.
+ * Answers are never partial: each signal may take 30 s on a slow, shared test machine. It knows no
+ * client, so that the client's own tests can use it too.
  */
-final class TestCairn implements AutoCloseable {
+public final class TestCairn implements AutoCloseable {
 
-    static final String ADMIN = "langchain4j-test-admin-token-32-chars";
+    /** The admin token the server is started with. */
+    public static final String ADMIN = "integration-test-admin-token-32-chars";
 
-    final CairnClient client;
     private final CairnServer server;
     private final PostgresTestDatabase database;
 
     private TestCairn(CairnServer server, PostgresTestDatabase database) {
         this.server = server;
         this.database = database;
-        this.client = CairnClient.of(URI.create("http://localhost:" + server.port()), ADMIN);
     }
 
-    static TestCairn start(Path dataDir, boolean onPostgres) {
+    /** Starts a server keeping its files in {@code dataDir}, on PostgreSQL when asked. */
+    public static TestCairn start(Path dataDir, boolean onPostgres) {
         ServerSettings settings =
                 ServerSettings.defaults(dataDir)
                         .withPort(0)
                         .withAdminToken(ADMIN)
-                        // a shared, slow test machine must not turn answers partial
                         .withRetrieval(
                                 RetrievalConfig.defaults()
                                         .withTimeouts(
@@ -46,10 +46,17 @@ final class TestCairn implements AutoCloseable {
         return new TestCairn(CairnServer.start(settings), database);
     }
 
-    /** The client, the server, then the schema (the server's pool still uses it until closed). */
+    /** Where the server answers: {@code http://localhost:<port>}. */
+    public URI baseUri() {
+        return URI.create("http://localhost:" + server.port());
+    }
+
+    /**
+     * The server, then the schema (the server's pool still uses it until closed); close the clients
+     * first.
+     */
     @Override
     public void close() {
-        client.close();
         server.close();
         if (database != null) {
             database.close();

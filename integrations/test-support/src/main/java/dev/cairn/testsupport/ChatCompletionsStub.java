@@ -1,4 +1,4 @@
-package dev.cairn.langchain4j;
+package dev.cairn.testsupport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,15 +21,16 @@ import java.util.function.Function;
  * part the tests fake. Each request is recorded and answered by the next scripted reply, which sees
  * the request (to echo what the model was given); a request past the script is a 500.
  */
-final class ChatCompletionsStub implements AutoCloseable {
+public final class ChatCompletionsStub implements AutoCloseable {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServer server;
     private final Deque<Function<JsonNode, ObjectNode>> script = new ArrayDeque<>();
     private final List<JsonNode> requests = new ArrayList<>();
 
-    ChatCompletionsStub() {
+    /** Starts the stub on a free port of 127.0.0.1. */
+    public ChatCompletionsStub() {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -40,21 +41,21 @@ final class ChatCompletionsStub implements AutoCloseable {
     }
 
     /** The base URL an OpenAI client is given. */
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
     }
 
     /** Adds the reply to the next request. */
-    synchronized ChatCompletionsStub then(Function<JsonNode, ObjectNode> reply) {
+    public synchronized ChatCompletionsStub then(Function<JsonNode, ObjectNode> reply) {
         script.add(reply);
         return this;
     }
 
-    synchronized List<JsonNode> requests() {
+    public synchronized List<JsonNode> requests() {
         return List.copyOf(requests);
     }
 
-    synchronized int unanswered() {
+    public synchronized int unanswered() {
         return script.size();
     }
 
@@ -80,14 +81,14 @@ final class ChatCompletionsStub implements AutoCloseable {
     }
 
     /** An assistant message with text. */
-    static ObjectNode text(String content) {
+    public static ObjectNode text(String content) {
         ObjectNode message =
                 JSON.createObjectNode().put("role", "assistant").put("content", content);
         return completion(message, "stop");
     }
 
     /** An assistant message calling one tool with the given JSON arguments. */
-    static ObjectNode toolCall(String id, String tool, ObjectNode arguments) {
+    public static ObjectNode toolCall(String id, String tool, ObjectNode arguments) {
         ObjectNode message = JSON.createObjectNode().put("role", "assistant");
         message.putNull("content");
         ObjectNode call = message.putArray("tool_calls").addObject();
@@ -111,8 +112,20 @@ final class ChatCompletionsStub implements AutoCloseable {
         return completion;
     }
 
+    /** The roles of a request's messages, in order. */
+    public static List<String> roles(JsonNode request) {
+        List<String> roles = new ArrayList<>();
+        request.path("messages").forEach(message -> roles.add(message.path("role").asText()));
+        return roles;
+    }
+
+    /** The text of a request's message at {@code index} ("" when it has none). */
+    public static String messageText(JsonNode request, int index) {
+        return textOf(request.path("messages").path(index).path("content"));
+    }
+
     /** The text of a request's last message of a role ("" when it has none). */
-    static String lastMessage(JsonNode request, String role) {
+    public static String lastMessage(JsonNode request, String role) {
         String text = "";
         for (JsonNode message : request.path("messages")) {
             if (role.equals(message.path("role").asText())) {
