@@ -23,9 +23,9 @@ import org.sqlite.SQLiteConfig;
 /**
  * Backups of the embedded store: a consistent copy of {@code cairn.db} taken while servers read and
  * write it ({@code VACUUM INTO}, which reads one snapshot: every transaction committed before it
- * began is in the copy, none that committed after), with a manifest beside it; and its restore into
- * a data dir. Derived indexes are not copied: a restored data dir rebuilds them from the store when
- * Cairn next opens it ({@code docs/operations.md} measures both ways). Stateless.
+ * began is in the copy, none that committed after), with a manifest beside it and files the caller
+ * names (copied before the store, so a derived snapshot among them is never ahead of it); and its
+ * restore into a data dir. Stateless.
  */
 public final class EmbeddedBackup {
 
@@ -79,12 +79,8 @@ public final class EmbeddedBackup {
             deleteTree(partial);
             Files.createDirectories(partial);
             Path copy = partial.resolve(EmbeddedStore.FILE_NAME);
-            String takenAt = Instant.now().toString();
-            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db, readOnly());
-                    PreparedStatement ps = c.prepareStatement("VACUUM INTO ?")) {
-                ps.setString(1, copy.toString());
-                ps.execute();
-            }
+            // the files first: a derived snapshot among them (the entity graph's) must not be
+            // newer than the store's copy, or it would hold changes the restored store lacks
             List<String> copied = new ArrayList<>();
             for (String name : files) {
                 Path file = dataDir.resolve(name);
@@ -92,6 +88,12 @@ public final class EmbeddedBackup {
                     Files.copy(file, partial.resolve(name), StandardCopyOption.COPY_ATTRIBUTES);
                     copied.add(name);
                 }
+            }
+            String takenAt = Instant.now().toString();
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db, readOnly());
+                    PreparedStatement ps = c.prepareStatement("VACUUM INTO ?")) {
+                ps.setString(1, copy.toString());
+                ps.execute();
             }
             Manifest manifest =
                     describe(copy, takenAt, dataDir.toAbsolutePath().toString(), copied);

@@ -14,6 +14,7 @@ import dev.cairn.retrieval.lexical.LexicalIndex;
 import dev.cairn.safety.SafeText;
 import dev.cairn.store.Change;
 import dev.cairn.store.DerivedIndex;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,6 +73,11 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
 
     /** A namespace's people's names as learned from the table at one version of it. */
     private record People(long version, PersonNames names) {}
+
+    private static final System.Logger LOG = System.getLogger(MemoryIndexes.class.getName());
+
+    /** A table load slower than this is logged (what a cold namespace costs its first recall). */
+    private static final long LOG_LOADS_OVER_NANOS = 200_000_000L;
 
     private final MemoryRepository repository;
     private final LexicalIndex lexical;
@@ -194,16 +200,41 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         synchronized (tables) {
             table = tables.get(namespace);
             if (table == null) {
-                Map<String, Entry> loaded = new ConcurrentHashMap<>();
-                ConversationTurns said = new ConversationTurns();
-                Set<String> speaking = ConcurrentHashMap.newKeySet();
+                long started = System.nanoTime();
+                List<Memory> rows = new ArrayList<>();
+                List<float[]> vectors = new ArrayList<>();
                 repository.forEachLive(
                         namespace,
                         (m, v) -> {
-                            loaded.put(m.id(), new Entry(m, v));
-                            said.put(m);
-                            newSpeaker(speaking, m);
+                            rows.add(m);
+                            vectors.add(v);
                         });
+                long read = System.nanoTime();
+                // reading each text for names, times and facets is most of a load: on every core
+                Entry[] entries = new Entry[rows.size()];
+                java.util.stream.IntStream.range(0, entries.length)
+                        .parallel()
+                        .forEach(i -> entries[i] = new Entry(rows.get(i), vectors.get(i)));
+                Map<String, Entry> loaded = new ConcurrentHashMap<>(entries.length * 2);
+                ConversationTurns said = new ConversationTurns();
+                Set<String> speaking = ConcurrentHashMap.newKeySet();
+                for (Entry e : entries) {
+                    loaded.put(e.memory().id(), e);
+                    said.put(e.memory());
+                    newSpeaker(speaking, e.memory());
+                }
+                long built = System.nanoTime();
+                if (built - started > LOG_LOADS_OVER_NANOS) {
+                    LOG.log(
+                            System.Logger.Level.INFO,
+                            "loaded the memory table of {0}: {1} memories in {2} ms (store {3}"
+                                    + " ms, reading the texts {4} ms)",
+                            namespace,
+                            entries.length,
+                            (built - started) / 1_000_000,
+                            (read - started) / 1_000_000,
+                            (built - read) / 1_000_000);
+                }
                 turns.put(namespace, said);
                 speakers.put(namespace, speaking);
                 version(namespace).incrementAndGet();

@@ -14,9 +14,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code cairn restore SRC}: puts a {@code cairn backup} into a data dir no server runs on, and
- * removes the data dir's derived indexes (Lucene, the entity graph's snapshot), which Cairn builds
- * again from the restored store when it next opens it.
+ * {@code cairn restore SRC}: puts a {@code cairn backup} into a data dir no server runs on (the
+ * store, the token files and the entity graph's snapshot it carries), and removes the data dir's
+ * Lucene indexes, which Cairn builds again from the restored store when it next opens it.
  */
 @Command(
         name = "restore",
@@ -60,7 +60,9 @@ final class RestoreCommand implements Callable<Integer> {
         LocalOptions.requireNotServed(settings);
         EmbeddedBackup.Manifest m = EmbeddedBackup.restore(source, dataDir, replace);
         Folders.deleteTree(dataDir.resolve("lucene"));
-        Files.deleteIfExists(dataDir.resolve(Cairn.GRAPH_SNAPSHOT_FILE));
+        if (!m.files().contains(Cairn.GRAPH_SNAPSHOT_FILE)) {
+            Files.deleteIfExists(dataDir.resolve(Cairn.GRAPH_SNAPSHOT_FILE));
+        }
         System.out.println(
                 "restored "
                         + source.toAbsolutePath()
