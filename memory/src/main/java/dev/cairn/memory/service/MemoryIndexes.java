@@ -35,30 +35,95 @@ import java.util.concurrent.atomic.AtomicLong;
 final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable {
 
     /**
-     * A live memory as recall sees it: its vector (empty when not embedded yet), its content
-     * normalised once here for recall's exact-match rule, and whether it says when something
-     * happened ({@link TimeMentions#statesTime}), both read once here instead of once per candidate
-     * per recall.
+     * A live memory as recall sees it: its vector (empty when not embedded yet) and what recall
+     * reads of its text, each read once: the names it gives (at load: learning the namespace's
+     * people reads every memory's), and, on first use, since recall asks them only of its
+     * candidates, its content normalised for the exact-match rule, whether it says when something
+     * happened ({@link TimeMentions#statesTime}) and the facets it tells of. A memory whose text is
+     * only read when a recall reaches it costs its table's load nothing. Thread-safe: a part read
+     * twice by racing recalls is the same value.
      */
-    record Entry(
-            Memory memory,
-            float[] vector,
-            String normalizedContent,
-            boolean statesTime,
-            List<NameMentions.Mention> names,
-            Set<Facet> facets) {
-        Entry(Memory memory, float[] vector) {
-            this(memory, vector, matching(memory.content()));
-        }
+    static final class Entry {
+        private final Memory memory;
+        private final float[] vector;
+        private final List<NameMentions.Mention> names;
+        private final TextParts parts;
 
-        private Entry(Memory memory, float[] vector, String matching) {
+        Entry(Memory memory, float[] vector) {
             this(
                     memory,
                     vector,
-                    TextNormalizer.normalize(memory.content()),
-                    TimeMentions.statesTime(matching),
                     NameMentions.of(memory.content()),
-                    Facet.told(matching));
+                    new TextParts(memory.content()));
+        }
+
+        private Entry(
+                Memory memory, float[] vector, List<NameMentions.Mention> names, TextParts parts) {
+            this.memory = memory;
+            this.vector = vector;
+            this.names = names;
+            this.parts = parts;
+        }
+
+        /** The same entry for another version of its memory with the same text. */
+        Entry with(Memory changed) {
+            return new Entry(changed, vector, names, parts);
+        }
+
+        Memory memory() {
+            return memory;
+        }
+
+        float[] vector() {
+            return vector;
+        }
+
+        List<NameMentions.Mention> names() {
+            return names;
+        }
+
+        String normalizedContent() {
+            return parts.normalized();
+        }
+
+        boolean statesTime() {
+            return parts.read().statesTime();
+        }
+
+        Set<Facet> facets() {
+            return parts.read().facets();
+        }
+    }
+
+    /** The parts of a text recall reads only for candidates, each computed on first use. */
+    private static final class TextParts {
+        private final String content;
+        private volatile String normalized;
+        private volatile Read read;
+
+        private record Read(boolean statesTime, Set<Facet> facets) {}
+
+        TextParts(String content) {
+            this.content = content;
+        }
+
+        String normalized() {
+            String n = normalized;
+            if (n == null) {
+                n = TextNormalizer.normalize(content);
+                normalized = n;
+            }
+            return n;
+        }
+
+        Read read() {
+            Read r = read;
+            if (r == null) {
+                String matching = matching(content);
+                r = new Read(TimeMentions.statesTime(matching), Facet.told(matching));
+                read = r;
+            }
+            return r;
         }
     }
 
@@ -317,13 +382,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                         table.computeIfPresent(
                                 id,
                                 (k, e) ->
-                                        new Entry(
-                                                e.memory().recalled(tally.times(), tally.last()),
-                                                e.vector(),
-                                                e.normalizedContent(),
-                                                e.statesTime(),
-                                                e.names(),
-                                                e.facets())));
+                                        e.with(e.memory().recalled(tally.times(), tally.last()))));
     }
 
     // ---- derived index ------------------------------------------------------------------
