@@ -8,8 +8,10 @@
 #    volume and the two caches the server keeps current).
 # 2. The image running: a container on a fresh volume, on a podman network without a route out
 #    (so nothing can be downloaded at run time), must answer GET /health, pass the README's
-#    five-minute tour (scripts/readme-tour.sh), refuse a request without a token, stop on SIGTERM
-#    within the server's grace, and start again on the same volume with the data still there.
+#    five-minute tour (scripts/readme-tour.sh), refuse a request without a token, keep and give back
+#    an ARK conversation at deploy/ark-memory.yaml's address with the ARK token (and refuse that
+#    token an admin call), stop on SIGTERM within the server's grace, and start again on the same
+#    volume with the data still there.
 #    Where podman cannot run a container, the same checks run on the image's root file system with
 #    chroot, as the image's user, on this host's network; CAIRN_IMAGE_RUNNER=chroot forces that,
 #    =podman forbids it.
@@ -59,8 +61,14 @@ writable=$(cd "$mounted" && find . -xdev \( -user 10001 -o -perm -o+w -type f \
 "${podman[@]}" rm "$container" >/dev/null
 expect "writable by uid 10001" "$writable" './opt/cairn/cache/JNA ./opt/cairn/cache/cairn ./var/lib/cairn '
 
-# 2. The image running.
+# 2. The image running, with an admin token and the ARK token deploy/ark-memory.yaml describes.
 token=$(head -c 32 /dev/urandom | base64)
+ark_secret=$(head -c 32 /dev/urandom | od -A n -t x1 | tr -d ' \n')
+ark_path=$(sed -n 's/^ *path: *//p' deploy/ark-memory.yaml)
+ark_namespace=${ark_path##*/}
+settings=("CAIRN_ADMIN_TOKEN=$token" CAIRN_AUTH_TOKENS_0_NAME=ark
+    "CAIRN_AUTH_TOKENS_0_SHA256=$(printf %s "$ark_secret" | sha256sum | cut -c1-64)"
+    CAIRN_AUTH_TOKENS_0_ROLES_0=write "CAIRN_AUTH_TOKENS_0_NAMESPACES_0=$ark_namespace")
 if [ "$runner" = auto ]; then
     if probe=$("${podman[@]}" run --rm "${podman_limits[@]}" --network none --entrypoint /bin/true "$image" 2>&1); then
         runner=podman
@@ -82,10 +90,23 @@ wait_healthy() { # URL SECONDS: waits for GET URL/health 200, prints the seconds
     return 1
 }
 checks() { # URL: what every run of the image must answer
-    local url="$1" status
+    local url="$1" status conversation
     TOKEN="$token" bash scripts/readme-tour.sh "$url"
     status=$(curl -s -o /dev/null -w '%{http_code}' "$url/v1/namespaces")
     expect "GET /v1/namespaces without a token:" "$status" 401
+    # ARK's memory client at the ARK Memory's address: create (no token), append, read back
+    curl -sf -o /dev/null -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+        -d "{\"name\":\"$ark_namespace\"}" "$url/v1/namespaces"
+    conversation=$(curl -sf -X POST "$url$ark_path/conversations" | jq -r .conversation_id)
+    curl -sf -o /dev/null -H "Authorization: Bearer $ark_secret" -H 'Content-Type: application/json' \
+        -d "{\"conversation_id\":\"$conversation\",\"query_id\":\"q1\",\"messages\":[{\"role\":\"user\",\"content\":\"hello from ARK\"}]}" \
+        "$url$ark_path/messages"
+    expect "ARK's message read back at $ark_path with the ARK token:" "$(curl -sf \
+        -H "Authorization: Bearer $ark_secret" "$url$ark_path/messages?conversation_id=$conversation" |
+        jq -r '.items[0].message.content')" "hello from ARK"
+    status=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $ark_secret" \
+        -H 'Content-Type: application/json' -d '{"name":"other"}' "$url/v1/namespaces")
+    expect "the ARK token creating a namespace:" "$status" 403
 }
 case "$runner" in
 podman)
@@ -99,7 +120,7 @@ podman)
     }
     trap cleanup EXIT
     "${podman[@]}" run -d --name "$name" "${podman_limits[@]}" --network "$network" \
-        -v "$volume:/var/lib/cairn" -e "CAIRN_ADMIN_TOKEN=$token" "$image" >/dev/null
+        -v "$volume:/var/lib/cairn" "${settings[@]/#/--env=}" "$image" >/dev/null
     # the container's address on the network (a restart may give it another)
     address() {
         echo "http://$("${podman[@]}" inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$name"):8080"
@@ -146,7 +167,7 @@ chroot)
     bind --bind "$volume" "$rootfs/var/lib/cairn"
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     mapfile -t env < <(config Env | jq -r '.[]')
-    env -i "${env[@]}" "CAIRN_PORT=$port" "CAIRN_ADMIN_TOKEN=$token" \
+    env -i "${env[@]}" "CAIRN_PORT=$port" "${settings[@]}" \
         chroot --userspec=10001:10001 "$rootfs" $(config Entrypoint | jq -r '.[]') serve &
     pid=$!
     url="http://127.0.0.1:$port"
