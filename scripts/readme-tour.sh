@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the README's five-minute tour against a running server and checks what the README says
-# each step answers: readme-tour.sh URL, with TOKEN set to an admin token. The commands are read
+# each step answers: readme-tour.sh URL, with TOKEN set to an admin token, on a server without the
+# tour's namespace (ops) yet. The commands are read
 # from README.md itself (the bash block under "## Five-minute tour", without its first line, which
 # sets CAIRN and TOKEN), so the README and this check cannot drift apart. Needs curl and jq, as the
 # tour does. Prints one line per step; exits 1 at the first step that answers otherwise.
