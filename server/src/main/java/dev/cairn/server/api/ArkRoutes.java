@@ -65,6 +65,9 @@ public final class ArkRoutes implements HttpService {
     /** The header of a history read that left messages out: how many. */
     public static final String HISTORY_OMITTED_HEADER = "X-Cairn-History-Omitted";
 
+    /** Where the routes are mounted: {@code /ark/{ns}/...}, the address an ARK Memory names. */
+    public static final String MOUNT = "/ark";
+
     private static final System.Logger LOG = System.getLogger(ArkRoutes.class.getName());
 
     private final RateLimiter createLimiter;
@@ -84,7 +87,7 @@ public final class ArkRoutes implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        String base = "/ark/{ns}";
+        String base = MOUNT + "/{ns}";
         rules.get(base + "/health", ArkRoutes::health)
                 .head(base + "/health", ArkRoutes::health)
                 .post(base + "/conversations", this::createConversation)

@@ -28,6 +28,13 @@ import java.util.TreeMap;
 public final class SystemRoutes implements HttpService {
 
     private static final System.Logger LOG = System.getLogger(SystemRoutes.class.getName());
+
+    /**
+     * The health check: 200 UP once retrieve and recall answer at full quality, 503 while the store
+     * does not answer; open, without a token. What container and Kubernetes probes ask.
+     */
+    public static final String HEALTH = "/health";
+
     private final Store store;
     private final HealthAnswer.Model model;
     private final PrometheusMeterRegistry metrics;
@@ -43,8 +50,8 @@ public final class SystemRoutes implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.get("/", SystemRoutes::root)
-                .get("/health", this::health)
-                .head("/health", this::health)
+                .get(HEALTH, this::health)
+                .head(HEALTH, this::health)
                 .get("/metrics", this::metrics)
                 .get("/openapi", this::openApi);
     }

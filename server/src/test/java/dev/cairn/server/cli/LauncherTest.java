@@ -63,10 +63,10 @@ class LauncherTest {
         target = Files.createDirectories(root.resolve("server/target"));
         launcher = root.resolve("cairn");
         Files.copy(repo.resolve("cairn"), launcher, StandardCopyOption.COPY_ATTRIBUTES);
-        Files.copy(
-                repo.resolve("scripts/find-jdk.sh"),
-                root.resolve("scripts/find-jdk.sh"),
-                StandardCopyOption.COPY_ATTRIBUTES);
+        for (String script : List.of("scripts/find-jdk.sh", "scripts/run-jar.sh")) {
+            Files.copy(
+                    repo.resolve(script), root.resolve(script), StandardCopyOption.COPY_ATTRIBUTES);
+        }
         Manifest manifest = new Manifest();
         Attributes main = manifest.getMainAttributes();
         main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
