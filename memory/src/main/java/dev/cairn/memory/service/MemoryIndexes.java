@@ -253,6 +253,14 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         return lexical;
     }
 
+    /**
+     * The namespace's table if this server holds it in memory, without loading it or counting as a
+     * use (what only reads in passing, as maintenance, leaves residency as the requests made it).
+     */
+    Optional<Map<String, Entry>> loaded(String namespace) {
+        return Optional.ofNullable(tables.get(namespace));
+    }
+
     /** The live memories of a namespace, loading them on first use. */
     Map<String, Entry> table(String namespace) {
         Map<String, Entry> table = tables.get(namespace);

@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Executors;
@@ -238,10 +239,30 @@ final class MemoryMaintenance implements AutoCloseable {
         }
     }
 
+    /** A live memory and its vector, as the duplicate report compares them. */
+    private record Live(Memory memory, float[] vector) {}
+
+    /**
+     * The namespace's live memories: from its table when this server holds it, else read from the
+     * store and not kept. Maintenance runs over every namespace; loading each table would make
+     * every server hold every namespace's table (and push the ones its requests use out of the
+     * resident bound), where a load balancer routing by namespace gives each server its share.
+     */
+    private List<Live> live(String ns) {
+        List<Live> out = new ArrayList<>();
+        Optional<Map<String, MemoryIndexes.Entry>> table = indexes.loaded(ns);
+        if (table.isPresent()) {
+            table.get().values().forEach(e -> out.add(new Live(e.memory(), e.vector())));
+        } else {
+            repository.forEachLive(ns, (m, v) -> out.add(new Live(m, v)));
+        }
+        return out;
+    }
+
     /** Groups of same-scope same-type recallable memories with cosine >= merge similarity. */
     private List<List<String>> duplicateClusters(String ns) {
-        Map<String, List<MemoryIndexes.Entry>> groups = new TreeMap<>();
-        for (MemoryIndexes.Entry e : indexes.table(ns).values()) {
+        Map<String, List<Live>> groups = new TreeMap<>();
+        for (Live e : live(ns)) {
             if (e.memory().recallable() && e.vector().length > 0) {
                 groups.computeIfAbsent(
                                 e.memory().scope() + "|" + e.memory().type(),
@@ -251,7 +272,7 @@ final class MemoryMaintenance implements AutoCloseable {
         }
         double min = config.lifecycle().mergeSimilarity();
         List<List<String>> out = new ArrayList<>();
-        for (List<MemoryIndexes.Entry> group : groups.values()) {
+        for (List<Live> group : groups.values()) {
             if (group.size() < 2 || group.size() > MAX_CLUSTER_GROUP) {
                 continue;
             }

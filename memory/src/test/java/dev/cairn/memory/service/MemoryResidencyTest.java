@@ -71,6 +71,10 @@ class MemoryResidencyTest {
     }
 
     MemoryService open(long residentBytes) {
+        return open(residentBytes, MemoryServiceConfig.defaults().lifecycle().mergeSimilarity());
+    }
+
+    MemoryService open(long residentBytes, double mergeSimilarity) {
         return MemoryService.create(
                 store,
                 new TrigramEmbeddingModel(DIMS),
@@ -79,7 +83,8 @@ class MemoryResidencyTest {
                 MemoryServiceConfig.defaults()
                         .withMaintenanceInterval(Duration.ZERO)
                         .withRecordRecalls(false)
-                        .withResidentBytes(residentBytes),
+                        .withResidentBytes(residentBytes)
+                        .withMergeSimilarity(mergeSimilarity),
                 clock);
     }
 
@@ -155,5 +160,41 @@ class MemoryResidencyTest {
                 service.recall(RecallRequest.of("beta", "router attention")).memories();
         assertThat(reloaded).isEqualTo(kept);
         assertThat(service.stats().residentNamespaces()).isEqualTo(1);
+    }
+
+    @Test
+    void maintenanceReportsDuplicatesWithoutLoadingTheTablesNoRequestLoaded() {
+        List<String> pair;
+        try (MemoryService unmerged = open(0, 1.0)) { // only identical vectors would merge
+            pair =
+                    List.of(
+                                    "the boiler in flat four needs a new pressure valve",
+                                    "the boiler in flat four needs a new pressure valve soon")
+                            .stream()
+                            .map(
+                                    text ->
+                                            unmerged.write(
+                                                            NewMemory.of(
+                                                                    Scope.of("beta", "user-7", ""),
+                                                                    MemoryType.FACT,
+                                                                    text),
+                                                            "test")
+                                                    .memory()
+                                                    .id())
+                            .sorted()
+                            .toList();
+        }
+        service = open(0);
+        MaintenanceReport fromTheStore = service.maintain();
+        assertThat(fromTheStore.duplicateClusters()).containsExactly(pair);
+        // a server behind a namespace-routing balancer keeps only the tables its requests load
+        assertThat(service.stats().residentNamespaces()).isZero();
+        assertThat(service.stats().tableLoads()).isZero();
+
+        recall("beta");
+        assertThat(service.maintain().duplicateClusters())
+                .isEqualTo(fromTheStore.duplicateClusters());
+        assertThat(service.stats().residentNamespaces()).isEqualTo(1);
+        assertThat(service.stats().tableLoads()).isEqualTo(1);
     }
 }
