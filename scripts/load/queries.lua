@@ -1,13 +1,23 @@
--- wrk script for scripts/load.sh: POSTs {"query": ...} to the path in CAIRN_PATH, one distinct
--- query per request, cycling through the lines of CAIRN_QUERIES from request number CAIRN_OFFSET
--- on; after one full pass a pass number is appended ("... (pass 2)"), so no request repeats an
--- earlier query (no cache answers it), also across runs that continue each other's offset.
--- done() prints one RESULT line for load.sh's table.
+-- wrk script for scripts/load.sh and load-nginx.sh: POSTs {"query": ...} to the path in
+-- CAIRN_PATH, one distinct query per request, cycling through the lines of CAIRN_QUERIES from
+-- request number CAIRN_OFFSET on; after one full pass a pass number is appended ("... (pass 2)"),
+-- so no request repeats an earlier query (no cache answers it), also across runs that continue
+-- each other's offset. CAIRN_BODY_EXTRA (optional) is more of the JSON object, e.g.
+-- ',"scope":"namespace"'. With CAIRN_NAMESPACES (a file, one name a line), "{ns}" in the path is
+-- replaced by the request number's namespace, cycling through them.
+-- done() prints one RESULT line for the scripts' tables.
 local path = os.getenv("CAIRN_PATH")
 local token = os.getenv("CAIRN_TOKEN")
+local extra = os.getenv("CAIRN_BODY_EXTRA") or ""
 local queries = {}
 for line in io.lines(os.getenv("CAIRN_QUERIES")) do
   if #line > 0 then queries[#queries + 1] = line end
+end
+local namespaces = {}
+if os.getenv("CAIRN_NAMESPACES") then
+  for line in io.lines(os.getenv("CAIRN_NAMESPACES")) do
+    if #line > 0 then namespaces[#namespaces + 1] = line end
+  end
 end
 
 local threads = {}
@@ -36,8 +46,12 @@ function request()
   local q = queries[(n % #queries) + 1]
   local pass = math.floor(n / #queries)
   if pass > 0 then q = q .. " (pass " .. (pass + 1) .. ")" end
-  local body = '{"query":' .. json_string(q) .. '}'
-  return wrk.format("POST", path, {
+  local body = '{"query":' .. json_string(q) .. extra .. '}'
+  local p = path
+  if #namespaces > 0 then
+    p = path:gsub("{ns}", namespaces[(n % #namespaces) + 1])
+  end
+  return wrk.format("POST", p, {
     ["Authorization"] = "Bearer " .. token,
     ["Content-Type"] = "application/json",
   }, body)
