@@ -174,14 +174,16 @@ python3 "$here/seed.py" spread "http://127.0.0.1:$nginx3" "$token" route \
 names="$work/namespaces.txt"
 for i in $(seq 0 $((namespaces - 1))); do printf 'route-%03d\n' "$i"; done >"$names"
 
-# recall_each PORT FILE OUT: one recall per namespace of FILE through nginx on PORT, in order;
+# recall_each PORT FILE OUT FROM: one recall per namespace of FILE through nginx on PORT, in
+# order, asking the questions from line FROM on (each pass its own, so no query vector is cached);
 # OUT gets "namespace seconds answering-server" per line
 recall_each() {
-    local port="$1" list="$2" out="$3" ns i=0
+    local port="$1" list="$2" out="$3" i="$4" ns count
+    count="$(wc -l <"$queries")"
     : >"$out"
     while read -r ns; do
         i=$((i + 1))
-        question="$(sed -n "$(( (i % $(wc -l <"$queries")) + 1 ))p" "$queries")"
+        question="$(sed -n "$(( (i % count) + 1 ))p" "$queries")"
         curl -sS -o /dev/null -D "$work/headers" -w "%{http_code} %{time_total}\n" \
             -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
             --data "$(python3 -c 'import json, sys; print(json.dumps({"query": sys.argv[1], "scope": "namespace"}))' "$question")" \
@@ -192,9 +194,9 @@ recall_each() {
     done <"$list" >>"$out"
 }
 
-# the run's table rows
+# the run's table rows; wrk's queries start past the ones the recall passes ask
 rows=()
-declare -A offsets
+declare -A offsets=([q]=2000)
 run_wrk() { # NAME PORT
     local name="$1" port="$2" out result threads=2
     out="$(CAIRN_PATH='/v1/namespaces/{ns}/recall' CAIRN_NAMESPACES="$names" \
@@ -236,7 +238,7 @@ held_by_each() { # LABEL: a row per server: its tables (/metrics), heap after a 
 }
 
 log "3 servers: a recall in every namespace (each loads where nginx sends it), then wrk"
-recall_each "$nginx3" "$names" "$work/owners.txt"
+recall_each "$nginx3" "$names" "$work/owners.txt" 0
 warm_up "$nginx3"
 run_wrk "recall, 3 servers (1st)" "$nginx3"
 held_by_each "3 servers"
@@ -244,8 +246,8 @@ held_by_each "3 servers"
 first="127.0.0.1:${server_ports[0]}"
 awk -v s="$first" '$3 != s {print $1}' "$work/owners.txt" >"$work/cold.txt"
 log "cold: the first recall of the $(wc -l <"$work/cold.txt") namespaces the first server had not loaded"
-recall_each "$nginx1" "$work/cold.txt" "$work/cold-first.txt"
-recall_each "$nginx1" "$work/cold.txt" "$work/cold-second.txt"
+recall_each "$nginx1" "$work/cold.txt" "$work/cold-first.txt" 1000
+recall_each "$nginx1" "$work/cold.txt" "$work/cold-second.txt" 1500
 warm_up "$nginx1"
 run_wrk "recall, 1 server (1st)" "$nginx1"
 held_by_each "1 server"
