@@ -59,6 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <ul>
  *   <li>every mount that names a namespace reaches the same server for it;
+ *   <li>a body past Cairn's limit is refused by Cairn (problem+json), not by nginx;
  *   <li>event streams pass through nginx as they are written;
  *   <li>each server holds the memory tables of its share of the namespaces and of no other (the
  *       resident gauges of {@code /metrics}), with maintenance running every few seconds;
@@ -256,6 +257,17 @@ class NginxNamespaceRoutingTest {
 
     @Test
     @Order(2)
+    void aBodyPastCairnsLimitIsRefusedByCairnNotByNginx() throws Exception {
+        String ns = seeds.keySet().iterator().next();
+        String content = "x".repeat(10 * 1024 * 1024 + 512 * 1024); // 10.5 MiB, under nginx's 11m
+        Answer a = send("POST", "/v1/namespaces/" + ns + "/memories", memory(content));
+        assertThat(a.status()).isEqualTo(413);
+        assertThat(a.upstream()).as("a server answered, not nginx").isNotEmpty();
+        assertThat(a.json().path("status").asInt()).as(a.body()).isEqualTo(413);
+    }
+
+    @Test
+    @Order(3)
     void eventStreamsPassThroughNginxAsTheyAreWritten() throws Exception {
         String ns = seeds.keySet().iterator().next();
         HttpResponse<InputStream> watch =
@@ -307,7 +319,7 @@ class NginxNamespaceRoutingTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void eachServerHoldsTheMemoryTablesOfItsShareOfTheNamespacesAndNoOthers() throws Exception {
         Map<String, Long> maintained = metricOfEach("cairn_memory_maintenance_runs_total");
         Map<String, String> owners = sweep();
@@ -343,7 +355,7 @@ class NginxNamespaceRoutingTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aKilledServersNamespacesAreAnsweredByTheOthersWithNoWriteLostAndNoWrongAnswer()
             throws Exception {
         Map<String, String> before = sweep();
