@@ -52,6 +52,10 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safe: weights are read-only and each call works in its own NDManager; one instance can
  * be shared by all threads.
+ *
+ * <p>Why about 1,130 lines: loading (its overloads, to become one options record), the forward pass
+ * and the choice among arithmetic and attention paths are here until the module is split into the
+ * model API, the BERT model with its weights, and the kernels (issue 46, item 1, open).
  */
 final class BertEncoder implements EmbeddingModel {
 

@@ -46,6 +46,10 @@ import java.util.Set;
  *
  * <p>One caller at a time (the inference thread): the loops and slices share the process's {@link
  * SpinningHelpers}.
+ *
+ * <p>Why about 780 lines: quantisation, packing, the native product and the rescaling share the
+ * packed weights and their layout; the class moves with the other kernels when the embeddings
+ * module is split along its seams (issue 46, item 1, open).
  */
 final class Int8Linear {
 

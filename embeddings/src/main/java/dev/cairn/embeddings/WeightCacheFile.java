@@ -62,6 +62,9 @@ import java.util.zip.CRC32C;
  * file or none and two processes converting at once do not corrupt each other. Not forced to disk:
  * a file torn by a crash fails its checksum and is rebuilt, and forcing 150 MB on a busy disk could
  * take longer than the conversion it saves. Stateless apart from the path; thread-safe.
+ *
+ * <p>Why about 520 lines: the file's format (header, tensors, int8 packs, checksum), its writer,
+ * its reader and the trust checks above must agree byte for byte, so they are kept together.
  */
 final class WeightCacheFile {
 

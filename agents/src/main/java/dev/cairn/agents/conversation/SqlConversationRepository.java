@@ -24,6 +24,11 @@ import java.util.function.Consumer;
  * {@code message_sequences} for the namespace, incremented inside the appending transaction (a row
  * lock in PostgreSQL, the database lock in SQLite), so concurrent appends never share a number.
  * Thread-safe.
+ *
+ * <p>Why about 690 lines: every statement over the conversation tables, for both SQL dialects
+ * (appends with their sequence rows, paging, history, transcript search, deletion by conversation,
+ * by query and everywhere, the export's copies and their restore), kept beside the one schema they
+ * read and write.
  */
 final class SqlConversationRepository implements ConversationRepository {
 

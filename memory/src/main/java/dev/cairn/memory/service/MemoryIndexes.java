@@ -31,6 +31,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * (read-your-writes); writes of other servers sharing the database arrive with the log's next
  * round. Thread-safe: the change log applies changes one at a time; readers see the tables as
  * concurrent maps.
+ *
+ * <p>Why about 500 lines: both of a namespace's memory structures (BM25 and the table) follow the
+ * change log as one index, and the table's lifecycle (load on demand, bounded residency, the
+ * people's names learned from it) shares one lock with the changes, so that a change and a load
+ * never interleave.
  */
 final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable {
 

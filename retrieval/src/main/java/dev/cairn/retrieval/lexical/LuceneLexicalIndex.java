@@ -45,7 +45,14 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
 
-/** Lucene implementation of {@link LexicalIndex}: one directory and writer per namespace. */
+/**
+ * Lucene implementation of {@link LexicalIndex}: one directory and writer per namespace.
+ *
+ * <p>Why about 540 lines: a namespace's directory, writer and searcher with their lifecycle (opened
+ * on demand, committed, purged of deleted documents, deleted), the BM25 query builder and the
+ * change-log position all work against one Lucene API and its locking, and split apart they would
+ * pass the same handles around.
+ */
 final class LuceneLexicalIndex implements LexicalIndex {
 
     private static final System.Logger LOG = System.getLogger(LuceneLexicalIndex.class.getName());

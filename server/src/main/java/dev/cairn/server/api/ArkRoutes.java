@@ -43,6 +43,11 @@ import java.util.UUID;
  * conversation create, messages stored as sent (after write safety and redaction), offset paging
  * with {@code nextCursor} as a string, and ARK's error envelope ({@link ErrorEnvelope#ARK}). Reads
  * need the {@code read} role on the namespace, writes {@code write}. Thread-safe.
+ *
+ * <p>Why about 510 lines: it is ARK's whole Memory API, a dozen routes whose shapes follow ARK's Go
+ * client (snake_case fields, offset paging, its error envelope, the watch stream), kept in one file
+ * so that what ARK sees is read in one place; the work behind each route is the conversation
+ * repository's and the memory service's.
  */
 public final class ArkRoutes implements HttpService {
 
