@@ -25,7 +25,6 @@ import dev.cairn.retrieval.store.StoredChunk;
 import dev.cairn.retrieval.store.StoredDocument;
 import dev.cairn.store.Change;
 import dev.cairn.store.DerivedIndex;
-import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
@@ -502,15 +501,8 @@ public final class KnowledgeGraph
 
     private List<String> namespaces() {
         List<String> out = new ArrayList<>();
-        PageRequest page = PageRequest.first(PageRequest.MAX_LIMIT);
-        while (true) {
-            Page<Namespace> p = store.namespaces(page);
-            p.items().forEach(n -> out.add(n.name()));
-            if (!p.hasMore()) {
-                return out;
-            }
-            page = new PageRequest(PageRequest.MAX_LIMIT, p.nextCursor());
-        }
+        Page.forEachItem(PageRequest.MAX_LIMIT, store::namespaces, n -> out.add(n.name()));
+        return out;
     }
 
     private List<StoredDocument> documents(String ns) {

@@ -2,6 +2,7 @@ package dev.cairn.store;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -38,5 +39,22 @@ public record Page<T>(List<T> items, long total, String nextCursor) {
 
     public boolean hasMore() {
         return !nextCursor.isEmpty();
+    }
+
+    /**
+     * Hands every item of every page {@code fetch} answers to {@code each}, in order, asking pages
+     * of {@code limit} items from the first until one says there is no more.
+     */
+    public static <T> void forEachItem(
+            int limit, Function<PageRequest, Page<T>> fetch, Consumer<? super T> each) {
+        PageRequest request = PageRequest.first(limit);
+        while (true) {
+            Page<T> page = fetch.apply(request);
+            page.items().forEach(each);
+            if (!page.hasMore()) {
+                return;
+            }
+            request = new PageRequest(limit, page.nextCursor());
+        }
     }
 }

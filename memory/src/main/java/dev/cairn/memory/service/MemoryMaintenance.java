@@ -10,7 +10,6 @@ import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.MemoryRow;
 import dev.cairn.retrieval.TraceErasure;
 import dev.cairn.retrieval.dense.UnitVectors;
-import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
@@ -135,15 +134,8 @@ final class MemoryMaintenance implements AutoCloseable {
 
     private List<String> namespaces() {
         List<String> out = new ArrayList<>();
-        PageRequest page = PageRequest.first(PageRequest.MAX_LIMIT);
-        while (true) {
-            Page<Namespace> p = store.namespaces(page);
-            p.items().forEach(n -> out.add(n.name()));
-            if (!p.hasMore()) {
-                return out;
-            }
-            page = new PageRequest(PageRequest.MAX_LIMIT, p.nextCursor());
-        }
+        Page.forEachItem(PageRequest.MAX_LIMIT, store::namespaces, n -> out.add(n.name()));
+        return out;
     }
 
     private int expire(String ns) {

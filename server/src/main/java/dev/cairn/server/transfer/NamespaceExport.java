@@ -2,23 +2,15 @@ package dev.cairn.server.transfer;
 
 import dev.cairn.agents.conversation.ConversationCopy;
 import dev.cairn.agents.conversation.ConversationRepository;
-import dev.cairn.agents.kv.KeyValueEntry;
 import dev.cairn.agents.kv.KeyValueRepository;
 import dev.cairn.judge.store.PolicyRepository;
-import dev.cairn.judge.store.StoredPolicy;
-import dev.cairn.memory.Memory;
-import dev.cairn.memory.proposal.Proposal;
 import dev.cairn.memory.proposal.ProposalFilter;
 import dev.cairn.memory.proposal.ProposalRepository;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.retrieval.KnowledgeBase;
-import dev.cairn.retrieval.RelationCopy;
-import dev.cairn.retrieval.feedback.Adaptation;
-import dev.cairn.retrieval.feedback.Judgment;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
-import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -94,85 +86,64 @@ public final class NamespaceExport {
                             clock.instant(),
                             knowledge.model().id(),
                             store.config().dimensions()));
-            IOException[] failed = new IOException[1];
+            Lines lines = new Lines(w, counts);
             knowledge.forEachCopy(
-                    namespace,
-                    d -> {
-                        if (failed[0] != null) {
-                            return;
-                        }
-                        try {
-                            line(w, ExportedDocument.of(d));
-                            counts.merge(ExportedDocument.TYPE, 1L, Long::sum);
-                        } catch (IOException e) {
-                            failed[0] = e;
-                        }
-                    });
-            if (failed[0] != null) {
-                throw failed[0];
-            }
-            PageRequest page = PageRequest.first(PAGE);
-            while (true) {
-                Page<Memory> batch = memories.list(namespace, EVERY_MEMORY, page);
-                for (Memory m : batch.items()) {
-                    line(
-                            w,
-                            ExportedMemory.of(
-                                    m,
-                                    memories.embedding(namespace, m.id()),
-                                    memories.transitions(namespace, m.id())));
-                    counts.merge(ExportedMemory.TYPE, 1L, Long::sum);
-                }
-                if (!batch.hasMore()) {
-                    break;
-                }
-                page = new PageRequest(PAGE, batch.nextCursor());
-            }
+                    namespace, d -> lines.put(ExportedDocument.TYPE, ExportedDocument.of(d)));
+            Page.forEachItem(
+                    PAGE,
+                    page -> memories.list(namespace, EVERY_MEMORY, page),
+                    m ->
+                            lines.put(
+                                    ExportedMemory.TYPE,
+                                    ExportedMemory.of(
+                                            m,
+                                            memories.embedding(namespace, m.id()),
+                                            memories.transitions(namespace, m.id()))));
             List<ConversationCopy> conversations = new ArrayList<>();
             ConversationRepository.sql(store.sql()).forEachCopy(namespace, conversations::add);
-            for (ConversationCopy c : conversations) {
-                line(w, ExportedConversation.of(c));
-                counts.merge(ExportedConversation.TYPE, 1L, Long::sum);
-            }
-            for (KeyValueEntry e : KeyValueRepository.sql(store.sql()).searchable(namespace)) {
-                line(w, ExportedEntry.of(e));
-                counts.merge(ExportedEntry.TYPE, 1L, Long::sum);
-            }
-            for (RelationCopy r : knowledge.relationCopies(namespace)) {
-                line(w, ExportedRelation.of(r));
-                counts.merge(ExportedRelation.TYPE, 1L, Long::sum);
-            }
+            conversations.forEach(
+                    c -> lines.put(ExportedConversation.TYPE, ExportedConversation.of(c)));
+            KeyValueRepository.sql(store.sql())
+                    .searchable(namespace)
+                    .forEach(e -> lines.put(ExportedEntry.TYPE, ExportedEntry.of(e)));
+            knowledge
+                    .relationCopies(namespace)
+                    .forEach(r -> lines.put(ExportedRelation.TYPE, ExportedRelation.of(r)));
             ProposalRepository proposals = ProposalRepository.sql(store.sql());
-            PageRequest proposalPage = PageRequest.first(PAGE);
-            while (true) {
-                Page<Proposal> batch = proposals.list(namespace, ProposalFilter.ALL, proposalPage);
-                for (Proposal p : batch.items()) {
-                    line(w, ExportedProposal.of(p));
-                    counts.merge(ExportedProposal.TYPE, 1L, Long::sum);
-                }
-                if (!batch.hasMore()) {
-                    break;
-                }
-                proposalPage = new PageRequest(PAGE, batch.nextCursor());
-            }
-            for (Judgment j : knowledge.feedback().all(namespace)) {
-                line(w, ExportedJudgment.of(j));
-                counts.merge(ExportedJudgment.TYPE, 1L, Long::sum);
-            }
-            for (Adaptation a : knowledge.adaptations().all(namespace).reversed()) {
-                line(w, ExportedAdaptation.of(a));
-                counts.merge(ExportedAdaptation.TYPE, 1L, Long::sum);
-            }
-            for (StoredPolicy p : PolicyRepository.sql(store.sql()).list(namespace)) {
-                line(w, ExportedPolicy.of(p));
-                counts.merge(ExportedPolicy.TYPE, 1L, Long::sum);
-            }
+            Page.forEachItem(
+                    PAGE,
+                    page -> proposals.list(namespace, ProposalFilter.ALL, page),
+                    p -> lines.put(ExportedProposal.TYPE, ExportedProposal.of(p)));
+            knowledge
+                    .feedback()
+                    .all(namespace)
+                    .forEach(j -> lines.put(ExportedJudgment.TYPE, ExportedJudgment.of(j)));
+            knowledge
+                    .adaptations()
+                    .all(namespace)
+                    .reversed()
+                    .forEach(a -> lines.put(ExportedAdaptation.TYPE, ExportedAdaptation.of(a)));
+            PolicyRepository.sql(store.sql())
+                    .list(namespace)
+                    .forEach(p -> lines.put(ExportedPolicy.TYPE, ExportedPolicy.of(p)));
             line(w, new ExportFormat.End(ExportFormat.End.TYPE, counts));
             w.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return counts;
+    }
+
+    /** Writes records of every type as lines and counts them by type. */
+    private record Lines(Writer w, Map<String, Long> counts) {
+        void put(String type, Object record) {
+            try {
+                line(w, record);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            counts.merge(type, 1L, Long::sum);
+        }
     }
 
     private static void line(Writer w, Object record) throws IOException {

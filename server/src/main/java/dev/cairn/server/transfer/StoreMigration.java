@@ -3,7 +3,6 @@ package dev.cairn.server.transfer;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
-import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -110,14 +109,7 @@ public final class StoreMigration {
 
     private static List<Namespace> allNamespaces(Store store) {
         List<Namespace> all = new ArrayList<>();
-        PageRequest page = PageRequest.first(100);
-        while (true) {
-            Page<Namespace> batch = store.namespaces(page);
-            all.addAll(batch.items());
-            if (!batch.hasMore()) {
-                return all;
-            }
-            page = new PageRequest(100, batch.nextCursor());
-        }
+        Page.forEachItem(100, store::namespaces, all::add);
+        return all;
     }
 }
