@@ -1,7 +1,6 @@
 package dev.cairn.server;
 
 import dev.cairn.memory.MemoryLifecycle;
-import dev.cairn.memory.RecallScorer;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.MemoryServiceConfig;
 import dev.cairn.memory.service.MemoryStats;
@@ -34,35 +33,47 @@ public final class MemoryWiring {
     /** Reads {@code cairn.memory} from the given {@code cairn} config node. */
     public static MemoryServiceConfig config(Config cairn) {
         Config m = cairn.get("memory");
-        MemoryServiceConfig d = MemoryServiceConfig.defaults();
+        MemoryServiceConfig.Recall recall = MemoryServiceConfig.Recall.defaults();
+        MemoryServiceConfig.Boosts boosts = MemoryServiceConfig.Boosts.defaults();
+        MemoryServiceConfig.Maintenance maintenance = MemoryServiceConfig.Maintenance.defaults();
         return new MemoryServiceConfig(
                 new MemoryLifecycle.Config(
                         m.get("merge-similarity")
                                 .asDouble()
                                 .orElse(MemoryLifecycle.DEFAULT_MERGE_SIMILARITY)),
-                RecallScorer.Weights.defaults(),
-                m.get("recall.candidates").asInt().orElse(d.candidates()),
-                m.get("recall.lexical-weight").asDouble().orElse(d.lexicalWeight()),
-                m.get("recall.dense-weight").asDouble().orElse(d.denseWeight()),
-                m.get("maintenance.user-cap").asInt().orElse(d.userCap()),
-                Duration.ofSeconds(
-                        m.get("maintenance.interval-seconds")
-                                .asLong()
-                                .orElse(d.maintenanceInterval().toSeconds())),
-                true,
-                m.get("recall.exchange-share").asDouble().orElse(d.exchangeShare()),
-                m.get("recall.period-bonus").asDouble().orElse(d.periodBonus()),
-                m.get("recall.time-bonus").asDouble().orElse(d.timeBonus()),
-                m.get("recall.session-share").asDouble().orElse(d.sessionShare()),
-                m.get("recall.drop-question-words").asBoolean().orElse(d.dropQuestionWords()),
-                m.get("recall.speaker-bonus").asDouble().orElse(d.speakerBonus()),
-                m.get("recall.list-speaker-bonus").asDouble().orElse(d.listSpeakerBonus()),
-                m.get("recall.facet-bonus").asDouble().orElse(d.facetBonus()),
-                Duration.ofDays(
-                        m.get("maintenance.trace-max-age-days")
-                                .asLong()
-                                .orElse(d.traceMaxAge().toDays())),
-                m.get("resident-mb").asLong().map(mb -> mb << 20).orElse(d.residentBytes()));
+                new MemoryServiceConfig.Recall(
+                        m.get("recall.candidates").asInt().orElse(recall.candidates()),
+                        m.get("recall.lexical-weight").asDouble().orElse(recall.lexicalWeight()),
+                        m.get("recall.dense-weight").asDouble().orElse(recall.denseWeight()),
+                        recall.scoreWeights(),
+                        m.get("recall.drop-question-words")
+                                .asBoolean()
+                                .orElse(recall.dropQuestionWords()),
+                        recall.recordRecalls()),
+                new MemoryServiceConfig.Boosts(
+                        m.get("recall.exchange-share").asDouble().orElse(boosts.exchangeShare()),
+                        m.get("recall.period-bonus").asDouble().orElse(boosts.periodBonus()),
+                        m.get("recall.time-bonus").asDouble().orElse(boosts.timeBonus()),
+                        m.get("recall.session-share").asDouble().orElse(boosts.sessionShare()),
+                        m.get("recall.speaker-bonus").asDouble().orElse(boosts.speakerBonus()),
+                        m.get("recall.list-speaker-bonus")
+                                .asDouble()
+                                .orElse(boosts.listSpeakerBonus()),
+                        m.get("recall.facet-bonus").asDouble().orElse(boosts.facetBonus())),
+                new MemoryServiceConfig.Maintenance(
+                        m.get("maintenance.user-cap").asInt().orElse(maintenance.userCap()),
+                        Duration.ofSeconds(
+                                m.get("maintenance.interval-seconds")
+                                        .asLong()
+                                        .orElse(maintenance.interval().toSeconds())),
+                        Duration.ofDays(
+                                m.get("maintenance.trace-max-age-days")
+                                        .asLong()
+                                        .orElse(maintenance.traceMaxAge().toDays()))),
+                m.get("resident-mb")
+                        .asLong()
+                        .map(mb -> mb << 20)
+                        .orElse(MemoryServiceConfig.defaultResidentBytes()));
     }
 
     /** The service with the {@code cairn.memory} settings of the default configuration. */
