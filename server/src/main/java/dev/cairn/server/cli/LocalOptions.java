@@ -3,7 +3,7 @@ package dev.cairn.server.cli;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.MemoryServiceConfig;
 import dev.cairn.server.Cairn;
-import dev.cairn.server.MemoryWiring;
+import dev.cairn.server.MemorySettings;
 import dev.cairn.server.ServerMarker;
 import dev.cairn.server.ServerSettings;
 import dev.cairn.store.Namespace;
@@ -74,10 +74,8 @@ final class LocalOptions {
      * maintenance not scheduled: a command runs once and exits.
      */
     MemoryService openMemory(Cairn cairn) {
-        MemoryServiceConfig configured = MemoryWiring.config(Config.create().get("cairn"));
-        return MemoryWiring.open(
-                cairn,
-                settings(),
+        MemoryServiceConfig configured = MemorySettings.fromConfig(Config.create().get("cairn"));
+        return cairn.openMemory(
                 configured.withMaintenance(configured.maintenance().withInterval(Duration.ZERO)));
     }
 
