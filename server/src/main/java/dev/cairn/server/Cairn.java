@@ -4,21 +4,28 @@ import dev.cairn.embeddings.EmbeddingCache;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.graph.ProximityConfig;
+import dev.cairn.memory.service.MemoryService;
+import dev.cairn.memory.service.MemoryServiceConfig;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.KnowledgeGraph;
+import dev.cairn.retrieval.lexical.LexicalConfig;
+import dev.cairn.retrieval.lexical.LexicalIndex;
+import dev.cairn.safety.WriteGuard;
 import dev.cairn.store.Store;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 /**
  * Cairn's library components opened over one data dir or database, as the server and the command
- * line's local mode both need them: the store, the embedding model and the knowledge base. Closes
- * them in reverse order. Thread-safe.
+ * line's local mode both need them: the store, the entity graph, the embedding model and the
+ * knowledge base; and on demand the memory service over them ({@link #openMemory}), which only the
+ * server and the commands about memories open. Closes them in reverse order. Thread-safe.
  */
 public final class Cairn implements AutoCloseable {
 
@@ -30,6 +37,7 @@ public final class Cairn implements AutoCloseable {
     /** The content-addressed embedding cache in the data dir. */
     public static final String EMBEDDING_CACHE_FILE = "embedding-cache.db";
 
+    private final Path dataDir;
     private final Store store;
     private final EmbeddingCache cache;
     private final EmbeddingModel model;
@@ -37,11 +45,13 @@ public final class Cairn implements AutoCloseable {
     private final KnowledgeBase knowledge;
 
     private Cairn(
+            Path dataDir,
             Store store,
             EmbeddingCache cache,
             EmbeddingModel model,
             KnowledgeGraph graph,
             KnowledgeBase knowledge) {
+        this.dataDir = dataDir;
         this.store = store;
         this.cache = cache;
         this.model = model;
@@ -103,7 +113,7 @@ public final class Cairn implements AutoCloseable {
                                                     .resolve("documents"),
                                             knowledgeGraph,
                                             settings.retrieval()));
-            return new Cairn(store, cache, model, graph, knowledge);
+            return new Cairn(settings.dataDir(), store, cache, model, graph, knowledge);
         } catch (RuntimeException e) {
             closeAll(e, loading, model, graph, cache, store);
             throw e;
@@ -213,6 +223,23 @@ public final class Cairn implements AutoCloseable {
 
     public KnowledgeBase knowledge() {
         return knowledge;
+    }
+
+    /**
+     * Opens the memory service over this store and model, its BM25 replica in {@code
+     * <data-dir>/lucene/memories}. The caller closes it, before this.
+     */
+    public MemoryService openMemory(MemoryServiceConfig config) {
+        LexicalIndex lexical =
+                LexicalIndex.open(
+                        dataDir.resolve("lucene").resolve("memories"), LexicalConfig.DEFAULTS);
+        try {
+            return MemoryService.create(
+                    store, model, lexical, WriteGuard.standard(), config, Clock.systemUTC());
+        } catch (RuntimeException e) {
+            lexical.close();
+            throw e;
+        }
     }
 
     @Override

@@ -9,21 +9,38 @@ import dev.cairn.server.auth.AdminToken;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.TokenRegistry;
 import dev.cairn.store.Store;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.helidon.config.Config;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Everything the HTTP resources run on, opened from the server settings: Cairn's library components
- * (store, model, knowledge base), the tokens, the metrics registry, the memory service, the
- * governance module and the judge. {@link CairnRouting} puts the resources on top; the web server
- * and the routing tests share it. {@link #close()} closes in reverse order of opening. Thread-safe.
+ * The one place the server is assembled from its parts, each opened after the ones it needs:
+ *
+ * <ol>
+ *   <li>the data dir, owner-only ({@link DataDir});
+ *   <li>the library core ({@link Cairn}): the store and its change log, the entity graph, the
+ *       embedding model (loading on its own thread meanwhile) and the knowledge base with its
+ *       Lucene and vector indexes;
+ *   <li>the tokens: the admin token ({@link AdminToken}), the configured ones and the stored
+ *       sessions ({@link TokenRegistry});
+ *   <li>the memory service with its BM25 replica and scheduled maintenance ({@link
+ *       Cairn#openMemory}, its settings read by {@link MemorySettings});
+ *   <li>the metrics: the JVM's, the index lag and the memory service's counters ({@link
+ *       ServerMetrics});
+ *   <li>governance, which the ARK, Orloj, proposal, transcript, extraction and tool resources run
+ *       on ({@link GovernanceModule}, its extraction pipeline made by {@link ExtractionPipelines});
+ *   <li>the judge, with the entity graph's contradicts relations among its evidence ({@link
+ *       GraphContradictions}).
+ * </ol>
+ *
+ * Each part is made by a class that does that one thing (reads its settings, opens it, binds its
+ * meters); how the parts connect is written here and nowhere else. {@link CairnRouting} puts the
+ * HTTP resources, auth and MCP on top, {@link CairnServer} the web server; the routing tests and
+ * {@code cairn mcp} over stdio run on these same components. {@link #close()} closes in reverse
+ * order of opening. Thread-safe.
  */
 public final class ServerComponents implements AutoCloseable {
 
@@ -31,9 +48,8 @@ public final class ServerComponents implements AutoCloseable {
     private final Cairn cairn;
     private final TokenRegistry tokens;
     private final Optional<String> generatedAdminToken;
-    private final PrometheusMeterRegistry metrics;
-    private final JvmGcMetrics gcMetrics;
     private final MemoryService memory;
+    private final ServerMetrics metrics;
     private final GovernanceModule governance;
     private final JudgeService judge;
 
@@ -42,18 +58,16 @@ public final class ServerComponents implements AutoCloseable {
             Cairn cairn,
             TokenRegistry tokens,
             Optional<String> generatedAdminToken,
-            PrometheusMeterRegistry metrics,
-            JvmGcMetrics gcMetrics,
             MemoryService memory,
+            ServerMetrics metrics,
             GovernanceModule governance,
             JudgeService judge) {
         this.settings = settings;
         this.cairn = cairn;
         this.tokens = tokens;
         this.generatedAdminToken = generatedAdminToken;
-        this.metrics = metrics;
-        this.gcMetrics = gcMetrics;
         this.memory = memory;
+        this.metrics = metrics;
         this.governance = governance;
         this.judge = judge;
     }
@@ -63,43 +77,35 @@ public final class ServerComponents implements AutoCloseable {
         return open(settings, new StartupPhases());
     }
 
-    /** As {@link #open(ServerSettings)}, recording the time of each step in {@code phases}. */
+    /**
+     * As {@link #open(ServerSettings)}, recording the time of each step in {@code phases}: those of
+     * {@link Cairn#open(ServerSettings, StartupPhases)}, then {@code services} for the rest.
+     */
     public static ServerComponents open(ServerSettings settings, StartupPhases phases) {
-        DataDir.prepare(settings.dataDir());
+        Path dataDir = settings.dataDir();
+        DataDir.prepare(dataDir);
         Cairn cairn = Cairn.open(settings, phases);
-        JvmGcMetrics gcMetrics = null;
+        long servicesStart = System.nanoTime();
         MemoryService memory = null;
+        ServerMetrics metrics = null;
+        GovernanceModule governance = null;
         try {
-            long servicesStart = System.nanoTime();
-            AdminToken.Resolved admin =
-                    AdminToken.resolve(settings.adminToken(), settings.dataDir());
+            AdminToken.Resolved admin = AdminToken.resolve(settings.adminToken(), dataDir);
             List<ApiToken> fixed = new ArrayList<>(settings.tokens());
             fixed.add(admin.token());
-            TokenRegistry tokens = TokenRegistry.create(fixed, settings.dataDir());
+            TokenRegistry tokens = TokenRegistry.create(fixed, dataDir);
             // The store's files were created with the process umask: owner-only, like the dir.
-            DataDir.restrictFiles(settings.dataDir());
+            DataDir.restrictFiles(dataDir);
 
-            PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            new JvmMemoryMetrics().bindTo(metrics);
-            new JvmThreadMetrics().bindTo(metrics);
-            new ProcessorMetrics().bindTo(metrics);
-            gcMetrics = new JvmGcMetrics();
-            gcMetrics.bindTo(metrics);
-
-            memory = MemoryWiring.open(cairn, settings);
-            MemoryWiring.bindMetrics(memory, metrics);
-            // how far the slowest derived index (Lucene, vectors, graph) trails the store
-            io.micrometer.core.instrument.Gauge.builder(
-                            "cairn.index.lag",
-                            cairn.store(),
-                            s -> s.lastChangeSeq() - s.changeLog().appliedSeq())
-                    .description("store changes the slowest derived index has not applied")
-                    .baseUnit("changes")
-                    .register(metrics);
+            Config config = Config.create().get("cairn");
+            memory = cairn.openMemory(MemorySettings.fromConfig(config));
+            metrics = ServerMetrics.create(cairn.store(), memory);
             KnowledgeBase knowledge = cairn.knowledge();
-            GovernanceModule governance =
+            governance =
                     GovernanceModule.create(
-                            knowledge, new ServiceMemoryPort(memory), ExtractWiring.pipeline());
+                            knowledge,
+                            new ServiceMemoryPort(memory),
+                            ExtractionPipelines.fromConfig(config));
             // BERT similarity, calibrated thresholds, memory's secret detectors, and the entity
             // graph's contradicts relations among the evidence.
             JudgeService judge =
@@ -107,22 +113,17 @@ public final class ServerComponents implements AutoCloseable {
                             knowledge,
                             cairn.model(),
                             new GraphContradictions(cairn.graph().graph()));
-            // tokens, metrics, the memory service (its Lucene index), governance and the judge
+            // tokens, the memory service (its Lucene index), metrics, governance and the judge
             phases.record("services", System.nanoTime() - servicesStart);
             return new ServerComponents(
-                    settings,
-                    cairn,
-                    tokens,
-                    admin.newSecret(),
-                    metrics,
-                    gcMetrics,
-                    memory,
-                    governance,
-                    judge);
+                    settings, cairn, tokens, admin.newSecret(), memory, metrics, governance, judge);
         } catch (RuntimeException e) {
             try {
-                if (gcMetrics != null) {
-                    gcMetrics.close();
+                if (governance != null) {
+                    governance.close();
+                }
+                if (metrics != null) {
+                    metrics.close();
                 }
                 if (memory != null) {
                     memory.close();
@@ -160,7 +161,7 @@ public final class ServerComponents implements AutoCloseable {
     }
 
     public PrometheusMeterRegistry metrics() {
-        return metrics;
+        return metrics.registry();
     }
 
     public MemoryService memory() {
@@ -178,8 +179,8 @@ public final class ServerComponents implements AutoCloseable {
     @Override
     public void close() {
         try {
-            gcMetrics.close();
             governance.close();
+            metrics.close();
         } finally {
             try {
                 memory.close();

@@ -86,8 +86,10 @@ class LocomoEvalTest {
                 LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
                 WriteGuard.standard(),
                 MemoryServiceConfig.defaults()
-                        .withMaintenanceInterval(Duration.ZERO)
-                        .withRecordRecalls(false),
+                        .withRecall(MemoryServiceConfig.Recall.defaults().withRecordRecalls(false))
+                        .withMaintenance(
+                                MemoryServiceConfig.Maintenance.defaults()
+                                        .withInterval(Duration.ZERO)),
                 Clock.systemUTC());
     }
 

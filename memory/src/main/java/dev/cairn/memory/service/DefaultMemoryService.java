@@ -82,7 +82,7 @@ final class DefaultMemoryService implements MemoryService {
                         model,
                         config,
                         clock,
-                        RecallScorer.create(config.weights()),
+                        RecallScorer.create(config.recall().scoreWeights()),
                         ContextAssembler.create(
                                 TokenCounter.caching(model.tokenCounter(), TOKEN_COUNTS_CACHED)),
                         indexes,

@@ -85,10 +85,10 @@ final class MemoryMaintenance implements AutoCloseable {
         this.writer = writer;
     }
 
-    /** Starts the scheduled runs, every {@link MemoryServiceConfig#maintenanceInterval()}. */
+    /** Starts the scheduled runs, every {@link MemoryServiceConfig.Maintenance#interval()}. */
     void schedule() {
-        if (!config.maintenanceInterval().isZero()) {
-            long period = config.maintenanceInterval().toMillis();
+        if (!config.maintenance().interval().isZero()) {
+            long period = config.maintenance().interval().toMillis();
             maintenance.scheduleWithFixedDelay(
                     this::scheduledMaintenance, period, period, TimeUnit.MILLISECONDS);
         }
@@ -126,9 +126,11 @@ final class MemoryMaintenance implements AutoCloseable {
 
     /** Retention: the namespace's stored retrieve traces older than the configured age go. */
     private void purgeOldTraces(String namespace) {
-        if (!config.traceMaxAge().isZero()) {
+        if (!config.maintenance().traceMaxAge().isZero()) {
             TraceErasure.eraseOlderThan(
-                    store.sql(), namespace, clock.instant().minus(config.traceMaxAge()));
+                    store.sql(),
+                    namespace,
+                    clock.instant().minus(config.maintenance().traceMaxAge()));
         }
     }
 
@@ -173,21 +175,21 @@ final class MemoryMaintenance implements AutoCloseable {
 
     private int prune(String ns) {
         int n = 0;
-        for (String user : repository.usersOverCap(ns, config.userCap())) {
+        for (String user : repository.usersOverCap(ns, config.maintenance().userCap())) {
             ReentrantLock lock = locks.of(ns);
             lock.lock();
             try {
                 Instant now = clock.instant();
                 List<MemoryRow> rows = new ArrayList<>();
                 List<StatusTransition> transitions = new ArrayList<>();
-                for (Memory m : repository.overCap(ns, user, config.userCap())) {
+                for (Memory m : repository.overCap(ns, user, config.maintenance().userCap())) {
                     Transitioned t =
                             lifecycle.transition(
                                     m,
                                     MemoryStatus.STALE,
                                     now,
                                     StatusTransition.SYSTEM_ACTOR,
-                                    "per-user cap " + config.userCap());
+                                    "per-user cap " + config.maintenance().userCap());
                     rows.add(MemoryRow.keepEmbedding(t.memory()));
                     transitions.addAll(t.transitions());
                 }

@@ -54,22 +54,22 @@ import java.util.function.Predicate;
  * alone in those modes, BM25 alone when the query could not be embedded in time. With a query
  * vector, a candidate below the cosine threshold is dropped unless its content holds the query
  * verbatim. A memory written in the calendar period the query names ({@link QueryPeriod}) is {@link
- * MemoryServiceConfig#periodBonus()} more relevant, and when the query asks when, a memory that
- * says when ({@link TimeMentions}) {@link MemoryServiceConfig#timeBonus()} more; each found
- * conversation turn gets {@link MemoryServiceConfig#sessionShare()} of the best relevance among its
- * session's found turns on top of its own, then a turn's found neighbours in its session that the
- * other speaker said get {@link MemoryServiceConfig#exchangeShare()} of its relevance (an exchange
- * spreads over several turns); then a memory of a person the query names by any of their names
- * ({@link PersonNames}) is {@link MemoryServiceConfig#speakerBonus()} more relevant ({@link
- * MemoryServiceConfig#listSpeakerBonus()} when the query asks for several things, {@link
- * SpeakerQuery}); last, for such a query, a memory that tells of a facet it asks for ({@link
- * Facet}) is {@link MemoryServiceConfig#facetBonus()} more. None of these caps at 1: when the
- * largest relevance is above 1, every relevance is divided by it, which keeps their order. BM25
- * searches the memories' informal-spelling copies ({@link dev.cairn.memory.InformalText}) for the
- * query without its question words ({@link QuestionWords}, unless {@link
- * MemoryServiceConfig#dropQuestionWords()} is off) and without the words that named a person (their
- * memories get the bonus; in BM25 the name matches the turns that call them). {@link RecallScorer}
- * adds recency, type and confidence on top.
+ * MemoryServiceConfig.Boosts#periodBonus()} more relevant, and when the query asks when, a memory
+ * that says when ({@link TimeMentions}) {@link MemoryServiceConfig.Boosts#timeBonus()} more; each
+ * found conversation turn gets {@link MemoryServiceConfig.Boosts#sessionShare()} of the best
+ * relevance among its session's found turns on top of its own, then a turn's found neighbours in
+ * its session that the other speaker said get {@link MemoryServiceConfig.Boosts#exchangeShare()} of
+ * its relevance (an exchange spreads over several turns); then a memory of a person the query names
+ * by any of their names ({@link PersonNames}) is {@link MemoryServiceConfig.Boosts#speakerBonus()}
+ * more relevant ({@link MemoryServiceConfig.Boosts#listSpeakerBonus()} when the query asks for
+ * several things, {@link SpeakerQuery}); last, for such a query, a memory that tells of a facet it
+ * asks for ({@link Facet}) is {@link MemoryServiceConfig.Boosts#facetBonus()} more. None of these
+ * caps at 1: when the largest relevance is above 1, every relevance is divided by it, which keeps
+ * their order. BM25 searches the memories' informal-spelling copies ({@link
+ * dev.cairn.memory.InformalText}) for the query without its question words ({@link QuestionWords},
+ * unless {@link MemoryServiceConfig.Recall#dropQuestionWords()} is off) and without the words that
+ * named a person (their memories get the bonus; in BM25 the name matches the turns that call them).
+ * {@link RecallScorer} adds recency, type and confidence on top.
  *
  * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
  */
@@ -138,7 +138,8 @@ final class MemoryRecall implements AutoCloseable {
         this.indexes = indexes;
         this.stats = stats;
         this.recorder = new RecallRecorder(repository, indexes);
-        this.hybrid = SignalWeights.of(config.lexicalWeight(), config.denseWeight(), 0);
+        this.hybrid =
+                SignalWeights.of(config.recall().lexicalWeight(), config.recall().denseWeight(), 0);
     }
 
     /** Recalls from a namespace that exists. */
@@ -167,11 +168,13 @@ final class MemoryRecall implements AutoCloseable {
         Predicate<Memory> eligible = eligibility(request);
         SpeakerQuery speakers = SpeakerQuery.of(request.query());
         Set<Facet> facets =
-                config.facetBonus() > 0 && speakers.asksForSeveral()
+                config.boosts().facetBonus() > 0 && speakers.asksForSeveral()
                         ? Facet.asked(request.query())
                         : Set.of();
         double speakerBonus =
-                speakers.asksForSeveral() ? config.listSpeakerBonus() : config.speakerBonus();
+                speakers.asksForSeveral()
+                        ? config.boosts().listSpeakerBonus()
+                        : config.boosts().speakerBonus();
         List<PersonNames.NamedPerson> named =
                 speakerBonus > 0 ? indexes.people(ns).named(request.query()) : List.of();
         Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
@@ -222,8 +225,11 @@ final class MemoryRecall implements AutoCloseable {
         Instant now = clock.instant();
         List<Candidate> found = new ArrayList<>();
         Optional<QueryPeriod> period =
-                config.periodBonus() > 0 ? QueryPeriod.of(request.query()) : Optional.empty();
-        boolean asksWhen = config.timeBonus() > 0 && TimeMentions.asksWhen(request.query());
+                config.boosts().periodBonus() > 0
+                        ? QueryPeriod.of(request.query())
+                        : Optional.empty();
+        boolean asksWhen =
+                config.boosts().timeBonus() > 0 && TimeMentions.asksWhen(request.query());
         for (FusedCandidate c : MIX.fuse(rankings, weights)) {
             MemoryIndexes.Entry e = table.get(c.id());
             if (e == null) {
@@ -243,19 +249,20 @@ final class MemoryRecall implements AutoCloseable {
                 candidate =
                         candidate.lift(
                                 RecallBoost.PERIOD,
-                                candidate.relevance() * (1 + config.periodBonus()));
+                                candidate.relevance() * (1 + config.boosts().periodBonus()));
             }
             if (asksWhen && e.statesTime()) {
                 candidate =
                         candidate.lift(
-                                RecallBoost.TIME, candidate.relevance() * (1 + config.timeBonus()));
+                                RecallBoost.TIME,
+                                candidate.relevance() * (1 + config.boosts().timeBonus()));
             }
             found.add(candidate);
         }
-        if (config.sessionShare() > 0) {
+        if (config.boosts().sessionShare() > 0) {
             found = withSessions(found);
         }
-        if (config.exchangeShare() > 0) {
+        if (config.boosts().exchangeShare() > 0) {
             found = withExchanges(ns, found);
         }
         // after the session lift and the exchange share: the named person's own turns rise above
@@ -279,7 +286,7 @@ final class MemoryRecall implements AutoCloseable {
                                 return e != null && e.facets().stream().anyMatch(facets::contains);
                             },
                             RecallBoost.FACET,
-                            config.facetBonus());
+                            config.boosts().facetBonus());
         }
         // the bonuses and lifts take strong memories past 1: scaling all keeps their order where
         // the scorer's cap at 1 would tie them and leave the order to recency
@@ -295,7 +302,7 @@ final class MemoryRecall implements AutoCloseable {
         if (partial) {
             stats.partialRecalls.incrementAndGet();
         }
-        if (config.recordRecalls() && !ranked.isEmpty()) {
+        if (config.recall().recordRecalls() && !ranked.isEmpty()) {
             List<String> recalled = ranked.stream().map(ScoredMemory::id).toList();
             recorder.record(ns, recalled, now);
         }
@@ -312,7 +319,7 @@ final class MemoryRecall implements AutoCloseable {
 
     /**
      * {@code found} with each conversation turn lifted by {@link
-     * MemoryServiceConfig#sessionShare()} of the best relevance among the found turns of its
+     * MemoryServiceConfig.Boosts#sessionShare()} of the best relevance among the found turns of its
      * session (itself included; not capped at 1, recall scales all relevances last): of two turns
      * that match a query as well, the one from the session that matches it best is the likelier
      * answer. Other memories are kept as they are.
@@ -334,16 +341,19 @@ final class MemoryRecall implements AutoCloseable {
                 continue;
             }
             double best = sessionBest.get(c.memory().scope().sessionName());
-            lifted.add(c.lift(RecallBoost.SESSION, c.relevance() + config.sessionShare() * best));
+            lifted.add(
+                    c.lift(
+                            RecallBoost.SESSION,
+                            c.relevance() + config.boosts().sessionShare() * best));
         }
         return lifted;
     }
 
     /**
      * {@code found} with each conversation turn's neighbours in its session (the turns right before
-     * and after it) at {@link MemoryServiceConfig#exchangeShare()} of its relevance, where that is
-     * more than their own: the answer to a question found by its words comes with it. Only a
-     * neighbour of the other speaker shares (a speaker going on in several messages is no
+     * and after it) at {@link MemoryServiceConfig.Boosts#exchangeShare()} of its relevance, where
+     * that is more than their own: the answer to a question found by its words comes with it. Only
+     * a neighbour of the other speaker shares (a speaker going on in several messages is no
      * exchange), and only one that was found itself: in a real chat the turns around an answer are
      * as often "WHAT", "[image]" or "did what", which an exchange would carry to the top.
      */
@@ -355,7 +365,7 @@ final class MemoryRecall implements AutoCloseable {
             if (!ConversationTurns.isTurn(c.memory())) {
                 continue;
             }
-            double shared = config.exchangeShare() * c.relevance();
+            double shared = config.boosts().exchangeShare() * c.relevance();
             String id = c.memory().id();
             for (var neighbour : List.of(turns.before(id), turns.after(id))) {
                 Candidate own = neighbour.map(best::get).orElse(null);
@@ -394,16 +404,20 @@ final class MemoryRecall implements AutoCloseable {
                         || !request.types().isEmpty()
                         || !request.layers().isEmpty();
         // out-of-scope hits are dropped after the search: fetch more when a scope is asked
-        int fetch = scoped ? config.candidates() * 4 : config.candidates();
+        int fetch = scoped ? config.recall().candidates() * 4 : config.recall().candidates();
         List<ScoredId> entries = new ArrayList<>();
         String query =
-                config.dropQuestionWords() ? QuestionWords.drop(request.query()) : request.query();
+                config.recall().dropQuestionWords()
+                        ? QuestionWords.drop(request.query())
+                        : request.query();
         // the people the query names are the speaker bonus's: in BM25 their names match the
         // turns that only call them ("RAFA I PASSED", "hey fahim")
         query = MemoryIndexes.matching(PersonNames.without(query, named));
         for (LexicalHit hit : indexes.lexical().search(request.namespace(), query, fetch, false)) {
             MemoryIndexes.Entry e = table.get(hit.documentId());
-            if (e != null && eligible.test(e.memory()) && entries.size() < config.candidates()) {
+            if (e != null
+                    && eligible.test(e.memory())
+                    && entries.size() < config.recall().candidates()) {
                 entries.add(new ScoredId(hit.documentId(), hit.score()));
             }
         }
@@ -422,7 +436,7 @@ final class MemoryRecall implements AutoCloseable {
                                 MemoryIndexes.Entry::vector,
                                 e -> eligible.test(e.memory()),
                                 query,
-                                config.candidates()),
+                                config.recall().candidates()),
                 query,
                 UnitVectors.COSINE,
                 id -> {

@@ -2,6 +2,7 @@ package dev.cairn.memory.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.memory.MemoryLifecycle;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.Scope;
@@ -81,10 +82,12 @@ class MemoryResidencyTest {
                 LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
                 WriteGuard.standard(),
                 MemoryServiceConfig.defaults()
-                        .withMaintenanceInterval(Duration.ZERO)
-                        .withRecordRecalls(false)
-                        .withResidentBytes(residentBytes)
-                        .withMergeSimilarity(mergeSimilarity),
+                        .withLifecycle(new MemoryLifecycle.Config(mergeSimilarity))
+                        .withRecall(MemoryServiceConfig.Recall.defaults().withRecordRecalls(false))
+                        .withMaintenance(
+                                MemoryServiceConfig.Maintenance.defaults()
+                                        .withInterval(Duration.ZERO))
+                        .withResidentBytes(residentBytes),
                 clock);
     }
 

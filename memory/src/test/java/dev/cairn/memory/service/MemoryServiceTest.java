@@ -16,6 +16,8 @@ import dev.cairn.memory.Scope;
 import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.TrigramEmbeddingModel;
+import dev.cairn.memory.service.MemoryServiceConfig.Boosts;
+import dev.cairn.memory.service.MemoryServiceConfig.Maintenance;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.MemoryRow;
@@ -59,7 +61,13 @@ class MemoryServiceTest {
         store = Store.embedded(temp.resolve("data"), StoreConfig.defaults().withDimensions(DIMS));
         store.createNamespace("team", "");
         store.createNamespace("other", "");
-        service = open(MemoryServiceConfig.defaults().withMaintenanceInterval(Duration.ZERO));
+        service = open(unscheduled());
+    }
+
+    /** The defaults without scheduled maintenance: the tests run it themselves. */
+    static MemoryServiceConfig unscheduled() {
+        return MemoryServiceConfig.defaults()
+                .withMaintenance(Maintenance.defaults().withInterval(Duration.ZERO));
     }
 
     MemoryService open(MemoryServiceConfig config) {
@@ -155,11 +163,7 @@ class MemoryServiceTest {
 
     @Test
     void nearDuplicateMergesIntoActiveMemory() {
-        MemoryService lenient =
-                open(
-                        MemoryServiceConfig.defaults()
-                                .withMaintenanceInterval(Duration.ZERO)
-                                .withMergeSimilarity(0.8));
+        MemoryService lenient = open(unscheduled().withLifecycle(new MemoryLifecycle.Config(0.8)));
         try {
             WriteResult first =
                     lenient.write(
@@ -334,20 +338,18 @@ class MemoryServiceTest {
         String filler = say("s1", "Caro", 3, "WHAT");
         say("s2", "Caro", 4, "the printer jammed again");
         RecallRequest pets = RecallRequest.of("team", "pets at home").withMode(RecallMode.LEXICAL);
-        MemoryServiceConfig base =
-                MemoryServiceConfig.defaults().withMaintenanceInterval(Duration.ZERO);
+        MemoryServiceConfig base = unscheduled();
 
         Map<String, Double> with = relevance(pets);
         service.close();
-        service = open(base.withExchangeShare(0));
+        service = open(base.withBoosts(base.boosts().withExchangeShare(0)));
         Map<String, Double> without = relevance(pets);
 
         assertThat(with.get(question)).isEqualTo(1.0);
         // the reply matches on "home" alone; the question's share takes it up: the session lift
         // takes the question to 1 + share, and every relevance is divided by it
-        assertThat(without.get(reply)).isLessThan(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE);
-        assertThat(with.get(reply))
-                .isCloseTo(MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE, within(1e-12));
+        assertThat(without.get(reply)).isLessThan(Boosts.DEFAULT_EXCHANGE_SHARE);
+        assertThat(with.get(reply)).isCloseTo(Boosts.DEFAULT_EXCHANGE_SHARE, within(1e-12));
         // Mel going on before her question is no exchange: it keeps its own relevance
         assertThat(with.get(before)).isEqualTo(without.get(before)).isLessThan(with.get(reply));
         // "WHAT" matches nothing of the query, and the exchange does not carry it in
@@ -370,14 +372,12 @@ class MemoryServiceTest {
         RecallRequest pottery = RecallRequest.of("team", "pottery").withMode(RecallMode.LEXICAL);
         double share = 0.1;
         MemoryServiceConfig noExchange =
-                MemoryServiceConfig.defaults()
-                        .withMaintenanceInterval(Duration.ZERO)
-                        .withExchangeShare(0);
+                unscheduled().withBoosts(Boosts.defaults().withExchangeShare(0));
         service.close();
-        service = open(noExchange.withSessionShare(0));
+        service = open(noExchange.withBoosts(noExchange.boosts().withSessionShare(0)));
         Map<String, Double> without = relevance(pottery);
         service.close();
-        service = open(noExchange.withSessionShare(share));
+        service = open(noExchange.withBoosts(noExchange.boosts().withSessionShare(share)));
         Map<String, Double> with = relevance(pottery);
 
         // the two cracked pots match "pottery" alike; the best turn has relevance 1
@@ -404,12 +404,10 @@ class MemoryServiceTest {
         String elsewhere = converse("s2", "Caro: pottery class today").get(0);
         RecallRequest pottery = RecallRequest.of("team", "pottery").withMode(RecallMode.LEXICAL);
         MemoryServiceConfig noExchange =
-                MemoryServiceConfig.defaults()
-                        .withMaintenanceInterval(Duration.ZERO)
-                        .withExchangeShare(0);
-        double share = MemoryServiceConfig.DEFAULT_SESSION_SHARE;
+                unscheduled().withBoosts(Boosts.defaults().withExchangeShare(0));
+        double share = Boosts.DEFAULT_SESSION_SHARE;
         service.close();
-        service = open(noExchange.withSessionShare(0));
+        service = open(noExchange.withBoosts(noExchange.boosts().withSessionShare(0)));
         Map<String, Double> without = relevance(pottery);
         service.close();
         service = open(noExchange);
@@ -464,12 +462,9 @@ class MemoryServiceTest {
         RecallRequest several =
                 RecallRequest.of("team", "What pictures does Mel paint?")
                         .withMode(RecallMode.LEXICAL);
-        MemoryServiceConfig base =
-                MemoryServiceConfig.defaults()
-                        .withMaintenanceInterval(Duration.ZERO)
-                        .withSessionShare(0);
+        MemoryServiceConfig base = unscheduled().withBoosts(Boosts.defaults().withSessionShare(0));
         service.close();
-        service = open(base.withSpeakerBonus(0, 0));
+        service = open(base.withBoosts(base.boosts().withSpeakerBonus(0, 0)));
         Map<String, Double> without = relevance(one);
         Map<String, Double> severalWithout = relevance(several);
         assertThat(without.get(mel)).isEqualTo(without.get(caro)).isLessThan(1.0);
@@ -479,9 +474,7 @@ class MemoryServiceTest {
         service = open(base);
         Map<String, Double> with = relevance(one);
         assertThat(with.get(mel))
-                .isCloseTo(
-                        without.get(mel) * (1 + MemoryServiceConfig.DEFAULT_SPEAKER_BONUS),
-                        within(1e-12));
+                .isCloseTo(without.get(mel) * (1 + Boosts.DEFAULT_SPEAKER_BONUS), within(1e-12));
         assertThat(with.get(caro)).isEqualTo(without.get(caro));
         assertThat(with.get(best)).isEqualTo(1.0);
         // "so nice" shares no word with the question: no exchange carries it in
@@ -493,8 +486,7 @@ class MemoryServiceTest {
         // a question asking for several things gives the larger bonus
         assertThat(relevance(several).get(mel))
                 .isCloseTo(
-                        severalWithout.get(mel)
-                                * (1 + MemoryServiceConfig.DEFAULT_LIST_SPEAKER_BONUS),
+                        severalWithout.get(mel) * (1 + Boosts.DEFAULT_LIST_SPEAKER_BONUS),
                         within(1e-12));
     }
 
@@ -559,12 +551,9 @@ class MemoryServiceTest {
         RecallRequest countries =
                 RecallRequest.of("team", "Which countries has Bea visited?").withThreshold(-1.0);
         RecallRequest one = RecallRequest.of("team", "Has Bea visited Lisbon?").withThreshold(-1.0);
-        MemoryServiceConfig base =
-                MemoryServiceConfig.defaults()
-                        .withMaintenanceInterval(Duration.ZERO)
-                        .withSessionShare(0);
+        MemoryServiceConfig base = unscheduled().withBoosts(Boosts.defaults().withSessionShare(0));
         service.close();
-        service = open(base.withFacetBonus(0));
+        service = open(base.withBoosts(base.boosts().withFacetBonus(0)));
         Map<String, Double> without = relevance(countries);
         Map<String, Double> oneWithout = relevance(one);
         service.close();
@@ -573,9 +562,7 @@ class MemoryServiceTest {
 
         assertThat(with.get(lisbon) / with.get(chat))
                 .isCloseTo(
-                        without.get(lisbon)
-                                / without.get(chat)
-                                * (1 + MemoryServiceConfig.DEFAULT_FACET_BONUS),
+                        without.get(lisbon) / without.get(chat) * (1 + Boosts.DEFAULT_FACET_BONUS),
                         within(1e-9));
         // a question asking for one thing gets no facet bonus
         assertThat(relevance(one)).isEqualTo(oneWithout);
@@ -588,10 +575,8 @@ class MemoryServiceTest {
         RecallRequest paint =
                 RecallRequest.of("team", "What did Caro paint?").withMode(RecallMode.LEXICAL);
         MemoryServiceConfig alone =
-                MemoryServiceConfig.defaults()
-                        .withMaintenanceInterval(Duration.ZERO)
-                        .withExchangeShare(0)
-                        .withSessionShare(0);
+                unscheduled()
+                        .withBoosts(Boosts.defaults().withExchangeShare(0).withSessionShare(0));
         service.close();
         service = open(alone);
         assertThat(service.recall(paint).memories())
@@ -599,7 +584,7 @@ class MemoryServiceTest {
                 .containsExactly(said.get(1));
 
         service.close();
-        service = open(alone.withDropQuestionWords(false));
+        service = open(alone.withRecall(alone.recall().withDropQuestionWords(false)));
         assertThat(service.recall(paint).memories())
                 .extracting(ScoredMemory::id)
                 .containsExactlyInAnyOrder(said.get(0), said.get(1));
@@ -617,21 +602,21 @@ class MemoryServiceTest {
                         .withThreshold(-1.0);
         // the time bonus alone: no session lift (it caps at 1) and BM25 as the query is written
         MemoryServiceConfig base =
-                MemoryServiceConfig.defaults()
-                        .withMaintenanceInterval(Duration.ZERO)
-                        .withSessionShare(0)
-                        .withDropQuestionWords(false);
+                unscheduled()
+                        .withBoosts(Boosts.defaults().withSessionShare(0))
+                        .withRecall(
+                                MemoryServiceConfig.Recall.defaults().withDropQuestionWords(false));
         service.close();
         service = open(base);
         Map<String, Double> withBonus = relevance(when);
         Map<String, Double> notAskingWhen = relevance(what);
 
         service.close();
-        service = open(base.withTimeBonus(0));
+        service = open(base.withBoosts(base.boosts().withTimeBonus(0)));
         Map<String, Double> without = relevance(when);
         assertThat(withBonus.get(stating))
                 .isCloseTo(
-                        without.get(stating) * (1 + MemoryServiceConfig.DEFAULT_TIME_BONUS),
+                        without.get(stating) * (1 + Boosts.DEFAULT_TIME_BONUS),
                         org.assertj.core.api.Assertions.within(1e-12));
         assertThat(withBonus.get(talk)).isEqualTo(without.get(talk));
         assertThat(relevance(what)).isEqualTo(notAskingWhen);
@@ -644,7 +629,7 @@ class MemoryServiceTest {
         double gap = without.get(talk) / without.get(stating) - 1;
         assertThat(gap).isBetween(0.0, 0.99);
         service.close();
-        service = open(base.withTimeBonus(gap + 0.01));
+        service = open(base.withBoosts(base.boosts().withTimeBonus(gap + 0.01)));
         assertThat(service.recall(when).memories())
                 .extracting(ScoredMemory::id)
                 .first()
@@ -700,10 +685,11 @@ class MemoryServiceTest {
                     assertThat(dense.get(id)).isEqualTo(cos);
                     assertThat(rel)
                             .isEqualTo(
-                                    (config.denseWeight() * cos
-                                                    + config.lexicalWeight()
+                                    (config.recall().denseWeight() * cos
+                                                    + config.recall().lexicalWeight()
                                                             * lexical.getOrDefault(id, 0.0))
-                                            / (config.denseWeight() + config.lexicalWeight()));
+                                            / (config.recall().denseWeight()
+                                                    + config.recall().lexicalWeight()));
                 });
     }
 
@@ -890,8 +876,10 @@ class MemoryServiceTest {
         MemoryService capped =
                 open(
                         MemoryServiceConfig.defaults()
-                                .withMaintenanceInterval(Duration.ZERO)
-                                .withUserCap(2));
+                                .withMaintenance(
+                                        Maintenance.defaults()
+                                                .withInterval(Duration.ZERO)
+                                                .withUserCap(2)));
         try {
             MaintenanceReport report = capped.maintain();
 
@@ -971,7 +959,7 @@ class MemoryServiceTest {
                         slowQueries,
                         LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
                         WriteGuard.standard(),
-                        MemoryServiceConfig.defaults().withMaintenanceInterval(Duration.ZERO),
+                        unscheduled(),
                         clock)) {
             RecallResult r =
                     slow.recall(

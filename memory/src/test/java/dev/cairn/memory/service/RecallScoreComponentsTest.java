@@ -47,7 +47,9 @@ class RecallScoreComponentsTest {
     Store store;
     MemoryService service;
     final MemoryServiceConfig config =
-            MemoryServiceConfig.defaults().withMaintenanceInterval(Duration.ZERO);
+            MemoryServiceConfig.defaults()
+                    .withMaintenance(
+                            MemoryServiceConfig.Maintenance.defaults().withInterval(Duration.ZERO));
 
     @BeforeEach
     void open() {
@@ -120,7 +122,7 @@ class RecallScoreComponentsTest {
 
     /** The score is the weighted sum of the components, with the configured weights. */
     private void explainsItsScore(ScoredMemory m) {
-        RecallScorer.Weights w = config.weights();
+        RecallScorer.Weights w = config.recall().scoreWeights();
         ScoreComponents c = m.components();
         assertThat(m.score())
                 .as("score of %s", m.memory().content())
@@ -149,22 +151,24 @@ class RecallScoreComponentsTest {
                 case PERIOD ->
                         assertThat(added)
                                 .as("period of %s", what)
-                                .isCloseTo(config.periodBonus() * before, within(EXACT));
+                                .isCloseTo(config.boosts().periodBonus() * before, within(EXACT));
                 case TIME ->
                         assertThat(added)
                                 .as("time of %s", what)
-                                .isCloseTo(config.timeBonus() * before, within(EXACT));
+                                .isCloseTo(config.boosts().timeBonus() * before, within(EXACT));
                 case SPEAKER ->
                         assertThat(added)
                                 .as("speaker of %s", what)
                                 .isCloseTo(
-                                        (list ? config.listSpeakerBonus() : config.speakerBonus())
+                                        (list
+                                                        ? config.boosts().listSpeakerBonus()
+                                                        : config.boosts().speakerBonus())
                                                 * before,
                                         within(EXACT));
                 case FACET ->
                         assertThat(added)
                                 .as("facet of %s", what)
-                                .isCloseTo(config.facetBonus() * before, within(EXACT));
+                                .isCloseTo(config.boosts().facetBonus() * before, within(EXACT));
                 case SESSION -> {
                     // a share of the best relevance among its session's found turns, itself too
                     double best =
@@ -175,7 +179,7 @@ class RecallScoreComponentsTest {
                                     .orElseThrow();
                     assertThat(added)
                             .as("session of %s", what)
-                            .isCloseTo(config.sessionShare() * best, within(EXACT));
+                            .isCloseTo(config.boosts().sessionShare() * best, within(EXACT));
                 }
                 case EXCHANGE -> {
                     // raised to a share of a found neighbour's relevance, the other speaker's
@@ -189,7 +193,7 @@ class RecallScoreComponentsTest {
                                                 .isNotEqualTo(m.memory().scope().userId());
                                         assertThat(raised)
                                                 .isCloseTo(
-                                                        config.exchangeShare()
+                                                        config.boosts().exchangeShare()
                                                                 * before(
                                                                         o.components(),
                                                                         RecallBoost.EXCHANGE),

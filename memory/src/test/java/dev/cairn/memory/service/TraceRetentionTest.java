@@ -59,8 +59,10 @@ class TraceRetentionTest {
                 LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
                 WriteGuard.standard(),
                 MemoryServiceConfig.defaults()
-                        .withMaintenanceInterval(Duration.ZERO)
-                        .withTraceMaxAge(traceMaxAge),
+                        .withMaintenance(
+                                MemoryServiceConfig.Maintenance.defaults()
+                                        .withInterval(Duration.ZERO)
+                                        .withTraceMaxAge(traceMaxAge)),
                 new MutableClock(NOW));
     }
 

@@ -7,6 +7,7 @@ import dev.cairn.eval.locomo.Locomo;
 import dev.cairn.eval.locomo.LocomoEval;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.MemoryServiceConfig;
+import dev.cairn.memory.service.MemoryServiceConfig.Boosts;
 import dev.cairn.memory.service.RecallMode;
 import dev.cairn.memory.service.RecallRequest;
 import dev.cairn.retrieval.lexical.LexicalConfig;
@@ -109,7 +110,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             paramLabel = "X",
             description =
                     "share of a turn's relevance its neighbouring turns get (default "
-                            + MemoryServiceConfig.DEFAULT_EXCHANGE_SHARE
+                            + Boosts.DEFAULT_EXCHANGE_SHARE
                             + "; 0 turns it off)")
     Double exchangeShare;
 
@@ -118,7 +119,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             paramLabel = "X",
             description =
                     "relevance bonus of memories written in the period a question names (default "
-                            + MemoryServiceConfig.DEFAULT_PERIOD_BONUS
+                            + Boosts.DEFAULT_PERIOD_BONUS
                             + "; 0 turns it off)")
     Double periodBonus;
 
@@ -127,7 +128,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             paramLabel = "X",
             description =
                     "relevance bonus of memories that say when, for questions asking when (default "
-                            + MemoryServiceConfig.DEFAULT_TIME_BONUS
+                            + Boosts.DEFAULT_TIME_BONUS
                             + "; 0 turns it off)")
     Double timeBonus;
 
@@ -137,7 +138,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             description =
                     "share of its session's best found turn's relevance each found turn gets on top"
                             + " (default "
-                            + MemoryServiceConfig.DEFAULT_SESSION_SHARE
+                            + Boosts.DEFAULT_SESSION_SHARE
                             + "; 0 turns it off)")
     Double sessionShare;
 
@@ -155,9 +156,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
             description =
                     "relevance bonus of the named speaker's turns, for other questions and for"
                             + " questions asking for several things (default "
-                            + MemoryServiceConfig.DEFAULT_SPEAKER_BONUS
+                            + Boosts.DEFAULT_SPEAKER_BONUS
                             + ","
-                            + MemoryServiceConfig.DEFAULT_LIST_SPEAKER_BONUS
+                            + Boosts.DEFAULT_LIST_SPEAKER_BONUS
                             + "; 0,0 turns it off)")
     List<Double> speakerBonus;
 
@@ -167,7 +168,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             description =
                     "relevance bonus of memories telling of a facet a list question asks for"
                             + " (default "
-                            + MemoryServiceConfig.DEFAULT_FACET_BONUS
+                            + Boosts.DEFAULT_FACET_BONUS
                             + "; 0 turns it off)")
     Double facetBonus;
 
@@ -213,42 +214,49 @@ final class EvalLocomoCommand implements Callable<Integer> {
             }
         }
         List<RecallMode> parsed = modes.stream().map(RecallMode::parse).toList();
-        MemoryServiceConfig config =
-                MemoryServiceConfig.defaults()
-                        .withMaintenanceInterval(Duration.ZERO)
+        MemoryServiceConfig.Recall recall =
+                MemoryServiceConfig.Recall.defaults()
                         .withRecordRecalls(false)
                         .withCandidates(candidates);
+        if (dropQuestionWords != null) {
+            recall = recall.withDropQuestionWords(dropQuestionWords);
+        }
+        if (weights != null) {
+            if (weights.size() != 2) {
+                throw new IllegalArgumentException("--weights takes two numbers: lexical,dense");
+            }
+            recall = recall.withHybridWeights(weights.get(0), weights.get(1));
+        }
+        Boosts boosts = Boosts.defaults();
         if (exchangeShare != null) {
-            config = config.withExchangeShare(exchangeShare);
+            boosts = boosts.withExchangeShare(exchangeShare);
         }
         if (periodBonus != null) {
-            config = config.withPeriodBonus(periodBonus);
+            boosts = boosts.withPeriodBonus(periodBonus);
         }
         if (timeBonus != null) {
-            config = config.withTimeBonus(timeBonus);
+            boosts = boosts.withTimeBonus(timeBonus);
         }
         if (sessionShare != null) {
-            config = config.withSessionShare(sessionShare);
+            boosts = boosts.withSessionShare(sessionShare);
         }
         if (facetBonus != null) {
-            config = config.withFacetBonus(facetBonus);
-        }
-        if (dropQuestionWords != null) {
-            config = config.withDropQuestionWords(dropQuestionWords);
+            boosts = boosts.withFacetBonus(facetBonus);
         }
         if (speakerBonus != null) {
             if (speakerBonus.size() != 2) {
                 throw new IllegalArgumentException(
                         "--speaker-bonus takes two numbers: other questions, list questions");
             }
-            config = config.withSpeakerBonus(speakerBonus.get(0), speakerBonus.get(1));
+            boosts = boosts.withSpeakerBonus(speakerBonus.get(0), speakerBonus.get(1));
         }
-        if (weights != null) {
-            if (weights.size() != 2) {
-                throw new IllegalArgumentException("--weights takes two numbers: lexical,dense");
-            }
-            config = config.withHybridWeights(weights.get(0), weights.get(1));
-        }
+        MemoryServiceConfig config =
+                MemoryServiceConfig.defaults()
+                        .withRecall(recall)
+                        .withBoosts(boosts)
+                        .withMaintenance(
+                                MemoryServiceConfig.Maintenance.defaults()
+                                        .withInterval(Duration.ZERO));
         List<Locomo.Conversation> conversations =
                 Locomo.read(file).stream()
                         .filter(c -> only == null || only.contains(c.sampleId()))
@@ -316,16 +324,22 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("threshold", threshold);
             out.put("contextTurns", contextTurns);
             out.put("oneNamespace", oneNamespace);
-            out.put("exchangeShare", config.exchangeShare());
-            out.put("periodBonus", config.periodBonus());
-            out.put("timeBonus", config.timeBonus());
-            out.put("sessionShare", config.sessionShare());
-            out.put("dropQuestionWords", config.dropQuestionWords());
-            out.put("speakerBonus", List.of(config.speakerBonus(), config.listSpeakerBonus()));
-            out.put("facetBonus", config.facetBonus());
+            out.put("exchangeShare", config.boosts().exchangeShare());
+            out.put("periodBonus", config.boosts().periodBonus());
+            out.put("timeBonus", config.boosts().timeBonus());
+            out.put("sessionShare", config.boosts().sessionShare());
+            out.put("dropQuestionWords", config.recall().dropQuestionWords());
+            out.put(
+                    "speakerBonus",
+                    List.of(config.boosts().speakerBonus(), config.boosts().listSpeakerBonus()));
+            out.put("facetBonus", config.boosts().facetBonus());
             out.put(
                     "weights",
-                    Map.of("lexical", config.lexicalWeight(), "dense", config.denseWeight()));
+                    Map.of(
+                            "lexical",
+                            config.recall().lexicalWeight(),
+                            "dense",
+                            config.recall().denseWeight()));
             List<Map<String, Object>> ms = new ArrayList<>();
             for (LocomoEval.ModeResult m : result.modes()) {
                 Map<String, Object> v = new LinkedHashMap<>();

@@ -3,15 +3,12 @@ package dev.cairn.server.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.server.Cairn;
-import dev.cairn.server.MemoryWiring;
 import dev.cairn.server.UserForgetting;
 import dev.cairn.server.api.view.ForgetView;
 import dev.cairn.server.http.Json;
-import io.helidon.config.Config;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -73,12 +70,7 @@ final class ForgetCommand implements Callable<Integer> {
                                                     .replace("+", "%20")));
         } else {
             try (Cairn cairn = local.openToRead(namespace);
-                    MemoryService memory =
-                            MemoryWiring.open(
-                                    cairn,
-                                    local.settings(),
-                                    MemoryWiring.config(Config.create().get("cairn"))
-                                            .withMaintenanceInterval(Duration.ZERO))) {
+                    MemoryService memory = local.openMemory(cairn)) {
                 answer =
                         Json.MAPPER.valueToTree(
                                 ForgetView.of(

@@ -1,6 +1,9 @@
 package dev.cairn.server.cli;
 
+import dev.cairn.memory.service.MemoryService;
+import dev.cairn.memory.service.MemoryServiceConfig;
 import dev.cairn.server.Cairn;
+import dev.cairn.server.MemorySettings;
 import dev.cairn.server.ServerMarker;
 import dev.cairn.server.ServerSettings;
 import dev.cairn.store.Namespace;
@@ -15,6 +18,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -63,6 +67,16 @@ final class LocalOptions {
         ServerSettings settings = settings();
         requireReadable(settings, namespace);
         return Cairn.open(settings);
+    }
+
+    /**
+     * The memory service over {@code cairn} with the configured {@code cairn.memory} settings, its
+     * maintenance not scheduled: a command runs once and exits.
+     */
+    MemoryService openMemory(Cairn cairn) {
+        MemoryServiceConfig configured = MemorySettings.fromConfig(Config.create().get("cairn"));
+        return cairn.openMemory(
+                configured.withMaintenance(configured.maintenance().withInterval(Duration.ZERO)));
     }
 
     /** The cheap checks of {@link #openToRead}, on their own. */

@@ -5,13 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.RecallRequest;
 import dev.cairn.server.Cairn;
-import dev.cairn.server.MemoryWiring;
 import dev.cairn.server.api.view.MemoryViews;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.Namespace;
-import io.helidon.config.Config;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -120,12 +117,7 @@ final class RecallCommand implements Callable<Integer> {
                             .withMaxTokens(maxTokens)
                             .withRecallScope(scope);
             try (Cairn cairn = local.openToRead(namespace);
-                    MemoryService memory =
-                            MemoryWiring.open(
-                                    cairn,
-                                    local.settings(),
-                                    MemoryWiring.config(Config.create().get("cairn"))
-                                            .withMaintenanceInterval(Duration.ZERO))) {
+                    MemoryService memory = local.openMemory(cairn)) {
                 answer = Json.MAPPER.valueToTree(MemoryViews.recall(memory.recall(request)));
             }
         }

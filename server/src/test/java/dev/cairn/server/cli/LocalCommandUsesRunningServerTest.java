@@ -359,7 +359,7 @@ class LocalCommandUsesRunningServerTest {
     }
 
     @Test
-    void forgetWithNoServerRunsInTheDataDirAndPurgesItsIndex() throws Exception {
+    void recallAndForgetWithNoServerRunInTheDataDirAndForgetPurgesItsIndex() throws Exception {
         Path data = dir.resolve("forget-locally");
         String word = "zqlocallyforgottenqx";
         try (CairnServer server = startOn(data)) {
@@ -379,8 +379,22 @@ class LocalCommandUsesRunningServerTest {
                                 data.resolve("lucene/memories/ops"), word))
                 .isNotEmpty();
 
+        Outcome recalled =
+                run(
+                        "recall",
+                        word,
+                        "--namespace",
+                        "ops",
+                        "--user",
+                        "erin",
+                        "--data",
+                        data.toString());
         Outcome forgot =
                 run("forget", "--namespace", "ops", "--user", "erin", "--data", data.toString());
+
+        assertThat(recalled.exit()).as(recalled.err()).isZero();
+        assertThat(recalled.err()).doesNotContain("using the server");
+        assertThat(recalled.out()).contains("erin said " + word);
 
         assertThat(forgot.exit()).as(forgot.err()).isZero();
         assertThat(forgot.err()).doesNotContain("using the server");

@@ -14,25 +14,21 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * The extraction pipeline of {@code POST extract} from the {@code cairn.extract} config node:
+ * Makes the extraction pipeline of {@code POST extract} from the {@code cairn.extract} config node:
  * {@code mode} ({@code store} or {@code propose}: where accepted candidates go by default), {@code
  * namespace-modes} (per-namespace overrides), {@code min-confidence} (0.6), {@code
  * store-confidence} (0.7), and the optional LLM extractor {@code llm.url}, {@code llm.model},
  * {@code llm.api-key} (also {@code CAIRN_EXTRACT_API_KEY}), {@code llm.timeout-seconds} (20). With
  * an LLM configured, a failing call falls back to the rule-based extractor.
  */
-public final class ExtractWiring {
+final class ExtractionPipelines {
 
-    private static final System.Logger LOG = System.getLogger(ExtractWiring.class.getName());
+    private static final System.Logger LOG = System.getLogger(ExtractionPipelines.class.getName());
 
-    private ExtractWiring() {}
+    private ExtractionPipelines() {}
 
-    /** The pipeline of the default configuration. */
-    public static ExtractionPipeline pipeline() {
-        return pipeline(Config.create().get("cairn"));
-    }
-
-    public static ExtractionPipeline pipeline(Config cairn) {
+    /** The pipeline the {@code cairn} config node describes. */
+    static ExtractionPipeline fromConfig(Config cairn) {
         Config e = cairn.get("extract");
         QualityGate.Config d = QualityGate.Config.defaults();
         QualityGate.Config gate =
