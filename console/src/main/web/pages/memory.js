@@ -12,7 +12,7 @@ const STATUSES = ['ACTIVE', 'STALE', 'SUPERSEDED', 'INVALIDATED', 'REJECTED'];
 const lastRecall = new Map();
 
 /**
- * What each of recall's boosts (period, time, session, exchange, speaker, facet) added to a
+ * What each of recall's boosts (period, time, session, exchange, speaker, facet, brief) added to a
  * memory's relevance, as the answer names them; the rest of the relevance is the match.
  */
 const boosts = (components) =>

@@ -43,10 +43,6 @@ public final class NameMentions {
         }
     }
 
-    /** A transcript line's label: up to four words before a colon at the line's start. */
-    private static final Pattern LABELLED_LINE =
-            Pattern.compile("^([\\p{L}\\p{N}][\\p{L}\\p{N} ._'-]{0,39}):\\s(.*)$");
-
     private static final String NAME = "([\\p{L}][\\p{L}'’-]{1,19})";
 
     /** What may close an address: punctuation, emoji, the end of the line. */
@@ -94,13 +90,9 @@ public final class NameMentions {
     public static List<Mention> of(String text) {
         List<Mention> out = new ArrayList<>(0);
         for (String line : text.split("\n")) {
-            String speaker = "";
-            String said = line;
-            Matcher labelled = LABELLED_LINE.matcher(line);
-            if (labelled.matches()) {
-                speaker = labelled.group(1).strip();
-                said = labelled.group(2);
-            }
+            TranscriptLine transcript = TranscriptLine.of(line);
+            String speaker = transcript.label();
+            String said = transcript.said();
             addressed(said, speaker, out);
             Matcher intro = INTRODUCTION.matcher(said);
             while (intro.find()) {

@@ -3,12 +3,12 @@ package dev.cairn.memory;
 import java.util.Locale;
 
 /**
- * What lifts a memory's relevance above how well it matches the query. Each is a recall parameter
- * (MemoryServiceConfig) justified on LoCoMo's two halves and on the project's own chats
- * (docs/memory.md, "Every recall parameter, on all three sets"); a recall answer shows, per memory,
- * how much relevance each one added ({@link ScoreComponents#boosts()}), so that a memory's {@code
- * relevance} is its match plus the sum of its boosts (docs/memory.md, "What a recall score is made
- * of").
+ * What lifts a memory's relevance above how well it matches the query (or, {@link #BRIEF}, lowers
+ * it). Each is a recall parameter (MemoryServiceConfig) justified on LoCoMo's two halves and on the
+ * project's own chats (docs/memory.md, "Every recall parameter, on all three sets"); a recall
+ * answer shows, per memory, how much relevance each one added ({@link ScoreComponents#boosts()}),
+ * so that a memory's {@code relevance} is its match plus the sum of its boosts (docs/memory.md,
+ * "What a recall score is made of").
  *
  * <p>Declared in the order recall gives them: each multiplies, or adds a share of, the relevance
  * the memory has after the ones before it.
@@ -25,7 +25,12 @@ public enum RecallBoost {
     /** The memory is a turn of the person the question names. */
     SPEAKER,
     /** A list question asks for a facet (places, food, ...) the memory tells of. */
-    FACET;
+    FACET,
+    /**
+     * The memory is a conversation turn of few words ("lol", "did what"): a reaction seldom holds
+     * the answer. The one boost that takes relevance away; its share is negative.
+     */
+    BRIEF;
 
     /** The lower-case name the API uses, e.g. {@code speaker}. */
     public String label() {

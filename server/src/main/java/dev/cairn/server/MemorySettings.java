@@ -48,7 +48,14 @@ public final class MemorySettings {
                         m.get("recall.list-speaker-bonus")
                                 .asDouble()
                                 .orElse(boosts.listSpeakerBonus()),
-                        m.get("recall.facet-bonus").asDouble().orElse(boosts.facetBonus())),
+                        m.get("recall.facet-bonus").asDouble().orElse(boosts.facetBonus()),
+                        new MemoryServiceConfig.BriefTurns(
+                                m.get("recall.brief-turn-discount")
+                                        .asDouble()
+                                        .orElse(boosts.briefTurns().discount()),
+                                m.get("recall.brief-turn-words")
+                                        .asInt()
+                                        .orElse(boosts.briefTurns().words()))),
                 new MemoryServiceConfig.Maintenance(
                         m.get("maintenance.user-cap").asInt().orElse(maintenance.userCap()),
                         Duration.ofSeconds(

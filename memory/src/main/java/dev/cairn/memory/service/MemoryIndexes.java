@@ -7,6 +7,7 @@ import dev.cairn.memory.NameMentions;
 import dev.cairn.memory.PersonNames;
 import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.TimeMentions;
+import dev.cairn.memory.TranscriptLine;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.RecallTally;
 import dev.cairn.retrieval.lexical.IndexedChunk;
@@ -98,6 +99,11 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         Set<Facet> facets() {
             return parts.read().facets();
         }
+
+        /** Words of the memory's own line (the last line of a remembered exchange). */
+        int ownWords() {
+            return parts.read().ownWords();
+        }
     }
 
     /** The parts of a text recall reads only for candidates, each computed on first use. */
@@ -106,7 +112,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         private volatile String normalized;
         private volatile Read read;
 
-        private record Read(boolean statesTime, Set<Facet> facets) {}
+        private record Read(boolean statesTime, Set<Facet> facets, int ownWords) {}
 
         TextParts(String content) {
             this.content = content;
@@ -125,7 +131,11 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             Read r = read;
             if (r == null) {
                 String matching = matching(content);
-                r = new Read(TimeMentions.statesTime(matching), Facet.told(matching));
+                r =
+                        new Read(
+                                TimeMentions.statesTime(matching),
+                                Facet.told(matching),
+                                TranscriptLine.last(content).words());
                 read = r;
             }
             return r;

@@ -63,9 +63,10 @@ import java.util.function.Predicate;
  * by any of their names ({@link PersonNames}) is {@link MemoryServiceConfig.Boosts#speakerBonus()}
  * more relevant ({@link MemoryServiceConfig.Boosts#listSpeakerBonus()} when the query asks for
  * several things, {@link SpeakerQuery}); last, for such a query, a memory that tells of a facet it
- * asks for ({@link Facet}) is {@link MemoryServiceConfig.Boosts#facetBonus()} more. None of these
- * caps at 1: when the largest relevance is above 1, every relevance is divided by it, which keeps
- * their order. BM25 searches the memories' informal-spelling copies ({@link
+ * asks for ({@link Facet}) is {@link MemoryServiceConfig.Boosts#facetBonus()} more, and a
+ * conversation turn of few words less ({@link MemoryServiceConfig.BriefTurns}). None of these caps
+ * at 1: when the largest relevance is above 1, every relevance is divided by it, which keeps their
+ * order. BM25 searches the memories' informal-spelling copies ({@link
  * dev.cairn.memory.InformalText}) for the query without its question words ({@link QuestionWords},
  * unless {@link MemoryServiceConfig.Recall#dropQuestionWords()} is off) and without the words that
  * named a person (their memories get the bonus; in BM25 the name matches the turns that call them).
@@ -288,6 +289,9 @@ final class MemoryRecall implements AutoCloseable {
                             RecallBoost.FACET,
                             config.boosts().facetBonus());
         }
+        if (config.boosts().briefTurns().discount() > 0) {
+            found = briefTurnsDiscounted(table, found);
+        }
         // the bonuses and lifts take strong memories past 1: scaling all keeps their order where
         // the scorer's cap at 1 would tie them and leave the order to recency
         double scale =
@@ -377,6 +381,26 @@ final class MemoryRecall implements AutoCloseable {
             }
         }
         return new ArrayList<>(best.values());
+    }
+
+    /**
+     * {@code found} with each conversation turn of few words less relevant ({@link
+     * MemoryServiceConfig.BriefTurns}), last, so that a reaction lifted by its session or its
+     * exchange is discounted too; other memories as they are.
+     */
+    private List<Candidate> briefTurnsDiscounted(
+            Map<String, MemoryIndexes.Entry> table, List<Candidate> found) {
+        MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
+        List<Candidate> out = new ArrayList<>(found.size());
+        for (Candidate c : found) {
+            MemoryIndexes.Entry e = table.get(c.memory().id());
+            double kept =
+                    e == null || !ConversationTurns.isTurn(c.memory())
+                            ? 1.0
+                            : brief.kept(e.ownWords());
+            out.add(kept < 1.0 ? c.lift(RecallBoost.BRIEF, c.relevance() * kept) : c);
+        }
+        return out;
     }
 
     /**

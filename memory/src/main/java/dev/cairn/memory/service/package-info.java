@@ -26,6 +26,8 @@
  *              things (SpeakerQuery);
  *              last, when it asks for several things, x (1 + facetBonus) for a memory that tells
  *              of a facet the query asks for (Facet: places, pastimes, pets, ...);
+ *              then x (1 - briefTurns.discount x (words - n) / words) for a conversation turn
+ *              whose own line has n < words words (a reaction: "lol", "did what");
  *              none of these caps at 1: when the largest relevance is above 1, every relevance
  *              is divided by it (their order is kept; capped, strong turns tied at 1)
  * score      = RecallScorer (relevance, importance, recency, confidence, type bonus)

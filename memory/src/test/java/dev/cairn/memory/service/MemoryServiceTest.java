@@ -64,10 +64,22 @@ class MemoryServiceTest {
         service = open(unscheduled());
     }
 
-    /** The defaults without scheduled maintenance: the tests run it themselves. */
+    /**
+     * The defaults without scheduled maintenance (the tests run it themselves) and with {@link
+     * #everyTurnAlike()} boosts.
+     */
     static MemoryServiceConfig unscheduled() {
         return MemoryServiceConfig.defaults()
-                .withMaintenance(Maintenance.defaults().withInterval(Duration.ZERO));
+                .withMaintenance(Maintenance.defaults().withInterval(Duration.ZERO))
+                .withBoosts(everyTurnAlike());
+    }
+
+    /**
+     * The default boosts without the brief-turn discount: the tests' turns are a few words each and
+     * each test checks one other rule; the discount has its own test.
+     */
+    static Boosts everyTurnAlike() {
+        return Boosts.defaults().withBriefTurns(MemoryServiceConfig.BriefTurns.off());
     }
 
     MemoryService open(MemoryServiceConfig config) {
@@ -372,7 +384,7 @@ class MemoryServiceTest {
         RecallRequest pottery = RecallRequest.of("team", "pottery").withMode(RecallMode.LEXICAL);
         double share = 0.1;
         MemoryServiceConfig noExchange =
-                unscheduled().withBoosts(Boosts.defaults().withExchangeShare(0));
+                unscheduled().withBoosts(everyTurnAlike().withExchangeShare(0));
         service.close();
         service = open(noExchange.withBoosts(noExchange.boosts().withSessionShare(0)));
         Map<String, Double> without = relevance(pottery);
@@ -404,7 +416,7 @@ class MemoryServiceTest {
         String elsewhere = converse("s2", "Caro: pottery class today").get(0);
         RecallRequest pottery = RecallRequest.of("team", "pottery").withMode(RecallMode.LEXICAL);
         MemoryServiceConfig noExchange =
-                unscheduled().withBoosts(Boosts.defaults().withExchangeShare(0));
+                unscheduled().withBoosts(everyTurnAlike().withExchangeShare(0));
         double share = Boosts.DEFAULT_SESSION_SHARE;
         service.close();
         service = open(noExchange.withBoosts(noExchange.boosts().withSessionShare(0)));
@@ -462,7 +474,7 @@ class MemoryServiceTest {
         RecallRequest several =
                 RecallRequest.of("team", "What pictures does Mel paint?")
                         .withMode(RecallMode.LEXICAL);
-        MemoryServiceConfig base = unscheduled().withBoosts(Boosts.defaults().withSessionShare(0));
+        MemoryServiceConfig base = unscheduled().withBoosts(everyTurnAlike().withSessionShare(0));
         service.close();
         service = open(base.withBoosts(base.boosts().withSpeakerBonus(0, 0)));
         Map<String, Double> without = relevance(one);
@@ -551,7 +563,7 @@ class MemoryServiceTest {
         RecallRequest countries =
                 RecallRequest.of("team", "Which countries has Bea visited?").withThreshold(-1.0);
         RecallRequest one = RecallRequest.of("team", "Has Bea visited Lisbon?").withThreshold(-1.0);
-        MemoryServiceConfig base = unscheduled().withBoosts(Boosts.defaults().withSessionShare(0));
+        MemoryServiceConfig base = unscheduled().withBoosts(everyTurnAlike().withSessionShare(0));
         service.close();
         service = open(base.withBoosts(base.boosts().withFacetBonus(0)));
         Map<String, Double> without = relevance(countries);
@@ -569,14 +581,62 @@ class MemoryServiceTest {
     }
 
     @Test
+    void aConversationTurnOfFewWordsLosesToTheAnswerThatMatchesAsWell() {
+        // both remembered with the question they answer, whose words make them match
+        String reaction = say("s1", "Tom", 0, "Bea: what do you do on weekends?\nTom: idk its fun");
+        String answer =
+                say(
+                        "s2",
+                        "Tom",
+                        1,
+                        "Bea: what do you do on weekends?\nTom: mostly bouldering at the crux"
+                                + " with nadia, three times a week now");
+        String note =
+                service.write(
+                                NewMemory.of(
+                                        new Scope("team", "Tom", "", "", "", ""),
+                                        MemoryType.PREFERENCE,
+                                        "weekends: bouldering"),
+                                "a")
+                        .memory()
+                        .id();
+        RecallRequest weekends =
+                RecallRequest.of("team", "What does Tom do on weekends?")
+                        .withMode(RecallMode.LEXICAL);
+        MemoryServiceConfig base =
+                unscheduled().withBoosts(everyTurnAlike().withSessionShare(0).withExchangeShare(0));
+        service.close();
+        service = open(base);
+        Map<String, Double> without = relevance(weekends);
+        service.close();
+        service =
+                open(
+                        base.withBoosts(
+                                base.boosts()
+                                        .withBriefTurns(
+                                                MemoryServiceConfig.BriefTurns.defaults())));
+        Map<String, Double> with = relevance(weekends);
+
+        // BM25 prefers the shorter exchange; the reaction's three words say nothing
+        assertThat(without.get(reaction)).isGreaterThan(without.get(answer));
+        assertThat(with.get(answer)).isGreaterThan(with.get(reaction));
+        assertThat(with.get(reaction) / with.get(answer))
+                .isCloseTo(
+                        without.get(reaction) / without.get(answer) * (1 - 0.3 * (10 - 3) / 10.0),
+                        within(1e-9));
+        // a memory that is no conversation turn keeps its relevance however short
+        assertThat(with.get(note) / with.get(answer))
+                .isCloseTo(without.get(note) / without.get(answer), within(1e-9));
+    }
+
+    @Test
     void bm25LeavesOutTheQuestionWordsOfTheQuery() {
         List<String> said =
                 converse("s1", "Mel: what did you do this weekend?", "Caro: I painted a lake");
         RecallRequest paint =
                 RecallRequest.of("team", "What did Caro paint?").withMode(RecallMode.LEXICAL);
         MemoryServiceConfig alone =
-                unscheduled()
-                        .withBoosts(Boosts.defaults().withExchangeShare(0).withSessionShare(0));
+                unscheduled().withBoosts(everyTurnAlike().withExchangeShare(0).withSessionShare(0));
         service.close();
         service = open(alone);
         assertThat(service.recall(paint).memories())
@@ -603,7 +663,7 @@ class MemoryServiceTest {
         // the time bonus alone: no session lift (it caps at 1) and BM25 as the query is written
         MemoryServiceConfig base =
                 unscheduled()
-                        .withBoosts(Boosts.defaults().withSessionShare(0))
+                        .withBoosts(everyTurnAlike().withSessionShare(0))
                         .withRecall(
                                 MemoryServiceConfig.Recall.defaults().withDropQuestionWords(false));
         service.close();

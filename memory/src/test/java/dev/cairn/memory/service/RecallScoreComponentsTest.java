@@ -8,6 +8,7 @@ import dev.cairn.memory.RecallBoost;
 import dev.cairn.memory.RecallScorer;
 import dev.cairn.memory.ScoreComponents;
 import dev.cairn.memory.ScoredMemory;
+import dev.cairn.memory.TranscriptLine;
 import dev.cairn.memory.TrigramEmbeddingModel;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.retrieval.lexical.LexicalIndex;
@@ -31,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * of"): {@code score = 0.55 relevance + 0.10 importance + 0.15 recency + 0.20 confidence +
  * typeBonus}, and {@code relevance = match + the sum of boosts}, each boost what its rule adds to
  * the relevance it was given, in the order recall gives them (period, time, session, exchange,
- * speaker, facet). Checked on every memory of real recalls (default configuration, hybrid, the
- * trigram model) in which every boost fires.
+ * speaker, facet, brief). Checked on every memory of real recalls (default configuration, hybrid,
+ * the trigram model) in which every boost fires.
  */
 class RecallScoreComponentsTest {
 
@@ -100,13 +101,25 @@ class RecallScoreComponentsTest {
                         RecallBoost.PERIOD,
                         RecallBoost.TIME,
                         RecallBoost.SESSION,
-                        RecallBoost.SPEAKER);
+                        RecallBoost.SPEAKER,
+                        RecallBoost.BRIEF);
         assertThat(a.get(reply).boosts()).containsKey(RecallBoost.EXCHANGE);
         assertThat(a.get(hills).boosts()).doesNotContainKey(RecallBoost.SPEAKER);
         assertThat(a.get(green).boosts()).containsKey(RecallBoost.SPEAKER);
         Map<String, ScoreComponents> b = byId(countries);
         assertThat(b.get(lisbon).boosts()).containsKeys(RecallBoost.FACET, RecallBoost.SPEAKER);
         assertThat(b.get(gym).boosts()).doesNotContainKey(RecallBoost.FACET);
+        // ten words and more keep their relevance
+        assertThat(say("s5", "Mel", 6, "we painted the old boat house by the lake in March"))
+                .satisfies(
+                        id -> {
+                            RecallResult r =
+                                    service.recall(
+                                            RecallRequest.of("team", "Who painted the boat house?")
+                                                    .withThreshold(-1.0));
+                            assertThat(byId(r).get(id).boosts())
+                                    .doesNotContainKey(RecallBoost.BRIEF);
+                        });
 
         Set<RecallBoost> fired = EnumSet.noneOf(RecallBoost.class);
         for (RecallResult r : List.of(when, countries)) {
@@ -169,6 +182,21 @@ class RecallScoreComponentsTest {
                         assertThat(added)
                                 .as("facet of %s", what)
                                 .isCloseTo(config.boosts().facetBonus() * before, within(EXACT));
+                case BRIEF -> {
+                    // a turn of n < words words loses discount x (words - n) / words
+                    int n = TranscriptLine.last(what).words();
+                    MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
+                    assertThat(n).isLessThan(brief.words());
+                    assertThat(added)
+                            .as("brief of %s (%d words)", what, n)
+                            .isNegative()
+                            .isCloseTo(
+                                    -brief.discount()
+                                            * (brief.words() - n)
+                                            / brief.words()
+                                            * before,
+                                    within(EXACT));
+                }
                 case SESSION -> {
                     // a share of the best relevance among its session's found turns, itself too
                     double best =

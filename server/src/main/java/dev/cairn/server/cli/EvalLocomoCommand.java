@@ -173,6 +173,19 @@ final class EvalLocomoCommand implements Callable<Integer> {
     Double facetBonus;
 
     @Option(
+            names = "--brief-turn",
+            paramLabel = "D,W",
+            split = ",",
+            description =
+                    "a conversation turn of fewer than W words loses D x (W - words) / W of its"
+                            + " relevance (default "
+                            + MemoryServiceConfig.BriefTurns.DEFAULT_DISCOUNT
+                            + ","
+                            + MemoryServiceConfig.BriefTurns.DEFAULT_WORDS
+                            + "; 0,1 turns it off)")
+    List<Double> briefTurn;
+
+    @Option(
             names = "--one-namespace",
             description =
                     "import every conversation into one namespace (locomo-all) and recall each"
@@ -242,6 +255,16 @@ final class EvalLocomoCommand implements Callable<Integer> {
         }
         if (facetBonus != null) {
             boosts = boosts.withFacetBonus(facetBonus);
+        }
+        if (briefTurn != null) {
+            if (briefTurn.size() != 2 || briefTurn.get(1) != Math.rint(briefTurn.get(1))) {
+                throw new IllegalArgumentException(
+                        "--brief-turn takes a discount and a whole number of words, e.g. 0.3,10");
+            }
+            boosts =
+                    boosts.withBriefTurns(
+                            new MemoryServiceConfig.BriefTurns(
+                                    briefTurn.get(0), briefTurn.get(1).intValue()));
         }
         if (speakerBonus != null) {
             if (speakerBonus.size() != 2) {
@@ -333,6 +356,11 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     "speakerBonus",
                     List.of(config.boosts().speakerBonus(), config.boosts().listSpeakerBonus()));
             out.put("facetBonus", config.boosts().facetBonus());
+            out.put(
+                    "briefTurn",
+                    List.of(
+                            config.boosts().briefTurns().discount(),
+                            config.boosts().briefTurns().words()));
             out.put(
                     "weights",
                     Map.of(
