@@ -1,5 +1,8 @@
 package dev.cairn.embeddings;
 
+import dev.cairn.embeddings.bert.BertEncoder;
+import dev.cairn.embeddings.bert.BertSpec;
+import dev.cairn.embeddings.bert.TorchScriptEmbeddingModel;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -105,8 +108,7 @@ public final class EmbeddingModels {
     public static List<String> formerIds(String id) {
         for (BertSpec spec : List.of(BertSpec.BGE_SMALL_EN_V15, BertSpec.ALL_MINILM_L6_V2)) {
             if (spec.id().equals(id)) {
-                return List.of(
-                        id + Int8Linear.EXACT_ID_SUFFIX, id + BFloat16Linear.EXACT_ID_SUFFIX);
+                return List.of(id + BertEncoder.INT8_ID_SUFFIX, id + BertEncoder.BF16_ID_SUFFIX);
             }
         }
         return List.of();
