@@ -2,6 +2,7 @@ package dev.cairn.embeddings;
 
 import dev.cairn.embeddings.bert.BertEncoder;
 import dev.cairn.embeddings.bert.BertSpec;
+import dev.cairn.embeddings.bert.EncoderOptions;
 import dev.cairn.embeddings.bert.TorchScriptEmbeddingModel;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,7 +21,7 @@ public final class EmbeddingModels {
      * BertSpec#BGE_QUERY_PREFIX}): the default model.
      */
     public static EmbeddingModel bgeSmallEnV15() {
-        return BertEncoder.load(BertSpec.BGE_SMALL_EN_V15);
+        return BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, EncoderOptions.fromSystemProperties());
     }
 
     /**
@@ -31,7 +32,9 @@ public final class EmbeddingModels {
      * rewritten.
      */
     public static EmbeddingModel bgeSmallEnV15(Path dir) {
-        return BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, dir);
+        return BertEncoder.load(
+                BertSpec.BGE_SMALL_EN_V15,
+                EncoderOptions.fromSystemProperties().withWeightsCacheDir(dir));
     }
 
     /**
@@ -41,12 +44,12 @@ public final class EmbeddingModels {
      * itself.
      */
     public static void startRuntime() {
-        BertEncoder.startNatives();
+        BertEncoder.startNatives(EncoderOptions.fromSystemProperties());
     }
 
     /** sentence-transformers' {@code all-MiniLM-L6-v2} (384 dimensions, mean pooling). */
     public static EmbeddingModel allMiniLmL6V2() {
-        return BertEncoder.load(BertSpec.ALL_MINILM_L6_V2);
+        return BertEncoder.load(BertSpec.ALL_MINILM_L6_V2, EncoderOptions.fromSystemProperties());
     }
 
     /**

@@ -29,7 +29,6 @@ import dev.cairn.embeddings.kernels.VectorAttention;
 import java.lang.System.Logger.Level;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -66,9 +65,11 @@ import java.util.function.Supplier;
  * <p>Thread-safe: weights are read-only and each call works in its own NDManager; one instance can
  * be shared by all threads.
  *
- * <p>Why about 1,130 lines: loading (its overloads, to become one options record), the forward pass
- * and the choice among arithmetic and attention paths are here until the module is split into the
- * model API, the BERT model with its weights, and the kernels (issue 46, item 1, open).
+ * <p>Loading takes one {@link EncoderOptions}; the arithmetic is in {@code kernels}.
+ *
+ * <p>Why about 1,070 lines: the load (weights and natives in parallel, the weights cache), the
+ * choice of path for each pass ({@link #precision}) and the forward pass it runs share the
+ * encoder's weights and kernels; the kernels themselves and the short int8 pass live apart.
  */
 public final class BertEncoder implements EmbeddingModel {
 
@@ -133,28 +134,13 @@ public final class BertEncoder implements EmbeddingModel {
      */
     public static final String BF16_ID_SUFFIX = "-bf16";
 
-    /** Set to {@code false} to keep ATen's fused attention where the Vector API is loaded. */
-    static final String VECTOR_ATTENTION_PROPERTY = "cairn.embeddings.vector-attention";
-
     /** Attention logits computed at once (1M floats = 4 MB): bounds memory at long inputs. */
     static final long ATTENTION_LOGITS_PER_SLICE = 1L << 20;
 
     private final BertSpec spec;
     private final NDManager manager;
     private final BertWeights weights;
-    private final ForwardPassScheduler passes =
-            new ForwardPassScheduler(
-                    new ForwardPassScheduler.ForwardPass() {
-                        @Override
-                        public List<float[]> run(long[][] ids, boolean queries) {
-                            return forwardAll(ids, queries);
-                        }
-
-                        @Override
-                        public boolean runsAsShortPass(long[][] ids) {
-                            return documentsRunAsShortPass(ids);
-                        }
-                    });
+    private final ForwardPassScheduler passes;
 
     /** How a forward pass computes its linear layers. */
     enum Precision {
@@ -208,7 +194,7 @@ public final class BertEncoder implements EmbeddingModel {
             WeightImage image,
             BertWeights weights,
             HfTokenizer tokenizer,
-            int batchSize,
+            EncoderOptions options,
             Optional<FusedAttention> fusedAttention,
             boolean int8Documents) {
         this.spec = spec;
@@ -216,10 +202,27 @@ public final class BertEncoder implements EmbeddingModel {
         this.image = image;
         this.weights = weights;
         this.tokenizer = tokenizer;
-        this.batchSize = batchSize;
+        this.batchSize = options.batchSize();
         this.maxTokens = Math.min(spec.maxTokens(), weights.maxPositions());
         this.fusedAttention = fusedAttention;
-        this.vectorAttention = vectorAttention(weights.hidden / weights.headDim, weights.headDim);
+        this.vectorAttention =
+                options.vectorAttention()
+                        ? vectorAttention(weights.hidden / weights.headDim, weights.headDim)
+                        : Optional.empty();
+        this.passes =
+                new ForwardPassScheduler(
+                        new ForwardPassScheduler.ForwardPass() {
+                            @Override
+                            public List<float[]> run(long[][] ids, boolean queries) {
+                                return forwardAll(ids, queries);
+                            }
+
+                            @Override
+                            public boolean runsAsShortPass(long[][] ids) {
+                                return documentsRunAsShortPass(ids);
+                            }
+                        },
+                        options.microBatching());
         this.int8Documents = int8Documents && weights.int8 != null;
         this.norms = weights.int8 == null ? List.of() : LayerNorms.of(weights);
         this.int8ShortPass =
@@ -239,120 +242,32 @@ public final class BertEncoder implements EmbeddingModel {
     /**
      * {@link VectorAttention} for {@code heads} heads of {@code headDim} values where {@code
      * jdk.incubator.vector} is loaded (its classes cannot load without it: the launcher adds it for
-     * {@code serve}, {@code eval}, {@code ingest} and {@code mcp}, and the tests add it) and
-     * {@value #VECTOR_ATTENTION_PROPERTY} is not {@code false}; empty otherwise, and passes keep
-     * ATen's fused attention.
+     * {@code serve}, {@code eval}, {@code ingest} and {@code mcp}, and the tests add it); empty
+     * otherwise, and passes keep ATen's fused attention. {@link EncoderOptions#vectorAttention()}
+     * off skips it.
      */
     static Optional<VectorAttention> vectorAttention(int heads, int headDim) {
-        if (!Boolean.parseBoolean(System.getProperty(VECTOR_ATTENTION_PROPERTY, "true"))
-                || !VectorApi.loaded()) {
+        if (!VectorApi.loaded()) {
             return Optional.empty();
         }
         return VectorAttention.load(heads, headDim, SpinningHelpers.shared());
     }
 
-    public static BertEncoder load(BertSpec spec) {
-        return load(spec, DEFAULT_BATCH_SIZE);
-    }
-
-    /** Loads the model, converting its ONNX file (see {@link #load(BertSpec, Path)}). */
-    static BertEncoder load(BertSpec spec, int batchSize) {
-        return load(spec, batchSize, Optional.empty(), Int8Linear.wanted(), BertEncoder::natives);
-    }
-
     /**
-     * Loads the model, its converted weights read from {@code cacheDir} when a file there holds
-     * them for this model file and build (see {@link WeightCacheFile}), else converted from the
-     * ONNX file and written there in the background once the model is loaded. Either way the
-     * weights and the tokenizer are made on their own thread ({@code cairn-model-weights}: pure
-     * Java and the tokenizer's own native library) while PyTorch's native library starts and the
-     * attention, fp16 and int8 kernels bind on this one.
+     * Loads the model with what {@code options} chooses. Its converted weights are read from {@link
+     * EncoderOptions#weightsCacheDir()} when a file there holds them for this model file and build
+     * (see {@link WeightCacheFile}), else converted from the ONNX file and, given a directory,
+     * written there in the background once the model is loaded. Either way the weights and the
+     * tokenizer are made on their own thread ({@code cairn-model-weights}: pure Java and the
+     * tokenizer's own native library) while PyTorch's native library starts and the attention, fp16
+     * and int8 kernels bind on this one. A kernel this machine or libtorch lacks stays off whatever
+     * the options say.
      */
-    public static BertEncoder load(BertSpec spec, Path cacheDir) {
-        return load(
-                spec,
-                DEFAULT_BATCH_SIZE,
-                Optional.of(cacheDir),
-                Int8Linear.wanted(),
-                BertEncoder::natives);
-    }
-
-    /**
-     * With int8 passes for everything or without (empty: float32, not bfloat16), whatever {@value
-     * Int8Linear#ENABLED_PROPERTY} says (package-private for tests).
-     */
-    static BertEncoder load(BertSpec spec, Optional<Int8Linear> int8) {
-        return load(spec, Optional.empty(), int8);
-    }
-
-    /**
-     * With the given document kernels, whatever the properties say: both empty for float32 document
-     * passes (package-private for tests).
-     */
-    static BertEncoder load(
-            BertSpec spec, Optional<BFloat16Linear> bf16, Optional<Int8Linear> int8) {
-        return load(spec, bf16, int8, Int8Linear.Use.ALL);
-    }
-
-    /**
-     * With the given kernels, {@code int8} running the passes {@code use} gives it, whatever the
-     * properties say (package-private for tests).
-     */
-    static BertEncoder load(
-            BertSpec spec,
-            Optional<BFloat16Linear> bf16,
-            Optional<Int8Linear> int8,
-            Int8Linear.Use use) {
-        return load(
-                spec, DEFAULT_BATCH_SIZE, Optional.empty(), FusedAttention.load(), bf16, int8, use);
-    }
-
-    /**
-     * With the given attention kernel (empty for separate ops) and int8 linear (empty for float32
-     * document passes); package-private for tests.
-     */
-    static BertEncoder load(
-            BertSpec spec,
-            int batchSize,
-            Optional<FusedAttention> attention,
-            Optional<Int8Linear> int8) {
-        return load(spec, batchSize, Optional.empty(), attention, Optional.empty(), int8);
-    }
-
-    /**
-     * As {@link #load(BertSpec, int, Optional, Optional)}, with the weights cache in {@code
-     * cacheDir} when given and the given bfloat16 linear; package-private for tests.
-     */
-    static BertEncoder load(
-            BertSpec spec,
-            int batchSize,
-            Optional<Path> cacheDir,
-            Optional<FusedAttention> attention,
-            Optional<BFloat16Linear> bf16,
-            Optional<Int8Linear> int8) {
-        return load(spec, batchSize, cacheDir, attention, bf16, int8, Int8Linear.Use.ALL);
-    }
-
-    private static BertEncoder load(
-            BertSpec spec,
-            int batchSize,
-            Optional<Path> cacheDir,
-            Optional<FusedAttention> attention,
-            Optional<BFloat16Linear> bf16,
-            Optional<Int8Linear> int8,
-            Int8Linear.Use use) {
-        return load(
-                spec,
-                batchSize,
-                cacheDir,
-                int8.isPresent(),
-                () ->
-                        new Natives(
-                                attention,
-                                HalfPrecisionLinear.load(),
-                                bf16,
-                                int8,
-                                use.documents()));
+    public static BertEncoder load(BertSpec spec, EncoderOptions options) {
+        // the int8 packs are made while PyTorch starts, judged from the options and the CPU
+        // alone; where the loaded libtorch then lacks the op, they go unused
+        boolean int8Packs = options.int8() != Int8Linear.Use.OFF && Int8Linear.cpuOffersIt();
+        return load(spec, options, int8Packs, () -> natives(options));
     }
 
     /**
@@ -376,34 +291,33 @@ public final class BertEncoder implements EmbeddingModel {
     }
 
     /**
-     * Starts PyTorch's native library and binds the kernels on a thread of its own ({@code
-     * cairn-torch-start}) and returns at once: a model loaded later finds them bound (they are
-     * bound once per process) instead of waiting for them. A failure is left for that load to
-     * report.
+     * Starts PyTorch's native library and binds the kernels {@code options} choose on a thread of
+     * its own ({@code cairn-torch-start}) and returns at once: a model loaded later finds them
+     * bound (they are bound once per process) instead of waiting for them. A failure is left for
+     * that load to report.
      */
-    public static void startNatives() {
+    public static void startNatives(EncoderOptions options) {
         Thread.ofPlatform()
                 .name("cairn-torch-start")
                 .daemon(true)
                 .start(
                         () -> {
                             try {
-                                natives();
+                                natives(options);
                             } catch (RuntimeException | LinkageError e) {
                                 // the model's own load binds again and reports what fails
                             }
                         });
     }
 
-    /** Starts PyTorch and binds the kernels this machine offers. */
-    private static Natives natives() {
-        Optional<FusedAttention> attention = FusedAttention.load();
+    /** Starts PyTorch and binds the kernels {@code options} choose, where this machine has them. */
+    private static Natives natives(EncoderOptions options) {
         return new Natives(
-                attention,
-                HalfPrecisionLinear.load(),
-                BFloat16Linear.load(),
-                Int8Linear.load(),
-                Int8Linear.use().documents());
+                options.fusedAttention() ? FusedAttention.supported() : Optional.empty(),
+                options.halfWeights() ? HalfPrecisionLinear.supported() : Optional.empty(),
+                options.bf16() ? BFloat16Linear.supported() : Optional.empty(),
+                options.int8() == Int8Linear.Use.OFF ? Optional.empty() : Int8Linear.supported(),
+                options.int8().documents());
     }
 
     /**
@@ -423,15 +337,16 @@ public final class BertEncoder implements EmbeddingModel {
 
     private static BertEncoder load(
             BertSpec spec,
-            int batchSize,
-            Optional<Path> cacheDir,
+            EncoderOptions options,
             boolean int8Packs,
             Supplier<Natives> bindNatives) {
-        requireBatchSize(batchSize);
         long start = System.nanoTime();
         Optional<WeightCacheFile> cache =
-                cacheDir.map(
-                        dir -> WeightCacheFile.in(dir, WeightCacheFile.Key.of(spec, int8Packs)));
+                options.weightsCacheDir()
+                        .map(
+                                dir ->
+                                        WeightCacheFile.in(
+                                                dir, WeightCacheFile.Key.of(spec, int8Packs)));
         FutureTask<Prepared> preparing = new FutureTask<>(() -> prepare(spec, int8Packs, cache));
         Thread.ofPlatform().name("cairn-model-weights").daemon(true).start(preparing);
         Natives natives;
@@ -462,7 +377,7 @@ public final class BertEncoder implements EmbeddingModel {
                             prepared.image(),
                             weights,
                             prepared.tokenizer(),
-                            batchSize,
+                            options,
                             natives.attention(),
                             natives.int8Documents());
         } catch (RuntimeException e) {
@@ -570,13 +485,6 @@ public final class BertEncoder implements EmbeddingModel {
 
     private static String seconds(long nanos) {
         return String.format(java.util.Locale.ROOT, "%.2f s", nanos / 1e9);
-    }
-
-    private static void requireBatchSize(int batchSize) {
-        if (batchSize < 1) {
-            throw new IllegalArgumentException(
-                    "illegal batchSize: " + batchSize + ", must be >= 1");
-        }
     }
 
     /** The result of {@code work}, its exceptions rethrown as they were thrown. */

@@ -51,13 +51,6 @@ final class ForwardPassScheduler {
     /** Texts of one document job run before the next job gets its turn (one encoder batch). */
     static final int DOCUMENT_SLICE = BertEncoder.DEFAULT_BATCH_SIZE;
 
-    /**
-     * {@code -Dcairn.embeddings.micro-batching=false} gives every call its own pass in arrival
-     * order (the way before scheduling), for side-by-side measurements.
-     */
-    static final boolean ENABLED =
-            !"false".equals(System.getProperty("cairn.embeddings.micro-batching"));
-
     /** One query caller's texts, tokenised, and where its rows go. */
     private record QueryRequest(long[][] ids, CompletableFuture<List<float[]>> rows) {}
 
@@ -121,17 +114,25 @@ final class ForwardPassScheduler {
     private final AtomicLong overtakes = new AtomicLong();
 
     /**
-     * @param forward embeds tokenised texts on the calling (inference) thread, in input order
+     * Whether calls share passes; off ({@link EncoderOptions#microBatching()}), every call has its
+     * own pass in arrival order (the way before scheduling), for side-by-side measurements.
      */
-    ForwardPassScheduler(ForwardPass forward) {
+    private final boolean microBatching;
+
+    /**
+     * @param forward embeds tokenised texts on the calling (inference) thread, in input order
+     * @param microBatching whether concurrent calls share passes
+     */
+    ForwardPassScheduler(ForwardPass forward, boolean microBatching) {
         this.forward = forward;
+        this.microBatching = microBatching;
     }
 
     /** Embeds query texts, sharing a pass with concurrent queries; rows in input order. */
     List<float[]> embedQueries(long[][] ids) {
         requireOpen();
         requests.incrementAndGet();
-        if (TorchRuntime.isInferenceThread() || !ENABLED) {
+        if (TorchRuntime.isInferenceThread() || !microBatching) {
             return direct(ids, true);
         }
         QueryRequest request = new QueryRequest(ids, new CompletableFuture<>());
@@ -144,7 +145,7 @@ final class ForwardPassScheduler {
     List<float[]> embedDocuments(long[][] ids) {
         requireOpen();
         requests.incrementAndGet();
-        if (TorchRuntime.isInferenceThread() || !ENABLED) {
+        if (TorchRuntime.isInferenceThread() || !microBatching) {
             return direct(ids, false);
         }
         DocumentJob job = new DocumentJob(ids);

@@ -23,6 +23,8 @@
  *       kernels.TorchRuntime}'s, shared with every kernel.
  *   <li>{@code TorchScriptEmbeddingModel}: a user's traced model, loaded by DJL; it shares the
  *       tokenizer and runtime with the BERT encoder rather than the API's small interfaces.
+ *   <li>{@code EncoderOptions}: what a load chooses among the kernels, so it sits with the one
+ *       entry point, {@code BertEncoder.load(BertSpec, EncoderOptions)}.
  * </ul>
  */
 package dev.cairn.embeddings.bert;

@@ -39,9 +39,6 @@ public final class BFloat16Linear {
 
     private static final System.Logger LOG = System.getLogger(BFloat16Linear.class.getName());
 
-    /** Set to {@code false} to keep document passes in float32. */
-    public static final String ENABLED_PROPERTY = "cairn.embeddings.bf16";
-
     private static final String TO_DTYPE_SYMBOL =
             "_ZN2at4_ops8to_dtype4callERKNS_6TensorEN3c1010ScalarTypeEbbSt8optionalINS5_12MemoryFormatEE";
     private static final String LINEAR_SYMBOL =
@@ -107,19 +104,8 @@ public final class BFloat16Linear {
     }
 
     /**
-     * The bfloat16 linear unless {@value #ENABLED_PROPERTY} is {@code false}, when this machine
-     * offers it (see {@link #supported()}); empty otherwise (callers keep float32).
-     */
-    public static Optional<BFloat16Linear> load() {
-        if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
-            return Optional.empty();
-        }
-        return supported();
-    }
-
-    /**
-     * The bfloat16 linear whatever {@value #ENABLED_PROPERTY} says, when this is x86-64 with AMX or
-     * AVX-512 BF16 and the loaded libtorch passes a known product; bound once per process.
+     * The bfloat16 linear, when this is x86-64 with AMX or AVX-512 BF16 and the loaded libtorch
+     * passes a known product; bound once per process.
      */
     public static synchronized Optional<BFloat16Linear> supported() {
         if (supported == null) {

@@ -25,9 +25,6 @@ import java.util.Optional;
  */
 public final class FusedAttention {
 
-    /** Set to {@code false} to compute attention with separate matmul and softmax ops. */
-    public static final String ENABLED_PROPERTY = "cairn.embeddings.fused-attention";
-
     private static final String SDPA_SYMBOL =
             "_ZN2at4_ops28scaled_dot_product_attention4callERKNS_6TensorES4_S4_RKSt8optionalIS2_EdbS5_IdEb";
 
@@ -54,10 +51,10 @@ public final class FusedAttention {
     }
 
     /**
-     * The fused attention when the loaded libtorch offers it and {@value #ENABLED_PROPERTY} is not
-     * {@code false}; empty otherwise (callers keep separate ops). Bound once per process.
+     * The fused attention when the loaded libtorch offers it; empty otherwise (callers keep
+     * separate ops). Bound once per process.
      */
-    public static synchronized Optional<FusedAttention> load() {
+    public static synchronized Optional<FusedAttention> supported() {
         if (shared == null) {
             shared = bind();
         }
@@ -65,9 +62,6 @@ public final class FusedAttention {
     }
 
     private static Optional<FusedAttention> bind() {
-        if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
-            return Optional.empty();
-        }
         return NativeAten.bindKernel(
                 "fused attention", () -> new FusedAttention(NativeAten.bind()));
     }

@@ -42,9 +42,6 @@ public final class HalfPrecisionLinear {
 
     private static final System.Logger LOG = System.getLogger(HalfPrecisionLinear.class.getName());
 
-    /** Set to {@code false} to keep every linear layer in float32. */
-    public static final String ENABLED_PROPERTY = "cairn.embeddings.half-weights";
-
     private static final String PACK_SYMBOL =
             "_ZN2at4_ops28fbgemm_pack_gemm_matrix_fp164callERKNS_6TensorE";
     private static final String LINEAR_SYMBOL =
@@ -77,15 +74,10 @@ public final class HalfPrecisionLinear {
     private static Optional<HalfPrecisionLinear> shared;
 
     /**
-     * The fp16 linear when this machine and the loaded libtorch offer it and {@value
-     * #ENABLED_PROPERTY} is not {@code false}; empty otherwise (callers keep float32). The property
-     * is read at each call, as a model loads (like the bfloat16 and int8 switches); the kernel is
-     * bound once per process, on first use, with one set of helper threads.
+     * The fp16 linear when this machine and the loaded libtorch offer it; empty otherwise (callers
+     * keep float32). Bound once per process, on first use, with one set of helper threads.
      */
-    public static synchronized Optional<HalfPrecisionLinear> load() {
-        if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
-            return Optional.empty();
-        }
+    public static synchronized Optional<HalfPrecisionLinear> supported() {
         if (shared == null) {
             shared = bind();
         }

@@ -13,7 +13,6 @@ import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -53,12 +52,6 @@ import java.util.Set;
 public final class Int8Linear {
 
     private static final System.Logger LOG = System.getLogger(Int8Linear.class.getName());
-
-    /**
-     * Which passes run through int8 GEMMs: {@code true} every pass, {@code queries} short query
-     * passes only, {@code false} none; unset, {@link #defaultUse()} decides.
-     */
-    public static final String ENABLED_PROPERTY = "cairn.embeddings.int8";
 
     /** Which passes run through int8 GEMMs. */
     public enum Use {
@@ -135,52 +128,6 @@ public final class Int8Linear {
     }
 
     /**
-     * The int8 linear unless {@value #ENABLED_PROPERTY} turns it off (by default: {@link
-     * #defaultUse()}) and when this machine offers it (see {@link #supported()}); empty otherwise
-     * (callers keep bfloat16, fp16 or float32). {@link #use()} says which passes it runs.
-     */
-    public static Optional<Int8Linear> load() {
-        if (use() == Use.OFF) {
-            return Optional.empty();
-        }
-        return supported();
-    }
-
-    /**
-     * Whether {@link #load} is to offer the int8 linear, judged without PyTorch (the property and
-     * the CPU): the weights' int8 packs are made while PyTorch starts. {@link #load} can still come
-     * back empty where the loaded libtorch lacks the op or fails its self-check; the packs then go
-     * unused.
-     */
-    public static boolean wanted() {
-        return use() != Use.OFF && cpuOffersIt();
-    }
-
-    /**
-     * Which passes {@value #ENABLED_PROPERTY} gives int8, else {@link #defaultUse()}.
-     *
-     * @throws IllegalArgumentException when the property is set to anything but {@code true},
-     *     {@code false} or {@code queries}
-     */
-    public static Use use() {
-        String value = System.getProperty(ENABLED_PROPERTY);
-        if (value == null) {
-            return defaultUse();
-        }
-        return switch (value.strip().toLowerCase(Locale.ROOT)) {
-            case "true" -> Use.ALL;
-            case "queries" -> Use.QUERIES;
-            case "false" -> Use.OFF;
-            default ->
-                    throw new IllegalArgumentException(
-                            ENABLED_PROPERTY
-                                    + " must be true, false or queries, not '"
-                                    + value
-                                    + "'");
-        };
-    }
-
-    /**
      * Every pass where VNNI is and AMX is not, where int8 was measured faster than the other
      * document paths (AMD Zen 4, 2 cores, SciFact abstracts: 17.8 documents/s against 12.8 in
      * bfloat16). Short query passes only on AMX CPUs, where documents run faster on bfloat16 tiles
@@ -195,13 +142,19 @@ public final class Int8Linear {
         return BFloat16Linear.cpuHasMatrixTiles() ? Use.QUERIES : Use.ALL;
     }
 
-    private static boolean cpuOffersIt() {
+    /**
+     * Whether this CPU has VNNI, judged without PyTorch: the weights' int8 packs are made while
+     * PyTorch starts. {@link #supported} can still come back empty where the loaded libtorch lacks
+     * the op or fails its self-check; the packs then go unused.
+     */
+    public static boolean cpuOffersIt() {
         return NativeAten.x86With(flags -> flags.stream().anyMatch(VNNI_FLAGS::contains));
     }
 
     /**
-     * The int8 linear whatever {@value #ENABLED_PROPERTY} says, when this is x86-64 with VNNI and
-     * the loaded libtorch exports {@code _int_mm}; bound and checked once per process.
+     * The int8 linear when this is x86-64 with VNNI and the loaded libtorch exports {@code
+     * _int_mm}; bound and checked once per process. Whether a model uses it, and for which passes,
+     * is its options' choice ({@link Use}).
      */
     public static synchronized Optional<Int8Linear> supported() {
         if (supported == null) {

@@ -8,6 +8,7 @@ import dev.cairn.embeddings.kernels.Int8Linear;
 import dev.cairn.embeddings.kernels.NativeAten;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -63,8 +64,7 @@ class BFloat16ParityTest {
         try (BertEncoder bf16 =
                 BertEncoder.load(
                         BertSpec.ALL_MINILM_L6_V2,
-                        BFloat16Linear.supported(),
-                        java.util.Optional.empty())) {
+                        EncoderOptions.defaults().withInt8(Int8Linear.Use.OFF))) {
             ReducedPrecision.assertCloseToFloat32(
                     bf16,
                     TestModels.miniLm(),
@@ -123,29 +123,26 @@ class BFloat16ParityTest {
 
     @Test
     void onByDefaultAndOffGivesTheFloat32EncoderUnchanged() {
-        String previous = System.getProperty(BFloat16Linear.ENABLED_PROPERTY);
-        String int8 = System.getProperty(Int8Linear.ENABLED_PROPERTY);
         // int8, on by default on some CPUs, would take the document passes bfloat16 leaves
-        System.setProperty(Int8Linear.ENABLED_PROPERTY, "false");
-        try {
-            System.clearProperty(BFloat16Linear.ENABLED_PROPERTY);
-            assertThat(BFloat16Linear.load())
-                    .as("on by default")
-                    .isEqualTo(BFloat16Linear.supported());
-            System.setProperty(BFloat16Linear.ENABLED_PROPERTY, "false");
-            assertThat(BFloat16Linear.load()).isEmpty();
-            List<String> texts = VariedTexts.generate(24, SEED + 2);
-            try (BertEncoder off = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15)) {
-                assertThat(off.exactId()).isEqualTo(off.id()).isEqualTo("bge-small-en-v1.5");
-                List<float[]> a = off.embedDocuments(texts);
-                List<float[]> b = TestModels.bge().embedDocuments(texts);
-                for (int i = 0; i < texts.size(); i++) {
-                    assertThat(a.get(i)).as("text %d", i).containsExactly(b.get(i));
-                }
+        assertThat(EncoderOptions.defaults().bf16()).as("on by default").isTrue();
+        assertThat(TestModels.bgeBf16().exactId())
+                .as("the defaults without int8")
+                .isEqualTo("bge-small-en-v1.5-bf16");
+        EncoderOptions off =
+                EncoderOptions.fromProperties(
+                        Map.of(
+                                        EncoderOptions.BF16_PROPERTY, "false",
+                                        EncoderOptions.INT8_PROPERTY, "false")
+                                ::get);
+        assertThat(off.bf16()).isFalse();
+        List<String> texts = VariedTexts.generate(24, SEED + 2);
+        try (BertEncoder encoder = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, off)) {
+            assertThat(encoder.exactId()).isEqualTo(encoder.id()).isEqualTo("bge-small-en-v1.5");
+            List<float[]> a = encoder.embedDocuments(texts);
+            List<float[]> b = TestModels.bge().embedDocuments(texts);
+            for (int i = 0; i < texts.size(); i++) {
+                assertThat(a.get(i)).as("text %d", i).containsExactly(b.get(i));
             }
-        } finally {
-            Int8ParityTest.restore(BFloat16Linear.ENABLED_PROPERTY, previous);
-            Int8ParityTest.restore(Int8Linear.ENABLED_PROPERTY, int8);
         }
     }
 }

@@ -119,7 +119,7 @@ class BertEncoderTest {
                         "",
                         512,
                         BertSpec.BERT_LAYER_NORM_EPSILON);
-        try (BertEncoder clsModel = BertEncoder.load(cls, java.util.Optional.empty())) {
+        try (BertEncoder clsModel = BertEncoder.load(cls, TestModels.withoutInt8OrBf16())) {
             float[] mean = miniLm.embedDocuments(List.of(PASSAGE)).getFirst();
             float[] first = clsModel.embedDocuments(List.of(PASSAGE)).getFirst();
             assertThat(TestModels.cosine(mean, first)).isLessThan(0.99);
@@ -179,7 +179,7 @@ class BertEncoderTest {
      */
     private static void assertTenConcurrentQueriesRunAsTheyDoAlone(
             BertEncoder encoder, boolean halfPrecision) {
-        assumeTrue(HalfPrecisionLinear.load().isPresent(), "no fp16 path on this machine");
+        assumeTrue(HalfPrecisionLinear.supported().isPresent(), "no fp16 path on this machine");
         List<String> queries = tenQueriesOfOneLength(encoder);
         assertThat(encoder.shortPassMaxRows() >= TestModels.bgeQueryPassRows(encoder, queries))
                 .as("the pass's rows are within the encoder's fp16 bound")
@@ -271,13 +271,12 @@ class BertEncoderTest {
         // (sliced attention) and the CLS-only last layer included
         List<String> texts = VariedTexts.generate(40, 20261122L);
         try (BertEncoder fused =
-                        BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, java.util.Optional.empty());
+                        BertEncoder.load(
+                                BertSpec.BGE_SMALL_EN_V15, TestModels.withoutInt8OrBf16());
                 BertEncoder separate =
                         BertEncoder.load(
                                 BertSpec.BGE_SMALL_EN_V15,
-                                BertEncoder.DEFAULT_BATCH_SIZE,
-                                java.util.Optional.empty(),
-                                java.util.Optional.empty())) {
+                                TestModels.withoutInt8OrBf16().withFusedAttention(false))) {
             List<float[]> a = fused.embedDocuments(texts);
             List<float[]> b = separate.embedDocuments(texts);
             for (int i = 0; i < texts.size(); i++) {
@@ -305,7 +304,7 @@ class BertEncoderTest {
                         "",
                         512,
                         BertSpec.BERT_LAYER_NORM_EPSILON);
-        assertThatThrownBy(() -> BertEncoder.load(missing))
+        assertThatThrownBy(() -> BertEncoder.load(missing, EncoderOptions.defaults()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("weight file missing")
                 .hasMessageContaining("no-such-model.onnx");

@@ -165,7 +165,7 @@ class ForwardPassSchedulerTest {
 
     @Test
     void closingTheModelDuringADocumentJobFailsWhatIsLeftAndFreesNothingInUse() throws Exception {
-        BertEncoder own = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15);
+        BertEncoder own = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, EncoderOptions.defaults());
         ForwardPassScheduler scheduler = own.passes();
         List<String> documents = passages("restore", 6 * ForwardPassScheduler.DOCUMENT_SLICE, 4);
         long passesBefore = scheduler.passes();

@@ -1,7 +1,6 @@
 package dev.cairn.embeddings.bert;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cairn.embeddings.kernels.BFloat16Linear;
@@ -9,7 +8,7 @@ import dev.cairn.embeddings.kernels.FusedAttention;
 import dev.cairn.embeddings.kernels.Int8Linear;
 import dev.cairn.embeddings.kernels.NativeAten;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +59,7 @@ class Int8ParityTest {
     @Test
     void int8MiniLmVectorsStayCloseToFloat32OnVariedTexts() {
         try (BertEncoder int8 =
-                BertEncoder.load(BertSpec.ALL_MINILM_L6_V2, Int8Linear.supported())) {
+                BertEncoder.load(BertSpec.ALL_MINILM_L6_V2, TestModels.int8Everywhere())) {
             ReducedPrecision.assertCloseToFloat32(
                     int8,
                     TestModels.miniLm(),
@@ -108,13 +107,12 @@ class Int8ParityTest {
      */
     @Test
     void int8OnQueryPassesLeavesDocumentsAndTheModelIdAlone() {
-        assumeTrue(FusedAttention.load().isPresent(), "int8 short passes need fused attention");
+        assumeTrue(
+                FusedAttention.supported().isPresent(), "int8 short passes need fused attention");
         try (BertEncoder queriesOnly =
                 BertEncoder.load(
                         BertSpec.BGE_SMALL_EN_V15,
-                        BFloat16Linear.supported(),
-                        Int8Linear.supported(),
-                        Int8Linear.Use.QUERIES)) {
+                        EncoderOptions.defaults().withInt8(Int8Linear.Use.QUERIES))) {
             BertEncoder withoutInt8 = TestModels.bgeBf16();
             assertThat(queriesOnly.exactId())
                     .isEqualTo(withoutInt8.exactId())
@@ -165,7 +163,8 @@ class Int8ParityTest {
      */
     @Test
     void aQueryBatchOfAnySizeGivesEachQueryItsVectorAlone() {
-        assumeTrue(FusedAttention.load().isPresent(), "int8 query passes need fused attention");
+        assumeTrue(
+                FusedAttention.supported().isPresent(), "int8 query passes need fused attention");
         BertEncoder int8 = TestModels.bgeInt8();
         List<String> concurrent = queryBatchAboveTheShortDocumentPass(int8);
         List<float[]> batch = int8.embedQueries(concurrent);
@@ -196,62 +195,32 @@ class Int8ParityTest {
 
     @Test
     void offGivesTheFloat32EncoderUnchangedAndTheDefaultFollowsTheCpu() {
-        String previous = System.getProperty(Int8Linear.ENABLED_PROPERTY);
-        String bf16 = System.getProperty(BFloat16Linear.ENABLED_PROPERTY);
-        System.setProperty(Int8Linear.ENABLED_PROPERTY, "false");
-        System.setProperty(BFloat16Linear.ENABLED_PROPERTY, "false");
-        try {
-            assertThat(Int8Linear.load()).isEmpty();
-            List<String> texts = VariedTexts.generate(24, SEED + 2);
-            try (BertEncoder off = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15)) {
-                assertThat(off.exactId()).isEqualTo(off.id()).isEqualTo("bge-small-en-v1.5");
-                assertThat(off.precision()).doesNotContain("int8").doesNotContain("bfloat16");
-                List<float[]> a = off.embedDocuments(texts);
-                List<float[]> b = TestModels.bge().embedDocuments(texts);
-                for (int i = 0; i < texts.size(); i++) {
-                    assertThat(a.get(i)).as("text %d", i).containsExactly(b.get(i));
-                }
-            }
-        } finally {
-            restore(Int8Linear.ENABLED_PROPERTY, previous);
-            restore(BFloat16Linear.ENABLED_PROPERTY, bf16);
-        }
-        if (previous == null) {
-            java.util.Set<String> flags = NativeAten.cpuFlags();
-            boolean vnni = flags.contains("avx512_vnni") || flags.contains("avx_vnni");
-            boolean amx = flags.contains("amx_bf16");
-            Int8Linear.Use expected =
-                    !vnni ? Int8Linear.Use.OFF : amx ? Int8Linear.Use.QUERIES : Int8Linear.Use.ALL;
-            assertThat(Int8Linear.defaultUse())
-                    .as("every pass with VNNI and without AMX, query passes with AMX")
-                    .isEqualTo(expected);
-            assertThat(Int8Linear.use()).isEqualTo(expected);
-            assertThat(Int8Linear.load())
-                    .isEqualTo(vnni ? Int8Linear.supported() : Optional.empty());
-            try {
-                System.setProperty(Int8Linear.ENABLED_PROPERTY, "true");
-                assertThat(Int8Linear.use()).isEqualTo(Int8Linear.Use.ALL);
-                assertThat(Int8Linear.load()).as("on when asked").isEqualTo(Int8Linear.supported());
-                System.setProperty(Int8Linear.ENABLED_PROPERTY, " Queries ");
-                assertThat(Int8Linear.use()).isEqualTo(Int8Linear.Use.QUERIES);
-                assertThat(Int8Linear.load()).isEqualTo(Int8Linear.supported());
-                System.setProperty(Int8Linear.ENABLED_PROPERTY, "yes");
-                assertThatThrownBy(Int8Linear::use)
-                        .isInstanceOf(IllegalArgumentException.class)
-                        .hasMessage(
-                                "cairn.embeddings.int8 must be true, false or queries, not 'yes'");
-            } finally {
-                System.clearProperty(Int8Linear.ENABLED_PROPERTY);
+        EncoderOptions off =
+                EncoderOptions.fromProperties(
+                        Map.of(
+                                        EncoderOptions.INT8_PROPERTY, "false",
+                                        EncoderOptions.BF16_PROPERTY, "false")
+                                ::get);
+        assertThat(off.int8()).isEqualTo(Int8Linear.Use.OFF);
+        List<String> texts = VariedTexts.generate(24, SEED + 2);
+        try (BertEncoder encoder = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, off)) {
+            assertThat(encoder.exactId()).isEqualTo(encoder.id()).isEqualTo("bge-small-en-v1.5");
+            assertThat(encoder.precision()).doesNotContain("int8").doesNotContain("bfloat16");
+            List<float[]> a = encoder.embedDocuments(texts);
+            List<float[]> b = TestModels.bge().embedDocuments(texts);
+            for (int i = 0; i < texts.size(); i++) {
+                assertThat(a.get(i)).as("text %d", i).containsExactly(b.get(i));
             }
         }
-    }
-
-    /** Sets {@code key} back to {@code value}, clearing it when that is null. */
-    static void restore(String key, String value) {
-        if (value == null) {
-            System.clearProperty(key);
-        } else {
-            System.setProperty(key, value);
-        }
+        java.util.Set<String> flags = NativeAten.cpuFlags();
+        boolean vnni = flags.contains("avx512_vnni") || flags.contains("avx_vnni");
+        boolean amx = flags.contains("amx_bf16");
+        Int8Linear.Use expected =
+                !vnni ? Int8Linear.Use.OFF : amx ? Int8Linear.Use.QUERIES : Int8Linear.Use.ALL;
+        assertThat(Int8Linear.defaultUse())
+                .as("every pass with VNNI and without AMX, query passes with AMX")
+                .isEqualTo(expected);
+        assertThat(EncoderOptions.fromProperties(name -> null).int8()).isEqualTo(expected);
+        assertThat(EncoderOptions.defaults().int8()).isEqualTo(expected);
     }
 }

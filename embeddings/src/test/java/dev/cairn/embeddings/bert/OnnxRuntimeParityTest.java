@@ -57,10 +57,10 @@ class OnnxRuntimeParityTest {
     @EnumSource(Model.class)
     void matchesOnnxRuntimeOnVariedTexts(Model model) throws Exception {
         // the fused attention is what production runs, padded batches and all
-        assertThat(FusedAttention.load()).as("fused attention in this libtorch").isPresent();
+        assertThat(FusedAttention.supported()).as("fused attention in this libtorch").isPresent();
         List<String> texts = VariedTexts.generate(TEXTS, SEED);
         BertSpec spec = model.spec;
-        try (BertEncoder ours = BertEncoder.load(spec, java.util.Optional.empty());
+        try (BertEncoder ours = BertEncoder.load(spec, TestModels.withoutInt8OrBf16());
                 OrtEnvironment env = OrtEnvironment.getEnvironment();
                 OrtSession session = env.createSession(readResource(spec.onnxResource()))) {
             List<float[]> actual = ours.embedDocuments(texts);
@@ -88,10 +88,10 @@ class OnnxRuntimeParityTest {
     @EnumSource(Model.class)
     void shortInputsOnHalfPrecisionWeightsMatchOnnxRuntime(Model model) throws Exception {
         if (System.getProperty("os.arch").equals("amd64")) {
-            assertThat(HalfPrecisionLinear.load()).as("fp16 linear on this CPU").isPresent();
+            assertThat(HalfPrecisionLinear.supported()).as("fp16 linear on this CPU").isPresent();
         }
         BertSpec spec = model.spec;
-        try (BertEncoder ours = BertEncoder.load(spec, java.util.Optional.empty());
+        try (BertEncoder ours = BertEncoder.load(spec, TestModels.withoutInt8OrBf16());
                 OrtEnvironment env = OrtEnvironment.getEnvironment();
                 OrtSession session = env.createSession(readResource(spec.onnxResource()))) {
             List<String> texts = VariedTexts.generate(TEXTS, SEED);

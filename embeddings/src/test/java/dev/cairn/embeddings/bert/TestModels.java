@@ -1,6 +1,5 @@
 package dev.cairn.embeddings.bert;
 
-import dev.cairn.embeddings.kernels.BFloat16Linear;
 import dev.cairn.embeddings.kernels.Int8Linear;
 import dev.cairn.embeddings.kernels.TorchRuntime;
 import java.util.concurrent.CountDownLatch;
@@ -22,25 +21,39 @@ public final class TestModels {
 
     private static final class Bge {
         static final BertEncoder MODEL =
-                BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, java.util.Optional.empty());
+                BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, withoutInt8OrBf16());
     }
 
     private static final class BgeInt8 {
         static final BertEncoder MODEL =
-                BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, Int8Linear.supported());
+                BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, int8Everywhere());
     }
 
     private static final class BgeBf16 {
         static final BertEncoder MODEL =
                 BertEncoder.load(
                         BertSpec.BGE_SMALL_EN_V15,
-                        BFloat16Linear.supported(),
-                        java.util.Optional.empty());
+                        EncoderOptions.defaults().withInt8(Int8Linear.Use.OFF));
     }
 
     private static final class MiniLm {
         static final BertEncoder MODEL =
-                BertEncoder.load(BertSpec.ALL_MINILM_L6_V2, java.util.Optional.empty());
+                BertEncoder.load(BertSpec.ALL_MINILM_L6_V2, withoutInt8OrBf16());
+    }
+
+    /**
+     * Every path but int8 and bfloat16 (the options of {@link #bge()}): float32 products, fp16
+     * weights for short passes where the CPU has them.
+     */
+    public static EncoderOptions withoutInt8OrBf16() {
+        return EncoderOptions.defaults().withInt8(Int8Linear.Use.OFF).withBf16(false);
+    }
+
+    /**
+     * Int8 for every pass where the CPU has VNNI, else float32 (the options of {@link #bgeInt8()}).
+     */
+    static EncoderOptions int8Everywhere() {
+        return EncoderOptions.defaults().withInt8(Int8Linear.Use.ALL).withBf16(false);
     }
 
     public static BertEncoder bge() {

@@ -3,9 +3,7 @@ package dev.cairn.embeddings.bert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
-import dev.cairn.embeddings.kernels.Int8Linear;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +17,7 @@ class VectorAttentionEncoderTest {
     void theFloat32EncoderGivesTheVectorsOfFusedAttention() {
         // float32 arithmetic around attention: only the rounding of the softmax sums differs
         Vectors java = Vectors.of(TestModels.bge());
-        Vectors fused = withFusedAttention(Optional.empty());
+        Vectors fused = withFusedAttention(TestModels.withoutInt8OrBf16());
 
         for (int i = 0; i < java.all().size(); i++) {
             assertThat(TestModels.maxDifference(java.all().get(i), fused.all().get(i)))
@@ -34,7 +32,7 @@ class VectorAttentionEncoderTest {
         // step, and such steps add up over twelve layers: the vectors differ a little, neither
         // further from float32 than the other
         Vectors java = Vectors.of(TestModels.bgeInt8());
-        Vectors fused = withFusedAttention(Int8Linear.supported());
+        Vectors fused = withFusedAttention(TestModels.int8Everywhere());
         Vectors float32 = Vectors.of(TestModels.bge());
 
         for (int i = 0; i < java.all().size(); i++) {
@@ -75,16 +73,11 @@ class VectorAttentionEncoderTest {
         }
     }
 
-    /** {@link Vectors#of} the model loaded with {@code int8} and ATen's fused attention. */
-    private static Vectors withFusedAttention(Optional<Int8Linear> int8) {
+    /** {@link Vectors#of} the model loaded with {@code options} and ATen's fused attention. */
+    private static Vectors withFusedAttention(EncoderOptions options) {
         assertThat(TestModels.bge().attention()).isEqualTo("Java (Vector API)");
-        BertEncoder fused;
-        System.setProperty(BertEncoder.VECTOR_ATTENTION_PROPERTY, "false");
-        try {
-            fused = BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, int8);
-        } finally {
-            System.clearProperty(BertEncoder.VECTOR_ATTENTION_PROPERTY);
-        }
+        BertEncoder fused =
+                BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, options.withVectorAttention(false));
         try {
             assertThat(fused.attention()).isEqualTo("fused (ATen)");
             return Vectors.of(fused);

@@ -3,7 +3,6 @@ package dev.cairn.embeddings.bert;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.embeddings.LogLines;
-import dev.cairn.embeddings.kernels.FusedAttention;
 import dev.cairn.embeddings.kernels.Int8Linear;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -98,7 +97,7 @@ class WeightCacheTest {
             }
         }
         // and an encoder without any cache, parsed in this test, agrees too
-        try (BertEncoder plain = BertEncoder.load(spec, int8)) {
+        try (BertEncoder plain = BertEncoder.load(spec, options(int8))) {
             List<int[]> uncached = vectors(plain);
             for (int i = 0; i < cold.size(); i++) {
                 assertThat(uncached.get(i)).as("vector %d, bits", i).isEqualTo(cold.get(i));
@@ -331,13 +330,12 @@ class WeightCacheTest {
     }
 
     private BertEncoder load(BertSpec spec, Optional<Int8Linear> int8) {
-        return BertEncoder.load(
-                spec,
-                BertEncoder.DEFAULT_BATCH_SIZE,
-                Optional.of(dir),
-                FusedAttention.load(),
-                Optional.empty(),
-                int8);
+        return BertEncoder.load(spec, options(int8).withWeightsCacheDir(dir));
+    }
+
+    /** Int8 for every pass when {@code int8} is present, else float32 products. */
+    private static EncoderOptions options(Optional<Int8Linear> int8) {
+        return int8.isPresent() ? TestModels.int8Everywhere() : TestModels.withoutInt8OrBf16();
     }
 
     /** Every query and document vector, as the bits of its floats. */

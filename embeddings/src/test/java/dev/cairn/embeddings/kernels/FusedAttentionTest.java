@@ -22,7 +22,7 @@ class FusedAttentionTest {
 
     @BeforeAll
     static void load() {
-        fused = FusedAttention.load().orElseThrow();
+        fused = FusedAttention.supported().orElseThrow();
         manager = TorchRuntime.engine().newBaseManager();
         manager.getEngine().setRandomSeed(20261122);
     }

@@ -201,7 +201,7 @@ class VectorAttentionTest {
         float[] qkv = randomQkv(2, t, headDim, 17);
         float[] actual = run(twoThreads, headDim, qkv, lengths, t, false);
 
-        FusedAttention fused = FusedAttention.load().orElseThrow();
+        FusedAttention fused = FusedAttention.supported().orElseThrow();
         float[] expected =
                 TorchRuntime.onInferenceThread(
                         () -> {
