@@ -136,7 +136,8 @@ class BertEncoderTest {
     void withBfloat16OffTheAmxTilesABatchOfConcurrentQueriesStaysOnTheHalfPrecisionWeights() {
         assumeTrue(
                 BFloat16Linear.supported().filter(bf16 -> !bf16.onMatrixTiles()).isPresent(),
-                "no bfloat16, or bfloat16 on AMX tiles, on this machine");
+                "skipped: needs AVX-512 BF16 without AMX; on this CPU bfloat16 is on AMX tiles"
+                        + " (the next test) or absent (withoutBfloat16..., fp16 weights)");
         assertTenConcurrentQueriesRunAsTheyDoAlone(TestModels.bgeBf16(), true);
     }
 
@@ -144,13 +145,17 @@ class BertEncoderTest {
     void withBfloat16OnTheAmxTilesABatchOfConcurrentQueriesRunsInBfloat16() {
         assumeTrue(
                 BFloat16Linear.supported().filter(BFloat16Linear::onMatrixTiles).isPresent(),
-                "no bfloat16 on AMX tiles on this machine");
+                "skipped: needs AMX (amx_bf16), which this CPU lacks; query batches stay on"
+                        + " fp16 weights (withoutBfloat16... and withBfloat16OffTheAmxTiles...)");
         assertTenConcurrentQueriesRunAsTheyDoAlone(TestModels.bgeBf16(), false);
     }
 
     @Test
     void withInt8ABatchOfConcurrentQueriesRunsOnTheInt8ColumnSlices() {
-        assumeTrue(Int8Linear.supported().isPresent(), "no int8 on this machine");
+        assumeTrue(
+                Int8Linear.supported().isPresent(),
+                "int8 query batches skipped: this CPU has no VNNI (avx512_vnni or avx_vnni);"
+                        + " query batches run on fp16 weights (withoutBfloat16...)");
         BertEncoder int8 = TestModels.bgeInt8();
         List<String> queries = tenQueriesOfOneLength(int8);
 
@@ -179,7 +184,10 @@ class BertEncoderTest {
      */
     private static void assertTenConcurrentQueriesRunAsTheyDoAlone(
             BertEncoder encoder, boolean halfPrecision) {
-        assumeTrue(HalfPrecisionLinear.supported().isPresent(), "no fp16 path on this machine");
+        assumeTrue(
+                HalfPrecisionLinear.supported().isPresent(),
+                "fp16 query batches skipped: fp16 weights need x86-64 AVX2, FMA and F16C,"
+                        + " which this CPU lacks; short passes run float32 (OnnxRuntimeParityTest)");
         List<String> queries = tenQueriesOfOneLength(encoder);
         assertThat(encoder.shortPassMaxRows() >= TestModels.bgeQueryPassRows(encoder, queries))
                 .as("the pass's rows are within the encoder's fp16 bound")

@@ -42,7 +42,11 @@ class Int8ParityTest {
                 && NativeAten.cpuFlags().contains("avx512_vnni")) {
             assertThat(Int8Linear.supported()).as("int8 linear on this VNNI CPU").isPresent();
         }
-        assumeTrue(Int8Linear.supported().isPresent(), "no int8 path on this machine");
+        assumeTrue(
+                Int8Linear.supported().isPresent(),
+                "int8 passes skipped: this CPU has no VNNI (avx512_vnni or avx_vnni); passes run"
+                        + " bfloat16, fp16 weights or float32 instead (BFloat16ParityTest,"
+                        + " OnnxRuntimeParityTest)");
     }
 
     @Test
@@ -108,7 +112,9 @@ class Int8ParityTest {
     @Test
     void int8OnQueryPassesLeavesDocumentsAndTheModelIdAlone() {
         assumeTrue(
-                FusedAttention.supported().isPresent(), "int8 short passes need fused attention");
+                FusedAttention.supported().isPresent(),
+                "int8 short passes skipped: this libtorch has no fused attention; int8"
+                        + " passes run as tensor ops on the whole product (the tests above)");
         try (BertEncoder queriesOnly =
                 BertEncoder.load(
                         BertSpec.BGE_SMALL_EN_V15,
@@ -164,7 +170,9 @@ class Int8ParityTest {
     @Test
     void aQueryBatchOfAnySizeGivesEachQueryItsVectorAlone() {
         assumeTrue(
-                FusedAttention.supported().isPresent(), "int8 query passes need fused attention");
+                FusedAttention.supported().isPresent(),
+                "int8 query passes in Java skipped: this libtorch has no fused attention;"
+                        + " query passes run as tensor ops (the tests above)");
         BertEncoder int8 = TestModels.bgeInt8();
         List<String> concurrent = queryBatchAboveTheShortDocumentPass(int8);
         List<float[]> batch = int8.embedQueries(concurrent);

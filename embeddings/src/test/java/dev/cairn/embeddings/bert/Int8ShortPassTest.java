@@ -24,8 +24,14 @@ class Int8ShortPassTest {
 
     @BeforeAll
     static void requireInt8() {
-        assumeTrue(Int8Linear.supported().isPresent(), "no int8 path on this machine");
-        assumeTrue(FusedAttention.supported().isPresent(), "no fused attention in this libtorch");
+        assumeTrue(
+                Int8Linear.supported().isPresent(),
+                "int8 short passes skipped: this CPU has no VNNI (avx512_vnni or avx_vnni);"
+                        + " short passes run on fp16 weights or float32 (BertEncoderTest)");
+        assumeTrue(
+                FusedAttention.supported().isPresent(),
+                "int8 short passes skipped: this libtorch has no fused attention; int8 passes"
+                        + " run as tensor ops on the whole product (Int8ParityTest)");
     }
 
     @Test
