@@ -1,5 +1,9 @@
 package dev.cairn.embeddings;
 
+import dev.cairn.embeddings.bert.BertEncoder;
+import dev.cairn.embeddings.bert.BertSpec;
+import dev.cairn.embeddings.bert.EncoderOptions;
+import dev.cairn.embeddings.bert.TorchScriptEmbeddingModel;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -17,7 +21,7 @@ public final class EmbeddingModels {
      * BertSpec#BGE_QUERY_PREFIX}): the default model.
      */
     public static EmbeddingModel bgeSmallEnV15() {
-        return BertEncoder.load(BertSpec.BGE_SMALL_EN_V15);
+        return BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, EncoderOptions.fromSystemProperties());
     }
 
     /**
@@ -28,7 +32,9 @@ public final class EmbeddingModels {
      * rewritten.
      */
     public static EmbeddingModel bgeSmallEnV15(Path dir) {
-        return BertEncoder.load(BertSpec.BGE_SMALL_EN_V15, dir);
+        return BertEncoder.load(
+                BertSpec.BGE_SMALL_EN_V15,
+                EncoderOptions.fromSystemProperties().withWeightsCacheDir(dir));
     }
 
     /**
@@ -38,12 +44,12 @@ public final class EmbeddingModels {
      * itself.
      */
     public static void startRuntime() {
-        BertEncoder.startNatives();
+        BertEncoder.startNatives(EncoderOptions.fromSystemProperties());
     }
 
     /** sentence-transformers' {@code all-MiniLM-L6-v2} (384 dimensions, mean pooling). */
     public static EmbeddingModel allMiniLmL6V2() {
-        return BertEncoder.load(BertSpec.ALL_MINILM_L6_V2);
+        return BertEncoder.load(BertSpec.ALL_MINILM_L6_V2, EncoderOptions.fromSystemProperties());
     }
 
     /**
@@ -105,8 +111,7 @@ public final class EmbeddingModels {
     public static List<String> formerIds(String id) {
         for (BertSpec spec : List.of(BertSpec.BGE_SMALL_EN_V15, BertSpec.ALL_MINILM_L6_V2)) {
             if (spec.id().equals(id)) {
-                return List.of(
-                        id + Int8Linear.EXACT_ID_SUFFIX, id + BFloat16Linear.EXACT_ID_SUFFIX);
+                return List.of(id + BertEncoder.INT8_ID_SUFFIX, id + BertEncoder.BF16_ID_SUFFIX);
             }
         }
         return List.of();

@@ -10,9 +10,9 @@ import java.util.Optional;
 
 /**
  * Where the converted weights of the models are kept: one directory per user, shared by every data
- * dir and command line on the machine ({@link WeightCacheFile} keys each file by model and build),
- * so a new data dir or a command line's first load reads them instead of converting the model file
- * again. Stateless, thread-safe.
+ * dir and command line on the machine ({@code bert.WeightCacheFile} keys each file by model and
+ * build), so a new data dir or a command line's first load reads them instead of converting the
+ * model file again. Stateless, thread-safe.
  *
  * <p>The directory, first that is set: the system property {@value #PROPERTY}; {@code
  * $XDG_CACHE_HOME/cairn}; {@code ~/.cache/cairn}. When it cannot be created or written, one warning

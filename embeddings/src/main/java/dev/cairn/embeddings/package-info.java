@@ -16,6 +16,16 @@
  * ({@code EmbeddingModels.bgeSmallEnV15(dir)}), the converted weights are kept there and read back
  * at the next load instead of decoding and converting the ONNX file again.
  *
+ * <p>Packages: this one is the API callers use (the model and token-counter interfaces, the
+ * factories, the caches, and the file helpers {@code CodeStamp} and {@code AtomicReplace} that
+ * other modules use); {@code dev.cairn.embeddings.bert} is the BERT model (spec, weights,
+ * tokenizer, forward pass, scheduling); {@code dev.cairn.embeddings.kernels} is the arithmetic
+ * (linear layers in each precision, attention, row loops, native bindings). The API creates the
+ * model, the model uses the kernels, the kernels depend on neither ({@code PackageDependencyTest}).
+ * {@code Pooling} stays here because callers name it ({@code torchScript(dir, pooling, prefix)});
+ * {@code WeightCacheDir} because choosing the per-user directory is the API's ({@link
+ * dev.cairn.embeddings.EmbeddingModels#weightCacheDir()}).
+ *
  * <p>Nothing downloads at run time: {@code ai.djl.offline=true} is set before the engine starts and
  * the PyTorch native library is unpacked by DJL from {@code pytorch-native-cpu} on the classpath.
  */

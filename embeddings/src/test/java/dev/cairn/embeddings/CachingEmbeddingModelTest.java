@@ -2,6 +2,7 @@ package dev.cairn.embeddings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.embeddings.bert.TestModels;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.cairn.retrieval.dense;
 
-import dev.cairn.embeddings.VectorApi;
+import dev.cairn.embeddings.kernels.VectorApi;
 
 /**
  * The dot product of two float vectors summed in one fixed order, so that the same two vectors give
