@@ -33,7 +33,11 @@ final class PolicyDocuments {
 
     private PolicyDocuments() {}
 
-    static List<Policy> parse(String document) {
+    /**
+     * The YAML tree of {@code document}, or null when it is empty: bounded in size, no duplicate
+     * keys, at most ten aliases (a document is untrusted input; aliases expand).
+     */
+    private static Object load(String document) {
         if (document.length() > MAX_DOCUMENT_CHARS) {
             throw new IllegalArgumentException(
                     "illegal policy document: "
@@ -44,12 +48,15 @@ final class PolicyDocuments {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
         options.setMaxAliasesForCollections(10);
-        Object root;
         try {
-            root = new Yaml(new SafeConstructor(options)).load(document);
+            return new Yaml(new SafeConstructor(options)).load(document);
         } catch (YAMLException e) {
             throw new IllegalArgumentException("illegal policy document: " + e.getMessage(), e);
         }
+    }
+
+    static List<Policy> parse(String document) {
+        Object root = load(document);
         if (root == null) {
             return List.of();
         }
@@ -76,22 +83,7 @@ final class PolicyDocuments {
      * {@code name}.
      */
     static Policy parseOne(String name, String document) {
-        if (document.length() > MAX_DOCUMENT_CHARS) {
-            throw new IllegalArgumentException(
-                    "illegal policy document: "
-                            + document.length()
-                            + " chars, must be <= "
-                            + MAX_DOCUMENT_CHARS);
-        }
-        LoaderOptions options = new LoaderOptions();
-        options.setAllowDuplicateKeys(false);
-        options.setMaxAliasesForCollections(10);
-        Object root;
-        try {
-            root = new Yaml(new SafeConstructor(options)).load(document);
-        } catch (YAMLException e) {
-            throw new IllegalArgumentException("illegal policy document: " + e.getMessage(), e);
-        }
+        Object root = load(document);
         if (root == null) {
             return new Policy(name, List.of());
         }
