@@ -39,10 +39,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -274,23 +276,40 @@ final class MemoryRecall implements AutoCloseable {
             found =
                     lifted(
                             found,
-                            m -> users.contains(m.scope().userId()),
                             RecallBoost.SPEAKER,
-                            speakerBonus);
+                            m ->
+                                    users.contains(m.scope().userId())
+                                            ? OptionalDouble.of(1 + speakerBonus)
+                                            : OptionalDouble.empty());
         }
         if (!facets.isEmpty()) {
+            double bonus = config.boosts().facetBonus();
             found =
                     lifted(
                             found,
+                            RecallBoost.FACET,
                             m -> {
                                 MemoryIndexes.Entry e = table.get(m.id());
-                                return e != null && e.facets().stream().anyMatch(facets::contains);
-                            },
-                            RecallBoost.FACET,
-                            config.boosts().facetBonus());
+                                return e != null && e.facets().stream().anyMatch(facets::contains)
+                                        ? OptionalDouble.of(1 + bonus)
+                                        : OptionalDouble.empty();
+                            });
         }
-        if (config.boosts().briefTurns().discount() > 0) {
-            found = briefTurnsDiscounted(table, found);
+        // last, so that a reaction lifted by its session or its exchange is discounted too
+        MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
+        if (brief.discount() > 0) {
+            found =
+                    lifted(
+                            found,
+                            RecallBoost.BRIEF,
+                            m -> {
+                                MemoryIndexes.Entry e = table.get(m.id());
+                                return e != null
+                                                && ConversationTurns.isTurn(m)
+                                                && e.ownWords() < brief.words()
+                                        ? OptionalDouble.of(brief.kept(e.ownWords()))
+                                        : OptionalDouble.empty();
+                            });
         }
         // the bonuses and lifts take strong memories past 1: scaling all keeps their order where
         // the scorer's cap at 1 would tie them and leave the order to recency
@@ -384,34 +403,16 @@ final class MemoryRecall implements AutoCloseable {
     }
 
     /**
-     * {@code found} with each conversation turn of few words less relevant ({@link
-     * MemoryServiceConfig.BriefTurns}), last, so that a reaction lifted by its session or its
-     * exchange is discounted too; other memories as they are.
-     */
-    private List<Candidate> briefTurnsDiscounted(
-            Map<String, MemoryIndexes.Entry> table, List<Candidate> found) {
-        MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
-        List<Candidate> out = new ArrayList<>(found.size());
-        for (Candidate c : found) {
-            MemoryIndexes.Entry e = table.get(c.memory().id());
-            double kept =
-                    e == null || !ConversationTurns.isTurn(c.memory())
-                            ? 1.0
-                            : brief.kept(e.ownWords());
-            out.add(kept < 1.0 ? c.lift(RecallBoost.BRIEF, c.relevance() * kept) : c);
-        }
-        return out;
-    }
-
-    /**
-     * {@code found} with the memories {@code picked} accepts {@code bonus} more relevant (not
-     * capped; booked to {@code boost}), the others as they are.
+     * {@code found} with each memory that {@code factor} gives a factor multiplied by it (not
+     * capped; the difference booked to {@code boost}), the others as they are: the speaker and
+     * facet bonuses ({@code 1 + bonus}) and the brief-turn discount (below 1).
      */
     private static List<Candidate> lifted(
-            List<Candidate> found, Predicate<Memory> picked, RecallBoost boost, double bonus) {
+            List<Candidate> found, RecallBoost boost, Function<Memory, OptionalDouble> factor) {
         List<Candidate> out = new ArrayList<>(found.size());
         for (Candidate c : found) {
-            out.add(picked.test(c.memory()) ? c.lift(boost, c.relevance() * (1 + bonus)) : c);
+            OptionalDouble f = factor.apply(c.memory());
+            out.add(f.isPresent() ? c.lift(boost, c.relevance() * f.getAsDouble()) : c);
         }
         return out;
     }
