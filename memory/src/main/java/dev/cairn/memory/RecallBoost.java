@@ -27,6 +27,11 @@ public enum RecallBoost {
     /** A list question asks for a facet (places, food, ...) the memory tells of. */
     FACET,
     /**
+     * The namespace's active adaptation's judged-relevant prior: training queries judged the memory
+     * relevant (docs/memory.md, "Learning from judgments").
+     */
+    JUDGED,
+    /**
      * The memory is a conversation turn of few words ("lol", "did what"): a reaction seldom holds
      * the answer. The one boost that takes relevance away; its share is negative.
      */

@@ -3,11 +3,14 @@ package dev.cairn.retrieval;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.retrieval.dense.DenseHit;
 import dev.cairn.retrieval.dense.DenseIndex;
+import dev.cairn.retrieval.feedback.ActiveAdaptations;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.AdaptationStore;
 import dev.cairn.retrieval.feedback.FeedbackLog;
 import dev.cairn.retrieval.feedback.JudgedPrior;
+import dev.cairn.retrieval.feedback.Judgment;
 import dev.cairn.retrieval.feedback.TuneOptions;
+import dev.cairn.retrieval.feedback.Tuner;
 import dev.cairn.retrieval.fusion.FusedCandidate;
 import dev.cairn.retrieval.fusion.Fusion;
 import dev.cairn.retrieval.fusion.ScoredId;
@@ -28,6 +31,7 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -110,39 +114,70 @@ public final class KnowledgeBase implements AutoCloseable {
                         Signal.DENSE, config.denseTimeout(),
                         Signal.GRAPH, config.graphTimeout());
         this.feedback = new FeedbackLog(store.sql());
-        this.adaptations = new AdaptationStore(store.sql());
+        this.adaptations = AdaptationStore.documents(store.sql());
         this.active = new ActiveAdaptations(adaptations);
-        this.tuner =
-                new Tuner(
-                        documents,
-                        model,
-                        feedback,
-                        adaptations,
-                        new Tuner.DocumentRanker() {
-                            @Override
-                            public List<String> rank(
-                                    String namespace,
-                                    String query,
-                                    float[] vector,
-                                    double denseWeight,
-                                    JudgedPrior prior,
-                                    int depth) {
-                                return rankDocuments(
-                                        namespace, query, vector, denseWeight, prior, depth);
-                            }
+        this.tuner = new Tuner(model, feedback, adaptations, new DocumentSubject());
+    }
 
-                            @Override
-                            public List<String> candidates(
-                                    String namespace, String query, float[] vector) {
-                                List<String> ids = new ArrayList<>();
-                                denseRanking(namespace, vector, Tuner.DENSE_NEGATIVES)
-                                        .entries()
-                                        .forEach(e -> ids.add(e.id()));
-                                lexical.search(namespace, query, Tuner.LEXICAL_NEGATIVES, false)
-                                        .forEach(h -> ids.add(h.chunkId()));
-                                return ids;
-                            }
-                        });
+    /** What retrieve's adaptation ranks: documents, judged as documents or chunks. */
+    private final class DocumentSubject implements Tuner.Subject {
+
+        @Override
+        public Optional<String> key(Judgment.Target target) {
+            return target.documentId();
+        }
+
+        @Override
+        public Map<String, float[]> unitsOf(String namespace, String documentId) {
+            return embedded(documents.chunks(namespace, documentId));
+        }
+
+        @Override
+        public Map<String, float[]> vectors(String namespace, Collection<String> chunkIds) {
+            return embedded(documents.chunks(namespace, chunkIds));
+        }
+
+        private static Map<String, float[]> embedded(List<StoredChunk> chunks) {
+            Map<String, float[]> out = new HashMap<>();
+            for (StoredChunk chunk : chunks) {
+                if (chunk.embedding().length > 0) {
+                    out.put(chunk.id(), chunk.embedding());
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public String keyOf(String chunkId) {
+            return StoredChunk.documentIdOf(chunkId);
+        }
+
+        @Override
+        public List<String> candidates(String namespace, String query, float[] vector) {
+            List<String> ids = new ArrayList<>();
+            denseRanking(namespace, vector, Tuner.DENSE_NEGATIVES)
+                    .entries()
+                    .forEach(e -> ids.add(e.id()));
+            lexical.search(namespace, query, Tuner.LEXICAL_NEGATIVES, false)
+                    .forEach(h -> ids.add(h.chunkId()));
+            return ids;
+        }
+
+        @Override
+        public List<String> rank(
+                String namespace,
+                String query,
+                float[] vector,
+                double denseWeight,
+                JudgedPrior prior,
+                int depth) {
+            return rankDocuments(namespace, query, vector, denseWeight, prior, depth);
+        }
+
+        @Override
+        public String judgedNoun() {
+            return "document or chunk";
+        }
     }
 
     /**

@@ -85,7 +85,7 @@ public final class CairnRouting {
                         new UserRoutes(new UserForgetting(components.knowledge())),
                         new TokenRoutes(components.tokens(), maxBody),
                         new KnowledgeRoutes(components.knowledge(), maxBody),
-                        new FeedbackRoutes(components.knowledge(), maxBody),
+                        new FeedbackRoutes(components.knowledge(), components.memory(), maxBody),
                         new MemoryRoutes(components.memory(), store, maxBody),
                         new ArkRoutes(
                                 store,

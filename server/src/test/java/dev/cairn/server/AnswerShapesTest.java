@@ -300,7 +300,8 @@ class AnswerShapesTest {
                         "partial",
                         "tookMs",
                         "people",
-                        "scope");
+                        "scope",
+                        "adaptation");
         assertThat(fields(recalled.at("/memories/0")))
                 .containsExactly("memory", "score", "components");
         assertThat(fields(recalled.at("/memories/0/components")))

@@ -204,6 +204,83 @@ class FeedbackEndpointsTest {
         assertThat(retrieved.json().path("adaptation").toString()).isEqualTo("{\"applied\":false}");
     }
 
+    @Test
+    void recallsAdaptationIsTrainedFromMemoryJudgmentsAndKeptApartFromRetrieves() {
+        cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"recall-tune\"}");
+        String base = "/v1/namespaces/recall-tune";
+        assertProblem(
+                cairn.call("GET", base + "/adaptation?subject=chunks", A, null),
+                400,
+                "unknown subject: 'chunks', must be one of documents, memories");
+        assertProblem(
+                cairn.call("GET", base + "/adaptation?subjects=memories", A, null),
+                400,
+                "unknown query parameter 'subjects'");
+        assertProblem(
+                cairn.call("POST", base + "/adaptation/train", A, "{\"subject\":\"memories\"}"),
+                409,
+                "judged queries with a relevant memory");
+        RUNBOOKS.forEach(
+                (id, text) -> {
+                    String memoryId =
+                            cairn.call(
+                                            "POST",
+                                            base + "/memories",
+                                            A,
+                                            "{\"content\":\"" + text + "\",\"type\":\"fact\"}")
+                                    .json()
+                                    .path("id")
+                                    .asText();
+                    var judged =
+                            cairn.call(
+                                    "POST",
+                                    base + "/feedback",
+                                    A,
+                                    "{\"query\":\""
+                                            + text.replace(".", "")
+                                            + "\",\"relevant\":[{\"memoryId\":\""
+                                            + memoryId
+                                            + "\"}]}");
+                    assertThat(judged.status()).as(judged.body()).isEqualTo(201);
+                });
+
+        var trained =
+                cairn.call("POST", base + "/adaptation/train", A, "{\"subject\":\"memories\"}");
+
+        assertThat(trained.status()).as(trained.body()).isEqualTo(201);
+        // five judged questions, one memory each: one held back with its memory, four trained on
+        assertThat(trained.json().at("/report/trainQueries").asInt()).isEqualTo(4);
+        assertThat(trained.json().at("/report/heldOutQueries").asInt()).isEqualTo(1);
+        assertThat(trained.json().at("/report/unseenDocuments/queries").asInt()).isEqualTo(1);
+        // the held-back question finds its memory first already (nDCG@10 1.0): nothing to win
+        assertThat(trained.json().at("/report/baselineNdcg10").asDouble()).isEqualTo(1.0);
+        assertThat(trained.json().path("state").asText()).isEqualTo("rejected");
+        var memories = cairn.call("GET", base + "/adaptation?subject=memories", A, null).json();
+        assertThat(memories.at("/versions/0/version").asInt()).isEqualTo(1);
+        assertThat(memories.at("/versions/0/state").asText())
+                .isEqualTo(trained.json().path("state").asText());
+        // retrieve's adaptations are another list, and documents are the default subject
+        assertThat(cairn.call("GET", base + "/adaptation", A, null).json().path("versions"))
+                .isEmpty();
+        assertThat(
+                        cairn.call("GET", base + "/adaptation?subject=documents", A, null)
+                                .json()
+                                .path("versions"))
+                .isEmpty();
+        var recalled =
+                cairn.call(
+                        "POST",
+                        base + "/recall",
+                        A,
+                        "{\"query\":\"flush the session cache\",\"scope\":\"namespace\"}");
+        assertThat(recalled.status()).as(recalled.body()).isEqualTo(200);
+        assertThat(recalled.json().path("adaptation").toString()).isEqualTo("{\"applied\":false}");
+        assertProblem(
+                cairn.call("DELETE", base + "/adaptation?subject=memories", A, null),
+                404,
+                "no active adaptation");
+    }
+
     static CairnCalls.Response post(String body) {
         return cairn.call("POST", NS + "/feedback", writer, body);
     }

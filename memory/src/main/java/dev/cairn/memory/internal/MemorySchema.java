@@ -3,7 +3,10 @@ package dev.cairn.memory.internal;
 import dev.cairn.store.Schema;
 import java.util.List;
 
-/** The memory module's tables in the store: typed memories, their status history and proposals. */
+/**
+ * The memory module's tables in the store: typed memories, their status history, proposals and
+ * recall's adaptations.
+ */
 public final class MemorySchema implements Schema {
 
     @Override
@@ -19,6 +22,9 @@ public final class MemorySchema implements Schema {
     @Override
     public List<String> migrations() {
         return List.of(
-                "V003__memory.sql", "V007__proposals.sql", "V018__model_id_without_precision.sql");
+                "V003__memory.sql",
+                "V007__proposals.sql",
+                "V018__model_id_without_precision.sql",
+                "V022__memory_adaptations.sql");
     }
 }

@@ -10,6 +10,9 @@ import dev.cairn.memory.RecallScorer;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.memory.store.MemoryRepository;
+import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.AdaptationStore;
+import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.lexical.LexicalIndex;
 import dev.cairn.safety.WriteGuard;
 import dev.cairn.store.Namespace;
@@ -21,6 +24,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Default {@link MemoryService}: wires the derived {@link MemoryIndexes} into the store's change
@@ -44,6 +48,7 @@ final class DefaultMemoryService implements MemoryService {
     private final MemoryWriter writer;
     private final MemoryRecall recall;
     private final MemoryMaintenance maintenance;
+    private final MemoryAdaptations adaptations;
 
     DefaultMemoryService(
             Store store,
@@ -87,6 +92,7 @@ final class DefaultMemoryService implements MemoryService {
                                 TokenCounter.caching(model.tokenCounter(), TOKEN_COUNTS_CACHED)),
                         indexes,
                         stats);
+        this.adaptations = new MemoryAdaptations(store, model, recall, indexes);
         this.maintenance =
                 new MemoryMaintenance(
                         store,
@@ -177,7 +183,38 @@ final class DefaultMemoryService implements MemoryService {
                             + " userId, or \"scope\": \"namespace\" to recall every user's"
                             + " memories");
         }
-        return recall.recall(request);
+        return recall.recall(request, adaptations.active(namespace.name()));
+    }
+
+    // ---- learning from judgments ------------------------------------------------------------
+
+    @Override
+    public Adaptation tune(String namespace, TuneOptions options) {
+        requireNamespace(namespace);
+        return adaptations.tune(namespace, options);
+    }
+
+    @Override
+    public Optional<Adaptation> rollbackAdaptation(String namespace) {
+        requireNamespace(namespace);
+        return adaptations.rollback(namespace);
+    }
+
+    @Override
+    public void restoreAdaptations(String namespace, List<Adaptation> versions) {
+        requireNamespace(namespace);
+        adaptations.restore(namespace, versions);
+    }
+
+    @Override
+    public AdaptationStore adaptations() {
+        return adaptations.store();
+    }
+
+    private void requireNamespace(String namespace) {
+        if (store.namespace(namespace).isEmpty()) {
+            throw new NoSuchElementException("namespace '" + namespace + "' does not exist");
+        }
     }
 
     // ---- maintenance ----------------------------------------------------------------------

@@ -17,6 +17,10 @@ import dev.cairn.memory.TextNormalizer;
 import dev.cairn.memory.TimeMentions;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.retrieval.dense.UnitVectors;
+import dev.cairn.retrieval.feedback.ActiveAdaptations;
+import dev.cairn.retrieval.feedback.AppliedAdaptation;
+import dev.cairn.retrieval.feedback.JudgedPrior;
+import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.fusion.FusedCandidate;
 import dev.cairn.retrieval.fusion.Fusion;
 import dev.cairn.retrieval.fusion.Normalization;
@@ -145,11 +149,57 @@ final class MemoryRecall implements AutoCloseable {
                 SignalWeights.of(config.recall().lexicalWeight(), config.recall().denseWeight(), 0);
     }
 
-    /** Recalls from a namespace that exists. */
-    RecallResult recall(RecallRequest request) {
+    /**
+     * How a recall applies a namespace's adaptation ({@link MemoryAdaptations}): the query vector
+     * through its adapter, the dense weight times its factor, its judged-relevant prior.
+     *
+     * @param adapter null when none is active
+     * @param vector the query vector already adapted, or null for recall to embed and adapt it
+     * @param denseWeight the factor on the hybrid mix's dense weight
+     * @param prior the judged-relevant prior ({@link JudgedPrior#NONE} when none)
+     * @param version the active version, 0 when none
+     */
+    record Adapting(
+            QueryAdapter adapter,
+            float[] vector,
+            double denseWeight,
+            JudgedPrior prior,
+            int version) {
+
+        /** No adaptation: recall as it is without judgments. */
+        static final Adapting NONE = new Adapting(null, null, 1, JudgedPrior.NONE, 0);
+
+        static Adapting of(ActiveAdaptations.Active active) {
+            return active.version() == 0
+                    ? NONE
+                    : new Adapting(
+                            active.adapter(),
+                            null,
+                            active.denseWeight(),
+                            active.prior(),
+                            active.version());
+        }
+
+        AppliedAdaptation applied() {
+            return version == 0
+                    ? AppliedAdaptation.NONE
+                    : new AppliedAdaptation(version, denseWeight, prior.weight());
+        }
+    }
+
+    /** Recalls from a namespace that exists, under its adaptation. */
+    RecallResult recall(RecallRequest request, Adapting adapting) {
+        return recall(request, adapting, config.recall().recordRecalls());
+    }
+
+    /**
+     * As {@link #recall(RecallRequest, Adapting)}, recording what was recalled only when {@code
+     * record} (a tuning run's rankings are no recalls of the namespace's users).
+     */
+    RecallResult recall(RecallRequest request, Adapting adapting, boolean record) {
         inFlight.incrementAndGet();
         try {
-            return recallCounted(request);
+            return recallCounted(request, adapting, record);
         } finally {
             inFlight.decrementAndGet();
         }
@@ -163,7 +213,7 @@ final class MemoryRecall implements AutoCloseable {
         return recalls <= 1 ? SCAN_ALONE : SCAN_BESIDE_OTHERS;
     }
 
-    private RecallResult recallCounted(RecallRequest request) {
+    private RecallResult recallCounted(RecallRequest request, Adapting adapting, boolean record) {
         long started = System.nanoTime();
         String ns = request.namespace();
         stats.recalls.incrementAndGet();
@@ -185,13 +235,16 @@ final class MemoryRecall implements AutoCloseable {
             tasks.put(Signal.LEXICAL, () -> lexical(request, table, eligible, named));
         }
         if (request.mode() != RecallMode.LEXICAL) {
-            tasks.put(Signal.DENSE, () -> dense(request.query(), table, eligible));
+            tasks.put(Signal.DENSE, () -> dense(request.query(), adapting, table, eligible));
         }
         SignalWeights weights =
                 switch (request.mode()) {
                     case LEXICAL -> LEXICAL_ONLY;
                     case DENSE -> DENSE_ONLY;
-                    case HYBRID -> hybrid;
+                    case HYBRID ->
+                            adapting.denseWeight() == 1
+                                    ? hybrid
+                                    : hybrid.scaled(Signal.DENSE, adapting.denseWeight());
                 };
         SignalRun run =
                 search.run(
@@ -295,6 +348,19 @@ final class MemoryRecall implements AutoCloseable {
                                         : OptionalDouble.empty();
                             });
         }
+        if (adapting.prior().active()) {
+            JudgedPrior prior = adapting.prior();
+            found =
+                    lifted(
+                            found,
+                            RecallBoost.JUDGED,
+                            m -> {
+                                double lift = prior.lift(m.id());
+                                return lift > 0
+                                        ? OptionalDouble.of(1 + lift)
+                                        : OptionalDouble.empty();
+                            });
+        }
         // last, so that a reaction lifted by its session or its exchange is discounted too
         MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
         if (brief.discount() > 0) {
@@ -325,7 +391,7 @@ final class MemoryRecall implements AutoCloseable {
         if (partial) {
             stats.partialRecalls.incrementAndGet();
         }
-        if (config.recall().recordRecalls() && !ranked.isEmpty()) {
+        if (record && !ranked.isEmpty()) {
             List<String> recalled = ranked.stream().map(ScoredMemory::id).toList();
             recorder.record(ns, recalled, now);
         }
@@ -337,7 +403,8 @@ final class MemoryRecall implements AutoCloseable {
                 named,
                 request.userId().isEmpty()
                         ? Namespace.RecallScope.NAMESPACE
-                        : Namespace.RecallScope.USER);
+                        : Namespace.RecallScope.USER,
+                adapting.applied());
     }
 
     /**
@@ -449,10 +516,34 @@ final class MemoryRecall implements AutoCloseable {
         return Ranking.of(entries);
     }
 
-    /** The query's nearest memories within scope, by the exact scan; scores any other too. */
+    /**
+     * The query's nearest memories within scope, by the exact scan; scores any other too. The query
+     * vector goes through the active adapter.
+     */
     private Ranking dense(
-            String text, Map<String, MemoryIndexes.Entry> table, Predicate<Memory> eligible) {
-        float[] query = model.embedQuery(text);
+            String text,
+            Adapting adapting,
+            Map<String, MemoryIndexes.Entry> table,
+            Predicate<Memory> eligible) {
+        float[] query = adapting.vector();
+        if (query == null) {
+            query = model.embedQuery(text);
+            if (adapting.adapter() != null) {
+                query = adapting.adapter().apply(query);
+            }
+        }
+        return nearest(query, table, eligible, config.recall().candidates());
+    }
+
+    /**
+     * The {@code count} memories within scope nearest {@code query} (an embedded query vector), by
+     * the exact scan; the ranking scores any other memory of the table too.
+     */
+    Ranking nearest(
+            float[] query,
+            Map<String, MemoryIndexes.Entry> table,
+            Predicate<Memory> eligible,
+            int count) {
         return Ranking.dense(
                 scanFor(inFlight.get())
                         .nearest(
@@ -461,7 +552,7 @@ final class MemoryRecall implements AutoCloseable {
                                 MemoryIndexes.Entry::vector,
                                 e -> eligible.test(e.memory()),
                                 query,
-                                config.recall().candidates()),
+                                count),
                 query,
                 UnitVectors.COSINE,
                 id -> {

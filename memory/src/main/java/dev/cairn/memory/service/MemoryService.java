@@ -5,6 +5,10 @@ import dev.cairn.memory.Memory;
 import dev.cairn.memory.NewMemory;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.store.MemoryFilter;
+import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.AdaptationStore;
+import dev.cairn.retrieval.feedback.TuneOptions;
+import dev.cairn.retrieval.feedback.Tuner;
 import dev.cairn.retrieval.lexical.LexicalIndex;
 import dev.cairn.safety.WriteBlockedException;
 import dev.cairn.safety.WriteGuard;
@@ -13,6 +17,7 @@ import dev.cairn.store.PageRequest;
 import dev.cairn.store.Store;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Typed agent memory over a {@link Store}: writes through write safety, redaction, de-duplication
@@ -71,7 +76,34 @@ public interface MemoryService extends AutoCloseable {
     /** Any status -> INVALIDATED (409 from INVALIDATED). */
     Memory invalidate(String namespace, String id, String actor, String reason);
 
+    /** Recalls, under the namespace's active recall adaptation if it has one. */
     RecallResult recall(RecallRequest request);
+
+    /**
+     * Trains a recall adaptation from the namespace's memory judgments, compares it with the
+     * current recall on the held-back judgments and activates it only if it wins there ({@link
+     * Tuner}, the rule retrieve's adaptations follow).
+     *
+     * @return the new version, active or rejected, with its report
+     * @throws java.util.NoSuchElementException when the namespace does not exist
+     * @throws IllegalStateException when there are too few judged queries
+     */
+    Adaptation tune(String namespace, TuneOptions options);
+
+    /**
+     * Rolls the namespace's active recall adaptation back to the one it replaced (or to none).
+     *
+     * @return the adaptation active now, empty when none
+     * @throws java.util.NoSuchElementException when the namespace or an active adaptation is
+     *     missing
+     */
+    Optional<Adaptation> rollbackAdaptation(String namespace);
+
+    /** Stores exported recall adaptations as they were; the next recall reads them. */
+    void restoreAdaptations(String namespace, List<Adaptation> versions);
+
+    /** The namespaces' recall adaptations (read them; change them through {@link #tune}). */
+    AdaptationStore adaptations();
 
     /** Runs every maintenance job once, now (they also run on the configured schedule). */
     MaintenanceReport maintain();

@@ -3,6 +3,7 @@ package dev.cairn.memory.service;
 import dev.cairn.memory.AssembledContext;
 import dev.cairn.memory.PersonNames;
 import dev.cairn.memory.ScoredMemory;
+import dev.cairn.retrieval.feedback.AppliedAdaptation;
 import dev.cairn.store.Namespace;
 import java.util.List;
 import java.util.Objects;
@@ -19,6 +20,8 @@ import java.util.Objects;
  *     memories were {@code speakerBonus} more relevant
  * @param scope whose memories were read: one user's ({@code USER}) or every user's ({@code
  *     NAMESPACE})
+ * @param adaptation the namespace's recall adaptation this recall applied ({@link
+ *     AppliedAdaptation#NONE} when none is active)
  */
 public record RecallResult(
         List<ScoredMemory> memories,
@@ -26,11 +29,13 @@ public record RecallResult(
         boolean partial,
         long tookMillis,
         List<PersonNames.NamedPerson> people,
-        Namespace.RecallScope scope) {
+        Namespace.RecallScope scope,
+        AppliedAdaptation adaptation) {
     public RecallResult {
         memories = List.copyOf(memories);
         Objects.requireNonNull(context, "context");
         people = List.copyOf(people);
         Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(adaptation, "adaptation");
     }
 }

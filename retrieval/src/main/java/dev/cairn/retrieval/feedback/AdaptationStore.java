@@ -17,11 +17,19 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
- * A namespace's trained adapters in {@code retrieval_adaptations}: every training run adds a
- * version, at most one is {@link Adaptation.State#ACTIVE}, and a rollback returns to the version
- * the active one replaced. Thread-safe (each change is one transaction under the namespace's lock).
+ * A namespace's trained adapters of one kind: retrieve's in {@code retrieval_adaptations}, recall's
+ * in {@code memory_adaptations} (the same columns; each kind numbers its versions and has its
+ * active one). Every training run adds a version, at most one is {@link Adaptation.State#ACTIVE},
+ * and a rollback returns to the version the active one replaced. Thread-safe (each change is one
+ * transaction under the namespace's lock).
  */
 public final class AdaptationStore {
+
+    /** The table of retrieve's adaptations (documents). */
+    public static final String DOCUMENTS_TABLE = "retrieval_adaptations";
+
+    /** The table of recall's adaptations (memories). */
+    public static final String MEMORIES_TABLE = "memory_adaptations";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COLUMNS =
@@ -29,9 +37,21 @@ public final class AdaptationStore {
                     + " prior_weight, prior";
 
     private final SqlAccess sql;
+    private final String table;
 
-    public AdaptationStore(SqlAccess sql) {
+    private AdaptationStore(SqlAccess sql, String table) {
         this.sql = sql;
+        this.table = table;
+    }
+
+    /** Retrieve's adaptations, trained from document and chunk judgments. */
+    public static AdaptationStore documents(SqlAccess sql) {
+        return new AdaptationStore(sql, DOCUMENTS_TABLE);
+    }
+
+    /** Recall's adaptations, trained from memory judgments. */
+    public static AdaptationStore memories(SqlAccess sql) {
+        return new AdaptationStore(sql, MEMORIES_TABLE);
     }
 
     /**
@@ -50,8 +70,7 @@ public final class AdaptationStore {
                     int version = 1;
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "SELECT max(version) FROM retrieval_adaptations"
-                                            + " WHERE namespace = ?")) {
+                                    "SELECT max(version) FROM " + table + " WHERE namespace = ?")) {
                         ps.setString(1, namespace);
                         try (ResultSet rs = ps.executeQuery()) {
                             if (rs.next()) {
@@ -105,7 +124,9 @@ public final class AdaptationStore {
                     if (activates) {
                         try (PreparedStatement ps =
                                 c.prepareStatement(
-                                        "UPDATE retrieval_adaptations SET state = 'RETIRED'"
+                                        "UPDATE "
+                                                + table
+                                                + " SET state = 'RETIRED'"
                                                 + " WHERE namespace = ? AND state = 'ACTIVE'")) {
                             ps.setString(1, namespace);
                             ps.executeUpdate();
@@ -114,7 +135,9 @@ public final class AdaptationStore {
                     for (Adaptation a : versions) {
                         try (PreparedStatement ps =
                                 c.prepareStatement(
-                                        "DELETE FROM retrieval_adaptations WHERE namespace = ?"
+                                        "DELETE FROM "
+                                                + table
+                                                + " WHERE namespace = ?"
                                                 + " AND version = ?")) {
                             ps.setString(1, namespace);
                             ps.setInt(2, a.version());
@@ -129,7 +152,9 @@ public final class AdaptationStore {
     private void insert(Connection c, String namespace, Adaptation a) throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement(
-                        "INSERT INTO retrieval_adaptations (namespace, "
+                        "INSERT INTO "
+                                + table
+                                + " (namespace, "
                                 + COLUMNS
                                 + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, namespace);
@@ -158,7 +183,8 @@ public final class AdaptationStore {
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "SELECT version FROM retrieval_adaptations"
+                                    "SELECT version FROM "
+                                            + table
                                             + " WHERE namespace = ? AND state = 'ACTIVE'")) {
                         ps.setString(1, namespace);
                         try (ResultSet rs = ps.executeQuery()) {
@@ -207,8 +233,7 @@ public final class AdaptationStore {
                 namespace,
                 c -> {
                     try (PreparedStatement ps =
-                            c.prepareStatement(
-                                    "DELETE FROM retrieval_adaptations WHERE namespace = ?")) {
+                            c.prepareStatement("DELETE FROM " + table + " WHERE namespace = ?")) {
                         ps.setString(1, namespace);
                         return ps.executeUpdate();
                     }
@@ -220,11 +245,13 @@ public final class AdaptationStore {
         return found.isEmpty() ? Optional.empty() : Optional.of(found.getFirst());
     }
 
-    private static void setState(Connection c, String namespace, int version, Adaptation.State s)
+    private void setState(Connection c, String namespace, int version, Adaptation.State s)
             throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement(
-                        "UPDATE retrieval_adaptations SET state = ?"
+                        "UPDATE "
+                                + table
+                                + " SET state = ?"
                                 + " WHERE namespace = ? AND version = ?")) {
             ps.setString(1, s.name());
             ps.setString(2, namespace);
@@ -239,7 +266,9 @@ public final class AdaptationStore {
                 c.prepareStatement(
                         "SELECT "
                                 + COLUMNS
-                                + " FROM retrieval_adaptations WHERE namespace = ?"
+                                + " FROM "
+                                + table
+                                + " WHERE namespace = ?"
                                 + and
                                 + order)) {
             ps.setString(1, namespace);

@@ -72,8 +72,16 @@ public record JudgedPrior(double weight, Map<String, Integer> relevantQueries) {
 
     /** The boost of a candidate of {@code documentId} under RRF constant {@code k}; 0 if none. */
     public double boost(String documentId, int k) {
-        Integer n = relevantQueries.get(documentId);
-        return n == null ? 0 : weight * n / (n + 1.0) / (k + 1);
+        return lift(documentId) / (k + 1);
+    }
+
+    /**
+     * {@code weight * n / (n + 1)} for a key {@code n} training queries judged relevant, 0 if none:
+     * recall multiplies such a memory's relevance by {@code 1 + lift} (it has no RRF constant).
+     */
+    public double lift(String key) {
+        Integer n = relevantQueries.get(key);
+        return n == null ? 0 : weight * n / (n + 1.0);
     }
 
     /**

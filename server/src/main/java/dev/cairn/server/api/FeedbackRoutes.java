@@ -2,6 +2,7 @@ package dev.cairn.server.api;
 
 import dev.cairn.api.body.FeedbackBody;
 import dev.cairn.api.view.FeedbackViews;
+import dev.cairn.memory.service.MemoryService;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.Judgment;
@@ -23,20 +24,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Relevance feedback and the adaptation trained from it, under {@code /v1/namespaces/{ns}}: {@code
+ * Relevance feedback and the adaptations trained from it, under {@code /v1/namespaces/{ns}}: {@code
  * POST/GET feedback} (write / read), {@code POST adaptation/train}, {@code GET/DELETE adaptation}
- * (admin).
+ * (admin). An adaptation is retrieve's ({@code subject} {@code documents}, the default) or recall's
+ * ({@code memories}): the body's {@code subject} or the query parameter {@code ?subject=} says
+ * which.
  */
 public final class FeedbackRoutes implements HttpService {
 
     private static final String BASE = "/v1/namespaces/{ns}";
 
+    private static final QueryParameters SUBJECT = QueryParameters.accept("subject");
+
     private final KnowledgeBase knowledge;
+    private final MemoryService memory;
     private final Store store;
     private final long maxBodyBytes;
 
-    public FeedbackRoutes(KnowledgeBase knowledge, long maxBodyBytes) {
+    public FeedbackRoutes(KnowledgeBase knowledge, MemoryService memory, long maxBodyBytes) {
         this.knowledge = knowledge;
+        this.memory = memory;
         this.store = knowledge.store();
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -46,8 +53,8 @@ public final class FeedbackRoutes implements HttpService {
         rules.post(BASE + "/feedback", this::record)
                 .get(BASE + "/feedback", QueryParameters.PAGE.to(this::list))
                 .post(BASE + "/adaptation/train", this::train)
-                .get(BASE + "/adaptation", this::adaptation)
-                .delete(BASE + "/adaptation", this::rollback);
+                .get(BASE + "/adaptation", SUBJECT.to(this::adaptation))
+                .delete(BASE + "/adaptation", SUBJECT.to(this::rollback));
         Routes.methodNotAllowed(
                 rules, BASE + "/feedback", BASE + "/adaptation/train", BASE + "/adaptation");
     }
@@ -115,24 +122,44 @@ public final class FeedbackRoutes implements HttpService {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.ADMIN);
         TrainBody body =
                 RequestBodies.readOptional(
-                        req, maxBodyBytes, TrainBody.class, new TrainBody(null, null));
-        Adaptation trained = knowledge.tune(ns, body.options());
+                        req, maxBodyBytes, TrainBody.class, new TrainBody(null, null, null));
+        Adaptation trained =
+                switch (body.adaptationSubject()) {
+                    case DOCUMENTS -> knowledge.tune(ns, body.options());
+                    case MEMORIES -> memory.tune(ns, body.options());
+                };
         Json.send(res, 201, AdaptationViews.AdaptationView.of(trained));
     }
 
     private void adaptation(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.ADMIN);
-        Json.send(res, 200, state(ns));
+        Json.send(res, 200, state(ns, subject(req)));
     }
 
     private void rollback(ServerRequest req, ServerResponse res) {
         String ns = NamespaceRoutes.requireNamespace(req, store, Role.ADMIN);
-        knowledge.rollback(ns);
-        Json.send(res, 200, state(ns));
+        AdaptationSubject subject = subject(req);
+        switch (subject) {
+            case DOCUMENTS -> knowledge.rollback(ns);
+            case MEMORIES -> memory.rollbackAdaptation(ns);
+        }
+        Json.send(res, 200, state(ns, subject));
     }
 
-    private AdaptationViews.AdaptationState state(String ns) {
-        List<Adaptation> all = knowledge.adaptations().all(ns);
+    /** {@code ?subject=documents|memories}, documents when absent. */
+    private static AdaptationSubject subject(ServerRequest req) {
+        return req.query()
+                .first("subject")
+                .map(AdaptationSubject::parse)
+                .orElse(AdaptationSubject.DOCUMENTS);
+    }
+
+    private AdaptationViews.AdaptationState state(String ns, AdaptationSubject subject) {
+        List<Adaptation> all =
+                switch (subject) {
+                    case DOCUMENTS -> knowledge.adaptations().all(ns);
+                    case MEMORIES -> memory.adaptations().all(ns);
+                };
         return new AdaptationViews.AdaptationState(
                 all.stream()
                         .filter(a -> a.state() == Adaptation.State.ACTIVE)

@@ -5,11 +5,14 @@ import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.eval.locomo.Locomo;
 import dev.cairn.eval.locomo.LocomoEval;
+import dev.cairn.eval.locomo.LocomoTuning;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.MemoryServiceConfig;
 import dev.cairn.memory.service.MemoryServiceConfig.Boosts;
 import dev.cairn.memory.service.RecallMode;
 import dev.cairn.memory.service.RecallRequest;
+import dev.cairn.retrieval.feedback.QueryAdapterTrainer;
+import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.retrieval.lexical.LexicalIndex;
 import dev.cairn.safety.WriteGuard;
@@ -193,6 +196,35 @@ final class EvalLocomoCommand implements Callable<Integer> {
     boolean oneNamespace;
 
     @Option(
+            names = "--tune-share",
+            paramLabel = "X",
+            description =
+                    "learning from judgments: per conversation, record this share of its questions'"
+                            + " evidence as memory judgments, train recall's adaptation from them"
+                            + " and score the other questions before and after, apart for those"
+                            + " whose evidence was judged and those whose was not (hybrid only);"
+                            + " default: off")
+    Double tuneShare;
+
+    @Option(
+            names = "--tune-prior-weight",
+            paramLabel = "X",
+            description =
+                    "with --tune-share, the judged-relevant prior's weight (default "
+                            + TuneOptions.DEFAULT_PRIOR_WEIGHT
+                            + ")")
+    Double tunePriorWeight;
+
+    @Option(
+            names = "--tune-regularization",
+            paramLabel = "X",
+            description =
+                    "with --tune-share, the adapter's pull to the identity (default "
+                            + QueryAdapterTrainer.Config.DEFAULT_REGULARIZATION
+                            + ")")
+    Double tuneRegularization;
+
+    @Option(
             names = "--json",
             paramLabel = "FILE",
             description = "also write the results as JSON to FILE; default: none")
@@ -313,6 +345,36 @@ final class EvalLocomoCommand implements Callable<Integer> {
             if (oneNamespace) {
                 eval.inOneNamespace();
             }
+            if (tuneShare != null) {
+                if (oneNamespace) {
+                    throw new IllegalArgumentException(
+                            "--tune-share measures one namespace per conversation; leave out"
+                                    + " --one-namespace");
+                }
+                TuneOptions options = TuneOptions.DEFAULTS;
+                if (tunePriorWeight != null) {
+                    options = options.withPriorWeight(tunePriorWeight);
+                }
+                if (tuneRegularization != null) {
+                    options =
+                            options.withTrainer(
+                                    options.trainer().withRegularization(tuneRegularization));
+                }
+                printTuning(
+                        new LocomoTuning(
+                                        eval,
+                                        store,
+                                        service,
+                                        msg -> System.err.println("[locomo] " + msg))
+                                .run(
+                                        conversations,
+                                        tuneShare,
+                                        QueryAdapterTrainer.Config.DEFAULT_SEED,
+                                        ks,
+                                        threshold,
+                                        options));
+                return 0;
+            }
             if (questionsFile == null) {
                 result = eval.run(conversations, ks, parsed, threshold);
             } else {
@@ -386,6 +448,46 @@ final class EvalLocomoCommand implements Callable<Integer> {
             Files.write(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(out));
         }
         return 0;
+    }
+
+    private void printTuning(LocomoTuning.Result r) {
+        System.out.printf(
+                Locale.ROOT,
+                "LoCoMo, learning from judgments: %d conversations, %d questions judged;"
+                        + " adaptation trained in %d, activated in %d%n",
+                r.conversations(),
+                r.judged(),
+                r.trained(),
+                r.activated());
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-22s", "scored"));
+        ks.forEach(
+                k ->
+                        header.append(
+                                String.format(
+                                        Locale.ROOT, " %-22s", "recall@" + k + " before/after")));
+        System.out.println(header);
+        for (var row :
+                List.of(
+                        Map.entry("all", r.all()),
+                        Map.entry("seen evidence", r.seen()),
+                        Map.entry("unseen evidence", r.unseen()))) {
+            LocomoTuning.Group g = row.getValue();
+            StringBuilder line =
+                    new StringBuilder(
+                            String.format(
+                                    Locale.ROOT,
+                                    "%-22s",
+                                    row.getKey() + " (" + g.questions() + ")"));
+            ks.forEach(
+                    k ->
+                            line.append(
+                                    String.format(
+                                            Locale.ROOT,
+                                            " %.4f / %.4f        ",
+                                            g.before().getOrDefault(k, 0.0),
+                                            g.after().getOrDefault(k, 0.0))));
+            System.out.println(line.toString().stripTrailing());
+        }
     }
 
     private void print(LocomoEval.Result r) {

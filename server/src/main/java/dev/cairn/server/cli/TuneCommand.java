@@ -1,13 +1,17 @@
 package dev.cairn.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.memory.service.MemoryService;
+import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.server.Cairn;
+import dev.cairn.server.api.AdaptationSubject;
 import dev.cairn.server.api.body.TrainBody;
 import dev.cairn.server.api.view.AdaptationViews;
 import dev.cairn.server.http.Json;
 import java.io.IOException;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -15,11 +19,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code cairn tune --namespace NS [--hold-out X] [--rollback] [--server URL --token T]}: trains a
- * query adapter from the namespace's recorded feedback, activating it only if it beats the current
- * ranking on the held-back judgments ({@code POST adaptation/train}), or rolls the active one back
- * ({@code DELETE adaptation}). On the server given, on the one that holds the local data dir, or
- * else in the local data dir itself.
+ * {@code cairn tune --namespace NS [--memories] [--hold-out X] [--rollback] [--server URL --token
+ * T]}: trains a query adapter from the namespace's recorded feedback, activating it only if it
+ * beats the current ranking on the held-back judgments ({@code POST adaptation/train}), or rolls
+ * the active one back ({@code DELETE adaptation}); retrieve's from document and chunk judgments, or
+ * with {@code --memories} recall's from memory judgments. On the server given, on the one that
+ * holds the local data dir, or else in the local data dir itself.
  */
 @Command(
         name = "tune",
@@ -54,6 +59,13 @@ final class TuneCommand implements Callable<Integer> {
     @Option(names = "--rollback", description = "roll the active adaptation back instead")
     boolean rollback;
 
+    @Option(
+            names = "--memories",
+            description =
+                    "recall's adaptation, from memory judgments, instead of retrieve's (from"
+                            + " document and chunk judgments)")
+    boolean memories;
+
     @Option(names = "--json", description = "print the API's JSON answer")
     boolean json;
 
@@ -66,21 +78,31 @@ final class TuneCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         RemoteOptions server = local.askedOrRunning(remote);
         String base = "/v1/namespaces/" + namespace + "/adaptation";
+        AdaptationSubject subject =
+                memories ? AdaptationSubject.MEMORIES : AdaptationSubject.DOCUMENTS;
         if (rollback) {
             JsonNode state;
             if (server != null) {
-                state = Json.MAPPER.readTree(server.delete(base));
+                state =
+                        Json.MAPPER.readTree(
+                                server.delete(base + "?subject=" + subject.wireName()));
             } else {
                 try (Cairn cairn = local.openToRead(namespace)) {
+                    Optional<Adaptation> now;
+                    if (memories) {
+                        try (MemoryService memory = local.openMemory(cairn)) {
+                            now = memory.rollbackAdaptation(namespace);
+                        }
+                    } else {
+                        now = cairn.knowledge().rollback(namespace);
+                    }
                     state =
                             Json.MAPPER
                                     .createObjectNode()
                                     .set(
                                             "active",
                                             Json.MAPPER.valueToTree(
-                                                    cairn.knowledge()
-                                                            .rollback(namespace)
-                                                            .map(AdaptationViews.AdaptationView::of)
+                                                    now.map(AdaptationViews.AdaptationView::of)
                                                             .orElse(null)));
                 }
             }
@@ -93,7 +115,7 @@ final class TuneCommand implements Callable<Integer> {
                             : "rolled back; no adaptation is active");
             return 0;
         }
-        TrainBody settings = new TrainBody(holdOut, priorWeight);
+        TrainBody settings = new TrainBody(subject.wireName(), holdOut, priorWeight);
         JsonNode trained;
         if (server != null) {
             trained =
@@ -101,10 +123,15 @@ final class TuneCommand implements Callable<Integer> {
                             server.post(base + "/train", Json.MAPPER.valueToTree(settings)));
         } else {
             try (Cairn cairn = local.openToRead(namespace)) {
-                trained =
-                        Json.MAPPER.valueToTree(
-                                AdaptationViews.AdaptationView.of(
-                                        cairn.knowledge().tune(namespace, settings.options())));
+                Adaptation adaptation;
+                if (memories) {
+                    try (MemoryService memory = local.openMemory(cairn)) {
+                        adaptation = memory.tune(namespace, settings.options());
+                    }
+                } else {
+                    adaptation = cairn.knowledge().tune(namespace, settings.options());
+                }
+                trained = Json.MAPPER.valueToTree(AdaptationViews.AdaptationView.of(adaptation));
             }
         }
         if (json) {

@@ -7,7 +7,9 @@ import java.util.Map;
 /**
  * The answer of {@code POST recall} (also the {@code recall_memory} tool's and the command line's):
  * the scored memories, the assembled context with its token count and the memory ids per layer, and
- * the people the query named (whose memories were more relevant) with the name that matched.
+ * the people the query named (whose memories were more relevant) with the name that matched, whose
+ * memories were read ({@code scope}) and the namespace's recall adaptation it applied (the same
+ * shape as retrieve's).
  */
 public record RecallAnswer(
         List<Scored> memories,
@@ -17,7 +19,8 @@ public record RecallAnswer(
         boolean partial,
         long tookMs,
         List<Person> people,
-        String scope) {
+        String scope,
+        RetrieveAnswer.Adaptation adaptation) {
 
     /**
      * A person the query named: {@code asked} is the query's word, {@code name} the name of theirs
@@ -31,7 +34,8 @@ public record RecallAnswer(
 
     /**
      * The parts of a recall score; {@code boosts} says how much of {@code relevance} each boost
-     * added (period, time, session, exchange, speaker, facet), only those that applied.
+     * added (period, time, session, exchange, speaker, facet, judged, brief), only those that
+     * applied.
      */
     public record Components(
             double relevance,

@@ -9,6 +9,7 @@ import dev.cairn.retrieval.RetrieveResult;
 import dev.cairn.retrieval.RetrievedHit;
 import dev.cairn.retrieval.SignalOutcome;
 import dev.cairn.retrieval.TraceCandidate;
+import dev.cairn.retrieval.feedback.AppliedAdaptation;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.store.Authority;
 import dev.cairn.retrieval.store.StoredChunk;
@@ -86,15 +87,16 @@ public final class KnowledgeViews {
                 outcomes(result.signals()),
                 result.partial(),
                 adaptation(
-                        result.adaptationVersion(),
-                        result.adaptationDenseWeight(),
-                        result.adaptationPriorWeight()));
+                        new AppliedAdaptation(
+                                result.adaptationVersion(),
+                                result.adaptationDenseWeight(),
+                                result.adaptationPriorWeight())));
     }
 
-    private static RetrieveAnswer.Adaptation adaptation(
-            int version, double denseWeight, double priorWeight) {
-        return version > 0
-                ? new RetrieveAnswer.Adaptation(true, version, denseWeight, priorWeight)
+    /** What a retrieve or recall answer says of the adaptation it applied. */
+    static RetrieveAnswer.Adaptation adaptation(AppliedAdaptation a) {
+        return a.applied()
+                ? new RetrieveAnswer.Adaptation(true, a.version(), a.denseWeight(), a.priorWeight())
                 : new RetrieveAnswer.Adaptation(false, null, null, null);
     }
 

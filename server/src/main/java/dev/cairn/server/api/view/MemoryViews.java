@@ -105,7 +105,8 @@ public final class MemoryViews {
                 r.partial(),
                 r.tookMillis(),
                 r.people().stream().map(MemoryViews::person).toList(),
-                r.scope().label());
+                r.scope().label(),
+                KnowledgeViews.adaptation(r.adaptation()));
     }
 
     private static RecallAnswer.Components components(ScoreComponents c) {

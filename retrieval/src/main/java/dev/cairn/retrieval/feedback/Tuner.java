@@ -1,22 +1,8 @@
-package dev.cairn.retrieval;
+package dev.cairn.retrieval.feedback;
 
 import dev.cairn.embeddings.EmbeddingModel;
-import dev.cairn.retrieval.feedback.ActivationRule;
-import dev.cairn.retrieval.feedback.Adaptation;
-import dev.cairn.retrieval.feedback.AdaptationStore;
-import dev.cairn.retrieval.feedback.FeedbackLog;
-import dev.cairn.retrieval.feedback.HeldBackScore;
-import dev.cairn.retrieval.feedback.JudgedPrior;
-import dev.cairn.retrieval.feedback.Judgment;
-import dev.cairn.retrieval.feedback.JudgmentSplit;
-import dev.cairn.retrieval.feedback.QueryAdapter;
-import dev.cairn.retrieval.feedback.QueryAdapterTrainer;
-import dev.cairn.retrieval.feedback.RankingQuality;
-import dev.cairn.retrieval.feedback.TuneOptions;
-import dev.cairn.retrieval.feedback.TuneReport;
-import dev.cairn.retrieval.store.DocumentRepository;
-import dev.cairn.retrieval.store.StoredChunk;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -26,36 +12,54 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Trains a namespace's adaptation from its document and chunk judgments and decides whether to
- * activate it. The judged queries are split by {@link JudgmentSplit} (a document-disjoint hold-out
- * and a query hold-out, seeded); the query adapter is trained on the training queries with the
- * untuned search's top chunks of both signals as hard negatives; the dense signal's fusion weight
- * factor is chosen from {@link #DENSE_WEIGHTS} by the training queries' mean nDCG@10 with the new
- * adapter; the judged-relevant prior ({@link JudgedPrior}) counts the training queries' relevant
- * documents. The held-back queries are ranked (lexical + dense, the default fusion, then the prior)
- * under the namespace's current adaptation (or none) and the new one, over all of them and apart
- * for seen and unseen documents, and {@link ActivationRule} decides. An activated version keeps a
- * prior over every judged query's documents. Thread-safe.
+ * Trains a namespace's adaptation from its judgments and decides whether to activate it, for one
+ * {@link Subject}: documents (judged as documents or chunks; retrieve applies the adaptation) or
+ * memories (recall applies it). What is ranked and judged is a <em>key</em> (a document, a memory);
+ * what carries a vector is a <em>unit</em> (a chunk, a memory). The judged queries are split by
+ * {@link JudgmentSplit} (a document-disjoint hold-out and a query hold-out, seeded); the query
+ * adapter is trained on the training queries with the untuned search's top chunks of both signals
+ * as hard negatives; the dense signal's fusion weight factor is chosen from {@link #DENSE_WEIGHTS}
+ * by the training queries' mean nDCG@10 with the new adapter; the judged-relevant prior ({@link
+ * JudgedPrior}) counts the training queries' relevant keys. The held-back queries are ranked
+ * (lexical + dense, the default fusion, then the prior) under the namespace's current adaptation
+ * (or none) and the new one, over all of them and apart for seen and unseen keys, and {@link
+ * ActivationRule} decides. An activated version keeps a prior over every judged query's keys.
+ * Thread-safe.
  */
-final class Tuner {
+public final class Tuner {
 
-    /** Dense hard negatives per training query: the untuned dense search's top chunks. */
-    static final int DENSE_NEGATIVES = 30;
+    /** Dense hard negatives per training query: the untuned dense search's top units. */
+    public static final int DENSE_NEGATIVES = 30;
 
-    /** Lexical hard negatives per training query: BM25's top chunks. */
-    static final int LEXICAL_NEGATIVES = 10;
+    /** Lexical hard negatives per training query: BM25's top units. */
+    public static final int LEXICAL_NEGATIVES = 10;
 
-    /** Depth of the held-back rankings (nDCG@10 needs 10 documents; more covers chunking). */
-    static final int DEPTH = 100;
+    /** Depth of the held-back rankings (nDCG@10 needs 10 keys; more covers chunking). */
+    public static final int DEPTH = 100;
 
     /** The dense weight factors a tuning run chooses from (lexical weight 1). */
-    static final List<Double> DENSE_WEIGHTS = List.of(1.0, 1.5, 2.0, 3.0);
+    public static final List<Double> DENSE_WEIGHTS = List.of(1.0, 1.5, 2.0, 3.0);
 
-    /** The ranking a query gets with a given query vector. */
-    interface DocumentRanker {
+    /** What an adaptation ranks: how judgments name it, its vectors and its ranking. */
+    public interface Subject {
+        /** The key a judgment is about, empty when it is about something else. */
+        Optional<String> key(Judgment.Target target);
+
+        /** The embedded units of a key (unit id to unit-length vector); empty when none. */
+        Map<String, float[]> unitsOf(String namespace, String key);
+
+        /** The vectors of the units of {@code unitIds} that have one. */
+        Map<String, float[]> vectors(String namespace, Collection<String> unitIds);
+
+        /** The key a unit belongs to. */
+        String keyOf(String unitId);
+
+        /** Unit ids of the dense and lexical top hits of the untuned search. */
+        List<String> candidates(String namespace, String query, float[] vector);
+
         /**
-         * Document ids, best first, for {@code query} with the dense signal at {@code vector} and
-         * its weight {@code denseWeight} (lexical 1), then {@code prior}.
+         * Keys, best first, for {@code query} with the dense signal at {@code vector} and its
+         * weight multiplied by {@code denseWeight}, then {@code prior}.
          */
         List<String> rank(
                 String namespace,
@@ -65,27 +69,24 @@ final class Tuner {
                 JudgedPrior prior,
                 int depth);
 
-        /** Chunk ids of the dense and lexical top hits of the untuned search. */
-        List<String> candidates(String namespace, String query, float[] vector);
+        /** What the judgments name, for messages: "document or chunk", "memory". */
+        String judgedNoun();
     }
 
-    private final DocumentRepository documents;
     private final EmbeddingModel model;
     private final FeedbackLog feedback;
     private final AdaptationStore adaptations;
-    private final DocumentRanker ranker;
+    private final Subject subject;
 
-    Tuner(
-            DocumentRepository documents,
+    public Tuner(
             EmbeddingModel model,
             FeedbackLog feedback,
             AdaptationStore adaptations,
-            DocumentRanker ranker) {
-        this.documents = documents;
+            Subject subject) {
         this.model = model;
         this.feedback = feedback;
         this.adaptations = adaptations;
-        this.ranker = ranker;
+        this.subject = subject;
     }
 
     /**
@@ -94,7 +95,7 @@ final class Tuner {
      * @throws IllegalStateException when the namespace has too few judged queries to train on and
      *     hold back (at least one each, with a relevant document)
      */
-    Adaptation tune(String namespace, TuneOptions options) {
+    public Adaptation tune(String namespace, TuneOptions options) {
         Map<String, Map<String, Integer>> judged = judgedQueries(namespace);
         JudgmentSplit split = JudgmentSplit.of(judged, options.holdOut(), options.trainer().seed());
         if (split.train().isEmpty() || split.held().isEmpty()) {
@@ -103,7 +104,9 @@ final class Tuner {
                             + namespace
                             + "' has "
                             + judged.size()
-                            + " judged queries with a relevant document or chunk; training needs"
+                            + " judged queries with a relevant "
+                            + subject.judgedNoun()
+                            + "; training needs"
                             + " enough to keep at least one for training and hold back one"
                             + " (holdOut "
                             + options.holdOut()
@@ -117,9 +120,9 @@ final class Tuner {
         }
         if (examples.isEmpty()) {
             throw new IllegalStateException(
-                    "none of the judged documents of namespace '"
+                    "nothing judged relevant in namespace '"
                             + namespace
-                            + "' has an embedded chunk to train on");
+                            + "' has a vector to train on");
         }
         int dimensions = examples.getFirst().query().length;
         QueryAdapter adapter =
@@ -135,7 +138,7 @@ final class Tuner {
             for (String q : train) {
                 sum +=
                         RankingQuality.ndcg(
-                                ranker.rank(
+                                subject.rank(
                                         namespace,
                                         q,
                                         trainVectors.get(q),
@@ -167,7 +170,7 @@ final class Tuner {
                     q,
                     new double[] {
                         RankingQuality.ndcg(
-                                ranker.rank(
+                                subject.rank(
                                         namespace,
                                         q,
                                         baselineVector,
@@ -177,7 +180,7 @@ final class Tuner {
                                 judged.get(q),
                                 10),
                         RankingQuality.ndcg(
-                                ranker.rank(
+                                subject.rank(
                                         namespace,
                                         q,
                                         adapter.apply(vector),
@@ -216,18 +219,17 @@ final class Tuner {
     }
 
     /**
-     * Judged queries with at least one relevant document: per query, each judged document's latest
-     * grade (a chunk judgment counts for its document).
+     * Judged queries with at least one relevant key: per query, each judged key's latest grade (for
+     * documents, a chunk judgment counts for its document).
      */
     private Map<String, Map<String, Integer>> judgedQueries(String namespace) {
         Map<String, Map<String, Integer>> judged = new LinkedHashMap<>();
         for (Judgment j : feedback.all(namespace)) { // oldest first: the latest grade wins
-            j.target()
-                    .documentId()
+            subject.key(j.target())
                     .ifPresent(
-                            doc ->
+                            key ->
                                     judged.computeIfAbsent(j.query(), q -> new HashMap<>())
-                                            .put(doc, j.grade()));
+                                            .put(key, j.grade()));
         }
         judged.values().removeIf(docs -> docs.values().stream().noneMatch(g -> g > 0));
         return judged;
@@ -244,32 +246,23 @@ final class Tuner {
         return HeldBackScore.of(before, with);
     }
 
-    /** The training example of a query; empty when no judged document has an embedded chunk. */
+    /** The training example of a query; empty when no judged key has an embedded unit. */
     private Optional<QueryAdapterTrainer.Example> example(
             String namespace, String query, Map<String, Integer> judged) {
         float[] vector = model.embedQuery(query);
         Map<String, float[]> positives = new HashMap<>();
         for (Map.Entry<String, Integer> e : judged.entrySet()) {
             if (e.getValue() > 0) {
-                for (StoredChunk chunk : documents.chunks(namespace, e.getKey())) {
-                    if (chunk.embedding().length > 0) {
-                        positives.put(chunk.id(), chunk.embedding());
-                    }
-                }
+                positives.putAll(subject.unitsOf(namespace, e.getKey()));
             }
         }
         Set<String> negativeIds = new LinkedHashSet<>();
-        for (String id : ranker.candidates(namespace, query, vector)) {
-            if (judged.getOrDefault(StoredChunk.documentIdOf(id), 0) == 0) {
+        for (String id : subject.candidates(namespace, query, vector)) {
+            if (judged.getOrDefault(subject.keyOf(id), 0) == 0) {
                 negativeIds.add(id);
             }
         }
-        Map<String, float[]> negatives = new HashMap<>();
-        for (StoredChunk chunk : documents.chunks(namespace, negativeIds)) {
-            if (chunk.embedding().length > 0) {
-                negatives.put(chunk.id(), chunk.embedding());
-            }
-        }
+        Map<String, float[]> negatives = subject.vectors(namespace, negativeIds);
         return positives.isEmpty()
                 ? Optional.empty()
                 : Optional.of(new QueryAdapterTrainer.Example(vector, positives, negatives));

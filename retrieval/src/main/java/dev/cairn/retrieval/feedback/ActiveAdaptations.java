@@ -1,8 +1,5 @@
-package dev.cairn.retrieval;
+package dev.cairn.retrieval.feedback;
 
-import dev.cairn.retrieval.feedback.AdaptationStore;
-import dev.cairn.retrieval.feedback.JudgedPrior;
-import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.fusion.SignalWeights;
 import java.time.Duration;
@@ -10,23 +7,23 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Each namespace's active adaptation as retrieve applies it, read from the {@link AdaptationStore}
- * and kept for {@link #RECHECK}: a retrieve asks the store at most once per namespace in that time,
- * and then only for the active version number, so another server's training or rollback is seen
- * within it. Thread-safe.
+ * Each namespace's active adaptation as retrieve (or recall) applies it, read from its {@link
+ * AdaptationStore} and kept for {@link #RECHECK}: a search asks the store at most once per
+ * namespace in that time, and then only for the active version number, so another server's training
+ * or rollback is seen within it. Thread-safe.
  */
-final class ActiveAdaptations {
+public final class ActiveAdaptations {
 
     /**
      * How long a namespace's active adaptation is taken as known before the store is asked again
      * (by version only): another server's training or rollback is seen within this time.
      */
-    static final Duration RECHECK = Duration.ofSeconds(5);
+    public static final Duration RECHECK = Duration.ofSeconds(5);
 
     /**
      * A namespace's active adaptation as last read: version 0, no adapter and no prior when none.
      */
-    record Active(
+    public record Active(
             int version,
             QueryAdapter adapter,
             double denseWeight,
@@ -34,7 +31,7 @@ final class ActiveAdaptations {
             long checkedNanos) {
 
         /** {@code weights} with the dense weight scaled by the adaptation's factor. */
-        SignalWeights apply(SignalWeights weights) {
+        public SignalWeights apply(SignalWeights weights) {
             if (version == 0 || denseWeight == 1) {
                 return weights;
             }
@@ -45,12 +42,12 @@ final class ActiveAdaptations {
     private final AdaptationStore adaptations;
     private final Map<String, Active> known = new ConcurrentHashMap<>();
 
-    ActiveAdaptations(AdaptationStore adaptations) {
+    public ActiveAdaptations(AdaptationStore adaptations) {
         this.adaptations = adaptations;
     }
 
     /** The namespace's active adaptation, from what was read within {@link #RECHECK}. */
-    Active of(String namespace) {
+    public Active of(String namespace) {
         long now = System.nanoTime();
         Active last = known.get(namespace);
         if (last != null && now - last.checkedNanos() < RECHECK.toNanos()) {
@@ -81,7 +78,7 @@ final class ActiveAdaptations {
     }
 
     /** Forgets what was read for the namespace: this server just changed its adaptation. */
-    void forget(String namespace) {
+    public void forget(String namespace) {
         known.remove(namespace);
     }
 }
