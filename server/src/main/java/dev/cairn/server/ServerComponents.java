@@ -8,6 +8,7 @@ import dev.cairn.server.api.ServiceMemoryPort;
 import dev.cairn.server.auth.AdminToken;
 import dev.cairn.server.auth.ApiToken;
 import dev.cairn.server.auth.TokenRegistry;
+import dev.cairn.server.auth.TokensFileImport;
 import dev.cairn.store.Store;
 import io.helidon.config.Config;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -24,8 +25,9 @@ import java.util.Optional;
  *   <li>the library core ({@link Cairn}): the store and its change log, the entity graph, the
  *       embedding model (loading on its own thread meanwhile) and the knowledge base with its
  *       Lucene and vector indexes;
- *   <li>the tokens: the admin token ({@link AdminToken}), the configured ones and the stored
- *       sessions ({@link TokenRegistry});
+ *   <li>the tokens: the admin token ({@link AdminToken}), the configured ones and those made
+ *       through the API, kept in the store ({@link TokenRegistry}; a data dir's former {@code
+ *       tokens.json} is moved into the store first, {@link TokensFileImport});
  *   <li>the memory service with its BM25 replica and scheduled maintenance ({@link
  *       Cairn#openMemory}, its settings read by {@link MemorySettings});
  *   <li>the metrics: the JVM's, the index lag and the memory service's counters ({@link
@@ -93,7 +95,8 @@ public final class ServerComponents implements AutoCloseable {
             AdminToken.Resolved admin = AdminToken.resolve(settings.adminToken(), dataDir);
             List<ApiToken> fixed = new ArrayList<>(settings.tokens());
             fixed.add(admin.token());
-            TokenRegistry tokens = TokenRegistry.create(fixed, dataDir);
+            TokensFileImport.run(dataDir, cairn.store().tokens());
+            TokenRegistry tokens = TokenRegistry.create(fixed, cairn.store().tokens());
             // The store's files were created with the process umask: owner-only, like the dir.
             DataDir.restrictFiles(dataDir);
 

@@ -110,7 +110,7 @@ class ServiceHygieneTest {
         }
         assertThat(all)
                 .extracting(p -> dir.relativize(p).toString())
-                .contains("tokens.json", "lucene/memories/private", "lucene/documents/private");
+                .contains("cairn.db", "lucene/memories/private", "lucene/documents/private");
         for (Path p : all) {
             if (!Files.exists(p)) {
                 continue; // a Lucene file merged away meanwhile

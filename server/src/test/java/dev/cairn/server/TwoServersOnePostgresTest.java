@@ -4,21 +4,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.server.auth.ApiToken;
+import dev.cairn.server.auth.Role;
+import dev.cairn.server.auth.TokenRegistry;
+import dev.cairn.server.auth.TokensFileImport;
+import dev.cairn.server.http.Json;
 import dev.cairn.store.PostgresTestDatabase;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.text.MessageFormat;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.logging.LogRecord;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,6 +48,11 @@ import org.junit.jupiter.api.io.TempDir;
  * and the reader with every reduced precision off (float32), as servers on different CPUs would:
  * issue 43's model-id test. Both store one model id, so a maintenance round on either embeds
  * nothing the other wrote, and a document one ingested is unchanged for the other.
+ *
+ * <p>API tokens (issue 43): one made on either server is accepted by the other on its first use,
+ * and once deleted refused by it within {@link TokenRegistry#RECHECK}. The reader starts on a data
+ * dir holding a {@code tokens.json} from before tokens were kept in the store: it moves the file's
+ * token into the store, where both servers find it, and says so at INFO.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TwoServersOnePostgresTest {
@@ -56,21 +73,39 @@ class TwoServersOnePostgresTest {
                     "cairn.embeddings.int8",
                     "cairn.embeddings.half-weights");
 
+    /**
+     * The secret of the token in the reader's {@code tokens.json} from before tokens were stored.
+     */
+    static final String FROM_FILE = ApiToken.newSecret();
+
     @TempDir static Path dataDirs;
     PostgresTestDatabase database;
     ServerFixture writer;
     ServerFixture reader;
+    List<LogRecord> readerStartLog;
 
     @BeforeAll
-    void start() {
+    void start() throws IOException {
         if (!PostgresTestDatabase.available()) {
             return; // each test skips (or fails) on its own, so it is counted
         }
         database = PostgresTestDatabase.create();
         writer = new ServerFixture(settings(dataDirs.resolve("writer")));
-        reader =
-                withoutReducedPrecision(
-                        () -> new ServerFixture(settings(dataDirs.resolve("reader"))));
+        Path readerDir = Files.createDirectories(dataDirs.resolve("reader"));
+        Files.write(
+                readerDir.resolve(TokensFileImport.FILE),
+                Json.bytes(
+                        List.of(
+                                new ApiToken(
+                                        "nightly-export",
+                                        ApiToken.hash(FROM_FILE),
+                                        Set.of(Role.READ),
+                                        List.of("*"),
+                                        Instant.parse("2026-02-03T04:05:06.789Z")))));
+        try (LogCapture logs = new LogCapture(TokensFileImport.class.getName())) {
+            reader = withoutReducedPrecision(() -> new ServerFixture(settings(readerDir)));
+            readerStartLog = List.copyOf(logs.records());
+        }
         assertThat(
                         writer.call(
                                         "POST",
@@ -217,6 +252,77 @@ class TwoServersOnePostgresTest {
                                 .status())
                 .isEqualTo(204);
         assertThat(within(recalled, ids -> !ids.contains(id))).isTrue();
+    }
+
+    @Test
+    void aTokenMadeOnOneServerWorksOnTheOtherAndIsRefusedThereWithinTheBoundOnceDeleted()
+            throws Exception {
+        var made =
+                writer.call(
+                        "POST",
+                        "/v1/tokens",
+                        A,
+                        "{\"name\":\"ci\",\"roles\":[\"read\"],\"namespaces\":[\"*\"]}");
+        assertThat(made.status()).as(made.body()).isEqualTo(201);
+        String secret = made.json().path("token").asText();
+
+        // on its first use, before the reader's next reread
+        var self = reader.call("GET", "/v1/token", secret, null);
+        assertThat(self.status()).as(self.body()).isEqualTo(200);
+        assertThat(self.json().path("name").asText()).isEqualTo("ci");
+        assertThat(self.json().path("createdAt").asText())
+                .isEqualTo(made.json().path("createdAt").asText());
+        // listing reads the store: from here the reader holds the token in memory
+        assertThat(tokenNames(reader)).contains("ci");
+
+        // the same name on the other server: the store's key answers the 409
+        var again =
+                reader.call(
+                        "POST",
+                        "/v1/tokens",
+                        A,
+                        "{\"name\":\"ci\",\"roles\":[\"admin\"],\"namespaces\":[\"*\"]}");
+        assertThat(again.status()).as(again.body()).isEqualTo(409);
+        assertThat(again.contentType()).startsWith("application/problem+json");
+
+        assertThat(writer.call("DELETE", "/v1/tokens/ci", A, null).status()).isEqualTo(204);
+        long deleted = System.nanoTime();
+        assertThat(writer.call("GET", "/v1/token", secret, null).status()).isEqualTo(401);
+        Waits.until(
+                () -> reader.call("GET", "/v1/token", secret, null).status() == 401,
+                TokenRegistry.RECHECK.multipliedBy(3));
+        Duration refusedAfter = Duration.ofNanos(System.nanoTime() - deleted);
+        assertThat(reader.call("GET", "/v1/token", secret, null).status()).isEqualTo(401);
+        assertThat(refusedAfter).isLessThan(TokenRegistry.RECHECK.plusMillis(500));
+        assertThat(reader.call("DELETE", "/v1/tokens/ci", A, null).status()).isEqualTo(404);
+        assertThat(tokenNames(reader)).doesNotContain("ci");
+    }
+
+    @Test
+    void aTokensFileInTheReadersDataDirReachedTheStoreForBothServersAtItsStart() {
+        Path readerDir = dataDirs.resolve("reader");
+        assertThat(readerDir.resolve(TokensFileImport.FILE)).doesNotExist();
+        assertThat(readerDir.resolve(TokensFileImport.IMPORTED)).exists();
+        assertThat(readerStartLog)
+                .filteredOn(r -> r.getLoggerName().equals(TokensFileImport.class.getName()))
+                .extracting(r -> MessageFormat.format(r.getMessage(), r.getParameters()))
+                .singleElement(InstanceOfAssertFactories.STRING)
+                .startsWith("moved 1 managed tokens from ")
+                .contains("(0 already there, 0 not imported)")
+                .endsWith("the file is now tokens.json.imported");
+        for (ServerFixture server : List.of(writer, reader)) {
+            var self = server.call("GET", "/v1/token", FROM_FILE, null);
+            assertThat(self.status()).as(self.body()).isEqualTo(200);
+            assertThat(self.json().path("name").asText()).isEqualTo("nightly-export");
+            assertThat(self.json().path("createdAt").asText())
+                    .isEqualTo("2026-02-03T04:05:06.789Z");
+        }
+    }
+
+    private static List<String> tokenNames(ServerFixture server) {
+        var list = server.call("GET", "/v1/tokens", A, null);
+        assertThat(list.status()).as(list.body()).isEqualTo(200);
+        return list.json().path("items").findValuesAsText("name");
     }
 
     private List<String> recalledIds(String query) {

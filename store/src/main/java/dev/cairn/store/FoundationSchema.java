@@ -3,8 +3,9 @@ package dev.cairn.store;
 import java.util.List;
 
 /**
- * The store's own tables: settings, the instance id, namespaces, the change log and the audit of
- * forgotten users. (Documents and chunks are the retrieval module's, since issue 46.)
+ * The store's own tables: settings, the instance id, namespaces, the change log, the audit of
+ * forgotten users and the API tokens made through the server's API ({@link StoredTokens}).
+ * (Documents and chunks are the retrieval module's, since issue 46.)
  */
 public final class FoundationSchema implements Schema {
 
@@ -24,6 +25,7 @@ public final class FoundationSchema implements Schema {
                 "V001__foundation.sql",
                 "V013__store_instance.sql",
                 "V015__namespace_recall_scope.sql",
-                "V019__forget_audit.sql");
+                "V019__forget_audit.sql",
+                "V021__api_tokens.sql");
     }
 }

@@ -111,6 +111,13 @@ abstract class JdbcStore implements Store {
 
     private final SqlAccess sqlAccess = new StoreSqlAccess(this);
 
+    private final StoredTokens tokens = new JdbcStoredTokens(this);
+
+    @Override
+    public StoredTokens tokens() {
+        return tokens;
+    }
+
     // ---- transactions ------------------------------------------------------------------
 
     <T> T inTransaction(SqlAccess.SqlWork<T> work) {

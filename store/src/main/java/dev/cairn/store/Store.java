@@ -7,10 +7,11 @@ import java.util.Optional;
 /**
  * The system of record. Truth lives here; Lucene indexes and in-memory graphs are derived from it
  * and catch up through its change sequence. The store itself keeps namespaces, the change sequence
- * and the audit of forgotten users; each module keeps its own tables in it through {@link #sql()}
- * (documents and chunks: retrieval's {@code DocumentRepository}). Every method takes the namespace
- * it works in; no method reads across namespaces (except {@link #changesSince}, which feeds derived
- * indexes of all namespaces). Implementations are thread-safe.
+ * the audit of forgotten users and the API tokens ({@link #tokens()}, which belong to no
+ * namespace); each module keeps its own tables in it through {@link #sql()} (documents and chunks:
+ * retrieval's {@code DocumentRepository}). Every other method takes the namespace it works in; no
+ * method reads across namespaces (except {@link #changesSince}, which feeds derived indexes of all
+ * namespaces). Implementations are thread-safe.
  *
  * <p>Writes into a namespace that does not exist throw {@link java.util.NoSuchElementException};
  * reads in one answer empty. Backend failures throw {@link StoreException}.
@@ -92,6 +93,14 @@ public interface Store extends AutoCloseable {
 
     /** Deletes a namespace and everything in it; false when it did not exist. */
     boolean deleteNamespace(String name);
+
+    // ---- API tokens ----------------------------------------------------------------------
+
+    /**
+     * The API tokens made through the server's API, which every server sharing this store accepts
+     * (hashes only, never secrets).
+     */
+    StoredTokens tokens();
 
     // ---- change sequence -----------------------------------------------------------------
 

@@ -9,7 +9,9 @@
  * <p>Two backends behind {@link dev.cairn.store.Store}: embedded (SQLite, the default) and
  * PostgreSQL with pgvector. On open both apply the versioned SQL migrations that each module on the
  * class path contributes through {@link dev.cairn.store.Schema} (this module's own tables, then
- * retrieval's, memory's, agents', judge's). Every table has a {@code namespace} column and every
- * query filters on it.
+ * retrieval's, memory's, agents', judge's). Every table of records has a {@code namespace} column
+ * and every query of one filters on it; the store's own server-wide tables (the instance id, the
+ * audit of forgotten users, the API tokens of {@link dev.cairn.store.StoredTokens}) are the
+ * exceptions.
  */
 package dev.cairn.store;

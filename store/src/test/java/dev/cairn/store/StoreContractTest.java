@@ -391,4 +391,103 @@ abstract class StoreContractTest {
                 .hasMessageContaining("userId");
         assertThat(store.forgetRecords("forget")).isEmpty();
     }
+
+    // ---- API tokens ----------------------------------------------------------------------
+
+    static StoredToken token(String name, char hashDigit) {
+        return new StoredToken(
+                name,
+                String.valueOf(hashDigit).repeat(64),
+                List.of("read", "write"),
+                List.of("ops", "billing"),
+                java.time.Instant.parse("2026-03-01T10:15:30.123Z"));
+    }
+
+    @Test
+    void tokensAreKeptFoundByHashDeletedAndEachChangeRaisesTheRevision() {
+        StoredTokens tokens = store.tokens();
+        assertThat(tokens.all()).isEmpty();
+        long initial = tokens.revision();
+
+        StoredToken ci = token("ci", 'a');
+        tokens.insert(ci);
+        tokens.insert(token("backup", 'b'));
+        long afterInserts = tokens.revision();
+        assertThat(afterInserts).isEqualTo(initial + 2);
+
+        assertThat(tokens.all()).extracting(StoredToken::name).containsExactly("backup", "ci");
+        assertThat(tokens.byHash("a".repeat(64))).contains(ci);
+        assertThat(tokens.byHash("c".repeat(64))).isEmpty();
+
+        assertThat(tokens.delete("ci")).isTrue();
+        assertThat(tokens.revision()).isEqualTo(afterInserts + 1);
+        assertThat(tokens.delete("ci")).isFalse();
+        assertThat(tokens.revision()).isEqualTo(afterInserts + 1);
+        assertThat(tokens.byHash("a".repeat(64))).isEmpty();
+
+        store.close();
+        store = open(config());
+        assertThat(store.tokens().all()).containsExactly(token("backup", 'b'));
+        assertThat(store.tokens().revision()).isEqualTo(afterInserts + 1);
+    }
+
+    @Test
+    void aTokenNameOrHashIsKeptOnceAndOfTwoConcurrentCreatesOneWins() throws Exception {
+        StoredTokens tokens = store.tokens();
+        tokens.insert(token("ci", 'a'));
+        assertThatThrownBy(() -> tokens.insert(token("ci", 'b')))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("token 'ci' exists");
+        assertThatThrownBy(() -> tokens.insert(token("other", 'a')))
+                .isInstanceOf(IllegalStateException.class);
+
+        // two stores on one location, as two servers on one database
+        try (Store second = open(config());
+                ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            for (int round = 0; round < 5; round++) {
+                String name = "race-" + round;
+                char[] digits = {'c', 'd'};
+                List<Future<Boolean>> made = new ArrayList<>();
+                Store[] stores = {store, second};
+                for (int i = 0; i < 2; i++) {
+                    StoredTokens on = stores[i].tokens();
+                    StoredToken t =
+                            new StoredToken(
+                                    name,
+                                    (digits[i] + "" + round).repeat(32),
+                                    List.of("admin"),
+                                    List.of("*"),
+                                    java.time.Instant.EPOCH);
+                    made.add(
+                            pool.submit(
+                                    () -> {
+                                        try {
+                                            on.insert(t);
+                                            return true;
+                                        } catch (IllegalStateException e) {
+                                            return false;
+                                        }
+                                    }));
+                }
+                assertThat(List.of(made.get(0).get(), made.get(1).get()))
+                        .as("round %d", round)
+                        .containsExactlyInAnyOrder(true, false);
+            }
+            assertThat(second.tokens().all()).hasSize(6);
+        }
+    }
+
+    @Test
+    void insertMissingAddsOnlyTokensWhoseNameAndHashAreNewAndCanRunAgain() {
+        StoredTokens tokens = store.tokens();
+        tokens.insert(token("ci", 'a'));
+        long before = tokens.revision();
+
+        List<StoredToken> file = List.of(token("ci", 'f'), token("deploy", 'a'), token("ops", 'e'));
+        assertThat(tokens.insertMissing(file)).isEqualTo(1);
+        assertThat(tokens.revision()).isEqualTo(before + 1);
+        assertThat(tokens.insertMissing(file)).isZero();
+        assertThat(tokens.revision()).isEqualTo(before + 1);
+        assertThat(tokens.all()).containsExactly(token("ci", 'a'), token("ops", 'e'));
+    }
 }

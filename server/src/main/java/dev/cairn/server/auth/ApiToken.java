@@ -1,5 +1,6 @@
 package dev.cairn.server.auth;
 
+import dev.cairn.store.StoredToken;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A bearer token as Cairn keeps it: never the secret, only its SHA-256 hash.
@@ -57,6 +59,26 @@ public record ApiToken(
     /** True when this token holds {@code role} on every namespace. */
     public boolean allowsEverywhere(Role role) {
         return allows(role, ALL_NAMESPACES) && namespaces.contains(ALL_NAMESPACES);
+    }
+
+    /** This token as the store keeps it: roles by their wire names, in role order. */
+    public StoredToken stored() {
+        return new StoredToken(
+                name,
+                sha256,
+                roles.stream().sorted().map(Role::wireName).toList(),
+                namespaces,
+                createdAt);
+    }
+
+    /** A token the store keeps. */
+    public static ApiToken of(StoredToken stored) {
+        return new ApiToken(
+                stored.name(),
+                stored.sha256(),
+                stored.roles().stream().map(Role::parse).collect(Collectors.toSet()),
+                stored.namespaces(),
+                stored.createdAt());
     }
 
     /** Hex SHA-256 of a token secret. */

@@ -1,16 +1,9 @@
 package dev.cairn.server.auth;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import dev.cairn.server.DataDir;
-import dev.cairn.server.http.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+import dev.cairn.store.StoredTokens;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -18,126 +11,215 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
- * The tokens Cairn accepts: fixed ones from configuration and the environment, and managed ones
- * created through {@code /v1/tokens}, which are kept (hashes only) in {@code tokens.json} in the
- * data dir and written atomically. Thread-safe.
+ * The tokens Cairn accepts: fixed ones from configuration and the environment, session tokens that
+ * live as long as this process ({@link #createSession}), and managed ones created through {@code
+ * /v1/tokens}, which are kept (hashes only) in the store ({@link StoredTokens}) so that every
+ * server on one database accepts them.
+ *
+ * <p>The managed tokens are held in memory and taken as current for {@link #RECHECK}: after that,
+ * the next authentication reads the store's token revision (one row) and rereads the tokens only
+ * when it moved. A token deleted on any server is therefore refused here within {@link #RECHECK}. A
+ * hash this server does not hold is looked up in the store at once, so a token made on another
+ * server a moment ago is accepted on its first use here; hashes found nowhere are remembered (at
+ * most {@link #UNKNOWN_HASHES_KEPT}, forgotten whenever the tokens change), so a client retrying a
+ * revoked or mistyped token costs no query per request. Thread-safe.
  */
 public final class TokenRegistry {
 
-    public static final String MANAGED_FILE = "tokens.json";
+    /**
+     * How long the managed tokens read from the store are taken as current before its revision is
+     * read again: the bound on how long another server's delete takes to reach this one. Two
+     * seconds, as for every other write made on one server and read on another ({@code
+     * TwoServersOnePostgresTest}); it costs one single-row read per server per two seconds.
+     */
+    public static final Duration RECHECK = Duration.ofSeconds(2);
 
-    private final Map<String, ApiToken> byHash = new ConcurrentHashMap<>();
-    private final Map<String, ApiToken> managedByName = new ConcurrentHashMap<>();
-    private final Path managedFile;
+    /** The most hashes remembered as unknown; the set is emptied when full. */
+    static final int UNKNOWN_HASHES_KEPT = 4096;
 
-    private TokenRegistry(Collection<ApiToken> fixed, Path dataDir) {
-        fixed.forEach(t -> byHash.put(t.sha256(), t));
-        this.managedFile = dataDir.resolve(MANAGED_FILE);
-        for (ApiToken t : loadManaged(managedFile)) {
-            managedByName.put(t.name(), t);
-            byHash.put(t.sha256(), t);
+    /** The managed tokens as last read, by hash, with the revision they were read at. */
+    private record Managed(long revision, Map<String, ApiToken> byHash, long checkedNanos) {
+
+        Managed checkedAt(long nanos) {
+            return new Managed(revision, byHash, nanos);
         }
     }
 
-    /** A registry of {@code fixed} tokens plus the managed tokens kept in {@code dataDir}. */
-    public static TokenRegistry create(Collection<ApiToken> fixed, Path dataDir) {
-        return new TokenRegistry(fixed, dataDir);
+    private final Map<String, ApiToken> fixedByHash;
+    private final Map<String, ApiToken> sessionsByHash = new ConcurrentHashMap<>();
+    private final Set<String> unknownHashes = ConcurrentHashMap.newKeySet();
+    private final StoredTokens stored;
+    private final Object lock = new Object();
+    private volatile Managed managed;
+
+    private TokenRegistry(Collection<ApiToken> fixed, StoredTokens stored) {
+        this.fixedByHash =
+                fixed.stream().collect(Collectors.toUnmodifiableMap(ApiToken::sha256, t -> t));
+        this.stored = stored;
+        this.managed = reread();
+    }
+
+    /** A registry of {@code fixed} tokens plus the managed tokens kept in {@code stored}. */
+    public static TokenRegistry create(Collection<ApiToken> fixed, StoredTokens stored) {
+        return new TokenRegistry(fixed, stored);
     }
 
     /** The token whose secret this is. */
     public Optional<ApiToken> authenticate(String secret) {
-        return Optional.ofNullable(byHash.get(ApiToken.hash(secret)));
+        String hash = ApiToken.hash(secret);
+        ApiToken local = fixedByHash.get(hash);
+        if (local == null) {
+            local = sessionsByHash.get(hash);
+        }
+        if (local != null) {
+            return Optional.of(local);
+        }
+        ApiToken known = current().byHash().get(hash);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        if (unknownHashes.contains(hash)) {
+            return Optional.empty();
+        }
+        // made on another server since this one last reread the tokens
+        Optional<ApiToken> found = stored.byHash(hash).map(ApiToken::of);
+        if (found.isEmpty()) {
+            if (unknownHashes.size() >= UNKNOWN_HASHES_KEPT) {
+                unknownHashes.clear();
+            }
+            unknownHashes.add(hash);
+        }
+        return found;
     }
 
-    /** Creates a managed token and answers its secret, which is not kept anywhere. */
-    public synchronized String create(String name, Set<Role> roles, List<String> namespaces) {
-        if (managedByName.containsKey(name)
-                || byHash.values().stream().anyMatch(t -> t.name().equals(name))) {
-            throw new IllegalStateException("token '" + name + "' exists");
+    /**
+     * Creates a managed token and answers its secret, which is not kept anywhere.
+     *
+     * @throws IllegalStateException when a token of that name exists, here or in the store
+     */
+    public String create(String name, Set<Role> roles, List<String> namespaces) {
+        synchronized (lock) {
+            requireLocalNameFree(name);
+            String secret = ApiToken.newSecret();
+            ApiToken token =
+                    new ApiToken(
+                            name,
+                            ApiToken.hash(secret),
+                            roles,
+                            namespaces,
+                            Instant.now().truncatedTo(ChronoUnit.MILLIS));
+            stored.insert(token.stored());
+            managed = reread();
+            return secret;
         }
-        String secret = ApiToken.newSecret();
-        ApiToken token =
-                new ApiToken(name, ApiToken.hash(secret), roles, namespaces, Instant.now());
-        managedByName.put(name, token);
-        try {
-            persist();
-        } catch (RuntimeException e) {
-            managedByName.remove(name);
-            throw e;
-        }
-        byHash.put(token.sha256(), token);
-        return secret;
     }
 
     /**
      * Creates a token that lives only as long as this registry (this server process): kept in
-     * memory, never in {@value #MANAGED_FILE}, listed like the others. Answers its secret.
+     * memory, never in the store, listed like the others. Answers its secret.
      */
-    public synchronized String createSession(
-            String name, Set<Role> roles, List<String> namespaces) {
-        if (byHash.values().stream().anyMatch(t -> t.name().equals(name))) {
-            throw new IllegalStateException("token '" + name + "' exists");
+    public String createSession(String name, Set<Role> roles, List<String> namespaces) {
+        synchronized (lock) {
+            requireLocalNameFree(name);
+            managed = reread();
+            if (managed.byHash().values().stream().anyMatch(t -> t.name().equals(name))) {
+                throw exists(name);
+            }
+            String secret = ApiToken.newSecret();
+            ApiToken token =
+                    new ApiToken(name, ApiToken.hash(secret), roles, namespaces, Instant.now());
+            sessionsByHash.put(token.sha256(), token);
+            return secret;
         }
-        String secret = ApiToken.newSecret();
-        ApiToken token =
-                new ApiToken(name, ApiToken.hash(secret), roles, namespaces, Instant.now());
-        byHash.put(token.sha256(), token);
-        return secret;
     }
 
-    /** Every token, fixed and managed, by name. */
+    /** Every token, fixed, session and managed (as the store holds them now), by name. */
     public List<ApiToken> list() {
-        return byHash.values().stream().sorted(Comparator.comparing(ApiToken::name)).toList();
+        Managed now;
+        synchronized (lock) {
+            now = reread();
+            managed = now;
+        }
+        return Stream.of(fixedByHash.values(), sessionsByHash.values(), now.byHash().values())
+                .flatMap(Collection::stream)
+                .sorted(Comparator.comparing(ApiToken::name))
+                .toList();
     }
 
-    /** Deletes a managed token; fixed tokens cannot be deleted through the API. */
-    public synchronized boolean delete(String name) {
-        ApiToken token = managedByName.remove(name);
-        if (token == null) {
-            if (byHash.values().stream().anyMatch(t -> t.name().equals(name))) {
+    /**
+     * Deletes a managed token, which every server then refuses (this one at once, the others within
+     * {@link #RECHECK}); false when there is none of that name.
+     *
+     * @throws IllegalStateException for a fixed or session token, which cannot be deleted here
+     */
+    public boolean delete(String name) {
+        synchronized (lock) {
+            if (stored.delete(name)) {
+                managed = reread();
+                return true;
+            }
+            if (localNames().anyMatch(name::equals)) {
                 throw new IllegalStateException(
                         "token '" + name + "' comes from configuration and cannot be deleted");
             }
             return false;
         }
-        byHash.remove(token.sha256());
-        persist();
-        return true;
     }
 
-    private void persist() {
-        List<ApiToken> tokens =
-                managedByName.values().stream()
-                        .sorted(Comparator.comparing(ApiToken::name))
-                        .toList();
-        try {
-            Files.createDirectories(managedFile.getParent());
-            Path tmp = managedFile.resolveSibling(MANAGED_FILE + ".tmp");
-            Files.write(tmp, Json.bytes(tokens));
-            DataDir.restrict(tmp);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                ch.force(true);
+    /** The managed tokens, read again when the last read is older than {@link #RECHECK}. */
+    private Managed current() {
+        Managed last = managed;
+        if (System.nanoTime() - last.checkedNanos() < RECHECK.toNanos()) {
+            return last;
+        }
+        synchronized (lock) {
+            last = managed;
+            long now = System.nanoTime();
+            if (now - last.checkedNanos() < RECHECK.toNanos()) {
+                return last;
             }
-            Files.move(
-                    tmp,
-                    managedFile,
-                    StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + managedFile, e);
+            Managed fresh = stored.revision() == last.revision() ? last.checkedAt(now) : reread();
+            managed = fresh;
+            return fresh;
         }
     }
 
-    private static List<ApiToken> loadManaged(Path file) {
-        if (!Files.exists(file)) {
-            return List.of();
+    /**
+     * Reads the revision, then the tokens: a change between the two reads shows as a newer revision
+     * at the next check, which reads them again.
+     */
+    private Managed reread() {
+        long checked = System.nanoTime();
+        long revision = stored.revision();
+        Map<String, ApiToken> byHash =
+                stored.all().stream()
+                        .map(ApiToken::of)
+                        .collect(
+                                Collectors.toUnmodifiableMap(
+                                        ApiToken::sha256, Function.identity()));
+        // a hash looked for in vain may belong to a token made since (say imported at another
+        // server's start from its tokens.json)
+        unknownHashes.clear();
+        return new Managed(revision, byHash, checked);
+    }
+
+    private void requireLocalNameFree(String name) {
+        if (localNames().anyMatch(name::equals)) {
+            throw exists(name);
         }
-        try {
-            return Json.MAPPER.readValue(file.toFile(), new TypeReference<List<ApiToken>>() {});
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read managed tokens from " + file, e);
-        }
+    }
+
+    private Stream<String> localNames() {
+        return Stream.concat(fixedByHash.values().stream(), sessionsByHash.values().stream())
+                .map(ApiToken::name);
+    }
+
+    private static IllegalStateException exists(String name) {
+        return new IllegalStateException("token '" + name + "' exists");
     }
 }

@@ -3,12 +3,16 @@ package dev.cairn.server.cli;
 import dev.cairn.server.Cairn;
 import dev.cairn.server.ServerMarker;
 import dev.cairn.server.ServerSettings;
+import dev.cairn.server.auth.TokensFileImport;
 import dev.cairn.server.transfer.StoreMigration;
+import dev.cairn.store.StoredToken;
 import io.helidon.config.Config;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -16,16 +20,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code cairn migrate --from DATA_DIR --to JDBC_URL}: every namespace of an embedded store into
- * PostgreSQL ({@link StoreMigration}), then one summary line; exit 1 when a namespace's counts
- * disagree at the end. Run it again after an interruption: what arrived whole is skipped, the rest
- * is imported again without copies.
+ * {@code cairn migrate --from DATA_DIR --to JDBC_URL}: every namespace of an embedded store and its
+ * API tokens into PostgreSQL ({@link StoreMigration}), then one summary line; exit 1 when a
+ * namespace's counts disagree at the end or a token did not arrive. Run it again after an
+ * interruption: what arrived whole is skipped, the rest is imported again without copies.
  */
 @Command(
         name = "migrate",
         description =
-                "Copy every namespace of an embedded data dir into PostgreSQL, with counts checked"
-                        + " at the end (safe to run again).",
+                "Copy every namespace and API token of an embedded data dir into PostgreSQL, with"
+                        + " counts checked at the end (safe to run again).",
         mixinStandardHelpOptions = true)
 final class MigrateCommand implements Callable<Integer> {
 
@@ -87,7 +91,11 @@ final class MigrateCommand implements Callable<Integer> {
         try (Cairn target = Cairn.open(Settings.resolve(config, work.resolve("target"), null, to));
                 Cairn origin = Cairn.open(sourceSettings)) {
             outcome =
-                    new StoreMigration(origin.knowledge(), target.knowledge(), Clock.systemUTC())
+                    new StoreMigration(
+                                    origin.knowledge(),
+                                    target.knowledge(),
+                                    Clock.systemUTC(),
+                                    tokensBesideTheStore(source))
                             .run(work, line -> System.err.println("cairn migrate: " + line));
         } finally {
             Folders.deleteTree(work);
@@ -100,18 +108,36 @@ final class MigrateCommand implements Callable<Integer> {
                         .collect(Collectors.joining(", "));
         String summary =
                 String.format(
-                        "migrated %d namespaces (%d already there) from %s in %.0f s: %s",
+                        "migrated %d namespaces (%d already there) and %d api tokens from %s in"
+                                + " %.0f s: %s",
                         outcome.moved().size(),
                         already,
+                        outcome.tokens().count(),
                         source,
                         (System.nanoTime() - started) / 1e9,
                         totals.isEmpty() ? "nothing in them" : totals);
-        if (!outcome.mismatches().isEmpty()) {
-            System.out.println(summary + "; counts DIFFER in " + describe(outcome.mismatches()));
+        if (!outcome.mismatches().isEmpty() || !outcome.tokens().missing().isEmpty()) {
+            List<String> differ = new ArrayList<>();
+            if (!outcome.mismatches().isEmpty()) {
+                differ.add(describe(outcome.mismatches()));
+            }
+            if (!outcome.tokens().missing().isEmpty()) {
+                differ.add(
+                        "api tokens (the target gives these names to other tokens: "
+                                + String.join(", ", outcome.tokens().missing())
+                                + ")");
+            }
+            System.out.println(summary + "; counts DIFFER in " + String.join(", ", differ));
             return 1;
         }
         System.out.println(summary + "; counts equal in both stores");
         return 0;
+    }
+
+    /** The source's {@code tokens.json} when no server of this version has moved it yet. */
+    private static List<StoredToken> tokensBesideTheStore(Path dataDir) {
+        Path file = dataDir.resolve(TokensFileImport.FILE);
+        return Files.exists(file) ? TokensFileImport.read(file) : List.of();
     }
 
     private static String describe(Map<String, Map<String, Long>> mismatches) {

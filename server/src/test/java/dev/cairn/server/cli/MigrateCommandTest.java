@@ -4,20 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.server.CairnServer;
 import dev.cairn.server.ServerSettings;
+import dev.cairn.server.auth.ApiToken;
+import dev.cairn.server.auth.Role;
+import dev.cairn.server.auth.TokensFileImport;
+import dev.cairn.server.http.Json;
 import dev.cairn.store.PostgresTestDatabase;
 import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code cairn migrate}: every namespace of an embedded data dir into PostgreSQL with counts equal
- * at the end and the same recall and retrieve answers there; run again, it finds everything there
- * and writes nothing; bad arguments are one line and exit 2.
+ * at the end and the same recall and retrieve answers there, and its API tokens (those in the store
+ * and a {@code tokens.json} beside it) working there; run again, it finds everything there and
+ * writes nothing; bad arguments are one line and exit 2.
  */
 class MigrateCommandTest {
 
@@ -73,6 +82,7 @@ class MigrateCommandTest {
             throws Exception {
         Path data = dir.resolve("data");
         Map<String, List<String>> before;
+        String madeToken;
         try (CairnServer server =
                 CairnServer.start(
                         ServerSettings.defaults(data).withPort(0).withAdminToken(TOKEN))) {
@@ -99,13 +109,34 @@ class MigrateCommandTest {
                                 + "\"}");
             }
             before = answers(port);
+            madeToken =
+                    admin.call(
+                                    port,
+                                    "POST",
+                                    "/v1/tokens",
+                                    "{\"name\":\"gardener\",\"roles\":[\"read\"],"
+                                            + "\"namespaces\":[\"garden\"]}")
+                            .path("token")
+                            .asText();
         }
+        // a tokens.json an earlier version kept beside the store, not yet moved into it
+        String fileToken = ApiToken.newSecret();
+        Files.write(
+                data.resolve(TokensFileImport.FILE),
+                Json.bytes(
+                        List.of(
+                                new ApiToken(
+                                        "shed-keeper",
+                                        ApiToken.hash(fileToken),
+                                        Set.of(Role.WRITE),
+                                        List.of("shed"),
+                                        Instant.parse("2026-01-01T00:00:00Z")))));
         try (var db = PostgresTestDatabase.create()) {
             var first =
                     IngestFixtures.run("migrate", "--from", data.toString(), "--to", db.jdbcUrl());
             assertThat(first.exit()).as(first.err()).isZero();
             assertThat(first.out())
-                    .contains("migrated 2 namespaces (0 already there)")
+                    .contains("migrated 2 namespaces (0 already there) and 2 api tokens")
                     .contains("5 memories")
                     .contains("2 documents")
                     .contains("counts equal in both stores");
@@ -113,7 +144,10 @@ class MigrateCommandTest {
             var again =
                     IngestFixtures.run("migrate", "--from", data.toString(), "--to", db.jdbcUrl());
             assertThat(again.exit()).as(again.err()).isZero();
-            assertThat(again.out()).contains("migrated 2 namespaces (2 already there)");
+            assertThat(again.out())
+                    .contains("migrated 2 namespaces (2 already there) and 2 api tokens")
+                    .contains("counts equal in both stores");
+            assertThat(data.resolve(TokensFileImport.FILE)).exists(); // the source is only read
 
             try (CairnServer server =
                     CairnServer.start(
@@ -127,6 +161,32 @@ class MigrateCommandTest {
                                         .path("description")
                                         .asText())
                         .isEqualTo("by hand");
+                // both tokens arrived: each reads what it may, and only that
+                HttpResponse<String> gardener =
+                        admin.send(
+                                server.port(),
+                                "GET",
+                                "/v1/namespaces/garden/memories",
+                                null,
+                                madeToken);
+                assertThat(gardener.statusCode()).as(gardener.body()).isEqualTo(200);
+                assertThat(
+                                admin.send(
+                                                server.port(),
+                                                "GET",
+                                                "/v1/namespaces/shed/memories",
+                                                null,
+                                                madeToken)
+                                        .statusCode())
+                        .isEqualTo(403);
+                HttpResponse<String> keeper =
+                        admin.send(
+                                server.port(),
+                                "GET",
+                                "/v1/namespaces/shed/memories",
+                                null,
+                                fileToken);
+                assertThat(keeper.statusCode()).as(keeper.body()).isEqualTo(200);
             }
         }
     }
