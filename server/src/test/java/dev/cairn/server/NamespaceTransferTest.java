@@ -112,8 +112,11 @@ class NamespaceTransferTest {
     final List<String> ids = new ArrayList<>();
     final List<String> proposals = new ArrayList<>();
 
-    /** Records other than memories and documents in the file: relation, proposals, etc. */
-    static final int OTHERS = 1 + 2 + 3 + 1 + 1;
+    /**
+     * Records other than memories and documents in the file: relation, proposals, document
+     * judgments, retrieve's adaptation, policy, memory judgments, recall's adaptation.
+     */
+    static final int OTHERS = 1 + 2 + 3 + 1 + 1 + 4 + 1;
 
     @BeforeAll
     void start(@TempDir Path sourceDir, @TempDir Path targetDir) {
@@ -228,6 +231,24 @@ class NamespaceTransferTest {
         }
         var trained = source.call("POST", SRC + "/adaptation/train", A, null);
         assertThat(trained.status()).as(trained.body()).isEqualTo(201);
+        for (int i = 5; i < 9; i++) {
+            var judged =
+                    source.call(
+                            "POST",
+                            SRC + "/feedback",
+                            A,
+                            "{\"query\":\"what about "
+                                    + FACTS.get(i).split(" ")[1]
+                                    + " "
+                                    + i
+                                    + "\",\"relevant\":[{\"memoryId\":\""
+                                    + ids.get(i)
+                                    + "\"}]}");
+            assertThat(judged.status()).as(judged.body()).isEqualTo(201);
+        }
+        var trainedRecall =
+                source.call("POST", SRC + "/adaptation/train", A, "{\"subject\":\"memories\"}");
+        assertThat(trainedRecall.status()).as(trainedRecall.body()).isEqualTo(201);
         var policy =
                 source.call(
                         "PUT",
@@ -403,6 +424,11 @@ class NamespaceTransferTest {
                                 .path("items"));
         assertThat(target.call("GET", DST + "/adaptation", A, null).json())
                 .isEqualTo(source.call("GET", SRC + "/adaptation", A, null).json());
+        JsonNode recallAdaptations =
+                source.call("GET", SRC + "/adaptation?subject=memories", A, null).json();
+        assertThat(recallAdaptations.path("versions")).hasSize(1);
+        assertThat(target.call("GET", DST + "/adaptation?subject=memories", A, null).json())
+                .isEqualTo(recallAdaptations);
         assertThat(target.call("GET", DST + "/policies/short", A, null).json().path("rules"))
                 .isEqualTo(
                         source.call("GET", SRC + "/policies/short", A, null).json().path("rules"));

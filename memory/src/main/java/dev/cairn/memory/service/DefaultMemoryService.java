@@ -201,12 +201,6 @@ final class DefaultMemoryService implements MemoryService {
     }
 
     @Override
-    public void restoreAdaptations(String namespace, List<Adaptation> versions) {
-        requireNamespace(namespace);
-        adaptations.restore(namespace, versions);
-    }
-
-    @Override
     public AdaptationStore adaptations() {
         return adaptations.store();
     }

@@ -78,15 +78,6 @@ final class MemoryAdaptations {
         }
     }
 
-    /** Stores exported versions as they were; the next recall reads them. */
-    void restore(String namespace, List<Adaptation> versions) {
-        try {
-            adaptations.restore(namespace, versions);
-        } finally {
-            active.forget(namespace);
-        }
-    }
-
     /** What recall's adaptation ranks: memories, each its own unit with its own vector. */
     private record MemorySubject(MemoryRecall recall, MemoryIndexes indexes)
             implements Tuner.Subject {

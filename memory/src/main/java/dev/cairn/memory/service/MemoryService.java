@@ -99,9 +99,6 @@ public interface MemoryService extends AutoCloseable {
      */
     Optional<Adaptation> rollbackAdaptation(String namespace);
 
-    /** Stores exported recall adaptations as they were; the next recall reads them. */
-    void restoreAdaptations(String namespace, List<Adaptation> versions);
-
     /** The namespaces' recall adaptations (read them; change them through {@link #tune}). */
     AdaptationStore adaptations();
 

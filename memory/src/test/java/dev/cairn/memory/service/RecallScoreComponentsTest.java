@@ -10,6 +10,8 @@ import dev.cairn.memory.ScoreComponents;
 import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.TranscriptLine;
 import dev.cairn.memory.TrigramEmbeddingModel;
+import dev.cairn.retrieval.feedback.JudgedPrior;
+import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.retrieval.lexical.LexicalIndex;
 import dev.cairn.safety.WriteGuard;
@@ -32,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * of"): {@code score = 0.55 relevance + 0.10 importance + 0.15 recency + 0.20 confidence +
  * typeBonus}, and {@code relevance = match + the sum of boosts}, each boost what its rule adds to
  * the relevance it was given, in the order recall gives them (period, time, session, exchange,
- * speaker, facet, brief). Checked on every memory of real recalls (default configuration, hybrid,
- * the trigram model) in which every boost fires.
+ * speaker, facet, judged, brief). Checked on every memory of real recalls (default configuration,
+ * hybrid, the trigram model) in which every boost fires.
  */
 class RecallScoreComponentsTest {
 
@@ -76,6 +78,9 @@ class RecallScoreComponentsTest {
         return MemoryServiceTest.say(service, session, speaker, second, text);
     }
 
+    /** The judged-relevant prior of the namespace's active recall adaptation. */
+    JudgedPrior prior;
+
     @Test
     void everyBoostShowsByNameAndTheComponentsMakeTheScore() {
         String painted = say("s1", "Mel", 0, "I painted the lake yesterday");
@@ -84,6 +89,10 @@ class RecallScoreComponentsTest {
         String green = say("s2", "Mel", 3, "the hills were green");
         String lisbon = say("s3", "Bea", 4, "bom dia from lisbon, Bea here");
         String gym = say("s4", "Bea", 5, "Bea had a long week at the gym, ugh");
+        // an active recall adaptation whose training questions judged two of them relevant
+        prior = new JudgedPrior(0.02, Map.of(hills, 1, lisbon, 3));
+        service.adaptations()
+                .add("team", QueryAdapter.identity(DIMS), 1.0, prior, MemoryAdaptationTest.won());
         // names a month, asks when, names Mel; a list question naming Bea and a facet (places)
         RecallResult when =
                 service.recall(
@@ -109,6 +118,8 @@ class RecallScoreComponentsTest {
         Map<String, ScoreComponents> b = byId(countries);
         assertThat(b.get(lisbon).boosts()).containsKeys(RecallBoost.FACET, RecallBoost.SPEAKER);
         assertThat(b.get(gym).boosts()).doesNotContainKey(RecallBoost.FACET);
+        assertThat(b.get(lisbon).boosts()).containsKey(RecallBoost.JUDGED);
+        assertThat(b.get(gym).boosts()).doesNotContainKey(RecallBoost.JUDGED);
         // ten words and more keep their relevance
         String boat = say("s5", "Mel", 6, "we painted the old boat house by the lake in March");
         RecallResult house =
@@ -178,6 +189,12 @@ class RecallScoreComponentsTest {
                         assertThat(added)
                                 .as("facet of %s", what)
                                 .isCloseTo(config.boosts().facetBonus() * before, within(EXACT));
+                case JUDGED ->
+                        // weight x n / (n + 1): 0.02 x 3/4 for lisbon, 0.02 x 1/2 for hills
+                        assertThat(added)
+                                .as("judged of %s", what)
+                                .isPositive()
+                                .isCloseTo(prior.lift(m.id()) * before, within(EXACT));
                 case BRIEF -> {
                     // a turn of n < words words loses discount x (words - n) / words
                     int n = TranscriptLine.last(what).words();

@@ -30,6 +30,25 @@ public record TuneOptions(double holdOut, double priorWeight, QueryAdapterTraine
             new TuneOptions(
                     DEFAULT_HOLD_OUT, DEFAULT_PRIOR_WEIGHT, QueryAdapterTrainer.Config.DEFAULTS);
 
+    /**
+     * Default weight of recall's judged-relevant prior, which multiplies a judged memory's
+     * relevance by {@code 1 + weight n / (n + 1)} (recall has no RRF constant to divide by, so the
+     * same number means more there): a memory one training question judged relevant is 1% more
+     * relevant, never more than 2%. In a conversation the memories near the top are within a few
+     * percent of each other, and judged turns crowd out the evidence of questions nobody judged:
+     * chosen on LoCoMo's tuning half (docs/memory.md, "Learning from judgments"), where 0.1 cost
+     * those questions' held-back nDCG@10 0.01 to 0.11 per conversation, 0.05 cost their recall@10
+     * 0.005, and 0.02 left it as it was while the judged ones gained.
+     */
+    public static final double DEFAULT_MEMORY_PRIOR_WEIGHT = 0.02;
+
+    /** The defaults for recall's adaptation: {@link #DEFAULTS} with its own prior weight. */
+    public static final TuneOptions MEMORY_DEFAULTS =
+            new TuneOptions(
+                    DEFAULT_HOLD_OUT,
+                    DEFAULT_MEMORY_PRIOR_WEIGHT,
+                    QueryAdapterTrainer.Config.DEFAULTS);
+
     public TuneOptions {
         if (!(holdOut > 0 && holdOut < 1)) {
             throw new IllegalArgumentException(

@@ -1,5 +1,7 @@
 package dev.cairn.server.api;
 
+import dev.cairn.retrieval.feedback.AdaptationStore;
+import dev.cairn.store.SqlAccess;
 import java.util.Locale;
 
 /**
@@ -14,6 +16,15 @@ public enum AdaptationSubject {
     /** {@code documents} or {@code memories}. */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Its versions in {@code sql}'s store, read and written directly (export and import; a server
+     * applies what another writes within {@link
+     * dev.cairn.retrieval.feedback.ActiveAdaptations#RECHECK}).
+     */
+    public AdaptationStore store(SqlAccess sql) {
+        return this == DOCUMENTS ? AdaptationStore.documents(sql) : AdaptationStore.memories(sql);
     }
 
     /** Parses {@code documents|memories}, naming the legal values on error. */

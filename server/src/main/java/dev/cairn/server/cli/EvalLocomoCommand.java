@@ -211,7 +211,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             paramLabel = "X",
             description =
                     "with --tune-share, the judged-relevant prior's weight (default "
-                            + TuneOptions.DEFAULT_PRIOR_WEIGHT
+                            + TuneOptions.DEFAULT_MEMORY_PRIOR_WEIGHT
                             + ")")
     Double tunePriorWeight;
 
@@ -351,7 +351,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
                             "--tune-share measures one namespace per conversation; leave out"
                                     + " --one-namespace");
                 }
-                TuneOptions options = TuneOptions.DEFAULTS;
+                TuneOptions options = TuneOptions.MEMORY_DEFAULTS;
                 if (tunePriorWeight != null) {
                     options = options.withPriorWeight(tunePriorWeight);
                 }

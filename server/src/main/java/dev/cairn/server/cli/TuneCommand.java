@@ -53,6 +53,8 @@ final class TuneCommand implements Callable<Integer> {
             description =
                     "weight of the judged-relevant prior (default "
                             + TuneOptions.DEFAULT_PRIOR_WEIGHT
+                            + ", with --memories "
+                            + TuneOptions.DEFAULT_MEMORY_PRIOR_WEIGHT
                             + "; 0 trains without one)")
     Double priorWeight;
 

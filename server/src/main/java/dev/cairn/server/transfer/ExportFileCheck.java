@@ -5,6 +5,7 @@ import dev.cairn.judge.Policy;
 import dev.cairn.retrieval.DocumentCopy;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.store.ChunkDraft;
+import dev.cairn.server.api.AdaptationSubject;
 import dev.cairn.store.Identifiers;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -28,7 +29,7 @@ final class ExportFileCheck {
         Set<String> conversationIds = new HashSet<>();
         Set<String> keys = new HashSet<>();
         Set<String> others = new HashSet<>();
-        int[] active = new int[1];
+        int[] active = new int[AdaptationSubject.values().length];
         ExportFileReader.each(
                 file,
                 header.version(),
@@ -119,7 +120,12 @@ final class ExportFileCheck {
                     @Override
                     public void adaptation(ExportedAdaptation adaptation) {
                         Adaptation a = adaptation.adaptation();
-                        once("adaptation", String.valueOf(a.version()));
+                        AdaptationSubject subject = adaptation.adaptationSubject();
+                        once(
+                                "adaptation",
+                                subject == AdaptationSubject.DOCUMENTS
+                                        ? String.valueOf(a.version())
+                                        : subject.wireName() + " " + a.version());
                         if (a.adapter().dimensions() != dimensions) {
                             throw new IllegalArgumentException(
                                     "illegal adaptation "
@@ -129,8 +135,10 @@ final class ExportFileCheck {
                                             + " dimensions, the header says "
                                             + dimensions);
                         }
-                        if (a.state() == Adaptation.State.ACTIVE && ++active[0] > 1) {
-                            throw new IllegalArgumentException("a second active adaptation");
+                        if (a.state() == Adaptation.State.ACTIVE
+                                && ++active[subject.ordinal()] > 1) {
+                            throw new IllegalArgumentException(
+                                    "a second active adaptation of " + subject.wireName());
                         }
                     }
 

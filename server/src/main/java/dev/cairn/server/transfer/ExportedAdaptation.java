@@ -4,6 +4,7 @@ import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.feedback.TuneReport;
+import dev.cairn.server.api.AdaptationSubject;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
@@ -12,11 +13,14 @@ import java.util.Map;
  * One trained query adaptation ({@code cairn tune}) as one line of the export file: its version,
  * state and the version it replaced, the adapter's matrix (base64 of little-endian float32, {@code
  * dimensions} squared of them), the dense weight and judged-relevant prior that go with it, and the
- * held-back report that decided its state. An adapter maps query vectors of the header's model: an
- * import into a server embedding with another model skips it.
+ * held-back report that decided its state; {@code subject} says whose it is, retrieve's ({@code
+ * documents}, also when absent, as in files written before recall's adaptations) or recall's
+ * ({@code memories}). An adapter maps query vectors of the header's model: an import into a server
+ * embedding with another model skips it.
  */
 record ExportedAdaptation(
         String type,
+        String subject,
         int version,
         Adaptation.State state,
         int replaces,
@@ -30,9 +34,10 @@ record ExportedAdaptation(
 
     static final String TYPE = "adaptation";
 
-    static ExportedAdaptation of(Adaptation a) {
+    static ExportedAdaptation of(AdaptationSubject subject, Adaptation a) {
         return new ExportedAdaptation(
                 TYPE,
+                subject.wireName(),
                 a.version(),
                 a.state(),
                 a.replaces(),
@@ -43,6 +48,11 @@ record ExportedAdaptation(
                 a.prior().relevantQueries(),
                 a.report(),
                 a.createdAt());
+    }
+
+    /** Whose adaptation this is: documents when the line does not say. */
+    AdaptationSubject adaptationSubject() {
+        return subject == null ? AdaptationSubject.DOCUMENTS : AdaptationSubject.parse(subject);
     }
 
     /**

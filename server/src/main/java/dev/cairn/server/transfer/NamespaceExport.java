@@ -9,6 +9,7 @@ import dev.cairn.memory.proposal.ProposalRepository;
 import dev.cairn.memory.store.MemoryFilter;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.retrieval.KnowledgeBase;
+import dev.cairn.server.api.AdaptationSubject;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.Store;
@@ -118,11 +119,16 @@ public final class NamespaceExport {
                     .feedback()
                     .all(namespace)
                     .forEach(j -> lines.put(ExportedJudgment.TYPE, ExportedJudgment.of(j)));
-            knowledge
-                    .adaptations()
-                    .all(namespace)
-                    .reversed()
-                    .forEach(a -> lines.put(ExportedAdaptation.TYPE, ExportedAdaptation.of(a)));
+            for (AdaptationSubject subject : AdaptationSubject.values()) {
+                subject.store(store.sql())
+                        .all(namespace)
+                        .reversed()
+                        .forEach(
+                                a ->
+                                        lines.put(
+                                                ExportedAdaptation.TYPE,
+                                                ExportedAdaptation.of(subject, a)));
+            }
             PolicyRepository.sql(store.sql())
                     .list(namespace)
                     .forEach(p -> lines.put(ExportedPolicy.TYPE, ExportedPolicy.of(p)));

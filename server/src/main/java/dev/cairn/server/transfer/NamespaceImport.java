@@ -13,7 +13,9 @@ import dev.cairn.retrieval.DocumentCopy;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.RelationCopy;
 import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.AdaptationStore;
 import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.server.api.AdaptationSubject;
 import dev.cairn.server.api.view.ImportAnswer;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Store;
@@ -95,7 +97,8 @@ public final class NamespaceImport {
         PolicyRepository policies = PolicyRepository.sql(store.sql());
         List<RelationCopy> relations = new ArrayList<>();
         List<Judgment> judgments = new ArrayList<>();
-        List<Adaptation> adaptations = new ArrayList<>();
+        Map<AdaptationSubject, List<Adaptation>> adaptations =
+                new java.util.EnumMap<>(AdaptationSubject.class);
         Map<String, Long> records =
                 ExportFileReader.each(
                         file,
@@ -156,7 +159,11 @@ public final class NamespaceImport {
 
                             @Override
                             public void adaptation(ExportedAdaptation adaptation) {
-                                adaptations.add(adaptation.adaptation());
+                                adaptations
+                                        .computeIfAbsent(
+                                                adaptation.adaptationSubject(),
+                                                s -> new ArrayList<>())
+                                        .add(adaptation.adaptation());
                             }
 
                             @Override
@@ -178,17 +185,23 @@ public final class NamespaceImport {
         tally[0] += storedRelations;
         tally[1] += relations.size() - storedRelations;
         long skipped = 0;
-        if (sameModel) {
-            List<Adaptation> stored = knowledge.adaptations().all(namespace);
+        for (var entry : adaptations.entrySet()) {
+            List<Adaptation> read = entry.getValue();
+            if (!sameModel) {
+                skipped += read.size(); // an adapter maps the other model's vectors
+                continue;
+            }
+            AdaptationStore versions = entry.getKey().store(store.sql());
+            List<Adaptation> stored = versions.all(namespace);
             List<Adaptation> changed =
-                    adaptations.stream()
-                            .filter(a -> stored.stream().noneMatch(s -> same(s, a)))
-                            .toList();
-            knowledge.restoreAdaptations(namespace, changed);
+                    read.stream().filter(a -> stored.stream().noneMatch(s -> same(s, a))).toList();
+            if (entry.getKey() == AdaptationSubject.DOCUMENTS) {
+                knowledge.restoreAdaptations(namespace, changed); // this server applies it at once
+            } else {
+                versions.restore(namespace, changed); // recall reads it within its recheck
+            }
             tally[0] += changed.size();
-            tally[1] += adaptations.size() - changed.size();
-        } else {
-            skipped = adaptations.size(); // an adapter maps the other model's vectors
+            tally[1] += read.size() - changed.size();
         }
         store.changeLog().catchUp();
         return new ImportAnswer(
