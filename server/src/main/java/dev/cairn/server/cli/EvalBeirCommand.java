@@ -303,8 +303,8 @@ final class EvalBeirCommand implements Callable<Integer> {
                 Adaptation trained = kb.tune(namespace, options);
                 System.out.println(
                         TuneCommand.describe(
-                                Json.MAPPER.valueToTree(
-                                        AdaptationViews.AdaptationView.of(trained))));
+                                Json.MAPPER.valueToTree(AdaptationViews.AdaptationView.of(trained)),
+                                "docs"));
                 report.put("tuning", trained.report());
                 if (tuneActivate && trained.state() != Adaptation.State.ACTIVE) {
                     TuneReport r = trained.report();

@@ -141,15 +141,16 @@ final class TuneCommand implements Callable<Integer> {
                     Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(trained));
             return 0;
         }
-        System.out.println(describe(trained));
+        System.out.println(describe(trained, memories ? "memories" : "docs"));
         return 0;
     }
 
     /**
      * A trained adaptation's report in a few lines: the split, the held-back nDCG@10 before and
-     * with it over all held-back queries and apart for seen and unseen documents, and the state.
+     * with it over all held-back queries and apart for seen and unseen {@code judged} (docs or
+     * memories), and the state.
      */
-    static String describe(JsonNode trained) {
+    static String describe(JsonNode trained, String judged) {
         JsonNode r = trained.path("report");
         JsonNode unseen = r.path("unseenDocuments");
         boolean notWorse =
@@ -170,12 +171,13 @@ final class TuneCommand implements Callable<Integer> {
                         r.path("heldOutQueries").asInt(),
                         r.path("baselineNdcg10").asDouble(),
                         r.path("adaptedNdcg10").asDouble())
-                + group("seen docs", r.path("seenDocuments"))
-                + group("unseen docs", unseen)
+                + group("seen " + judged, r.path("seenDocuments"))
+                + group("unseen " + judged, unseen)
                 + String.format(
                         Locale.ROOT,
-                        "  (activated when better on all held back and, on unseen docs, not worse"
+                        "  (activated when better on all held back and, on unseen %s, not worse"
                                 + " than the noise band %.4f: %s there)",
+                        judged,
                         r.path("noiseBand").asDouble(),
                         notWorse ? "not worse" : "worse");
     }
@@ -183,7 +185,7 @@ final class TuneCommand implements Callable<Integer> {
     private static String group(String label, JsonNode g) {
         return String.format(
                 Locale.ROOT,
-                "    %-11s %4d: nDCG@10 %.4f before, %.4f with it (standard error of the"
+                "    %-15s %4d: nDCG@10 %.4f before, %.4f with it (standard error of the"
                         + " difference %.4f)%n",
                 label,
                 g.path("queries").asInt(),

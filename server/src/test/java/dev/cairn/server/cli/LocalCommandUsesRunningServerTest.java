@@ -187,8 +187,8 @@ class LocalCommandUsesRunningServerTest {
                     .endsWith("-> rejected");
             assertThat(tuned.out())
                     .contains("held back    1: nDCG@10 1.0000 before")
-                    .contains("seen docs      0: nDCG@10 0.0000 before")
-                    .contains("unseen docs    1: nDCG@10 1.0000 before");
+                    .contains("seen docs          0: nDCG@10 0.0000 before")
+                    .contains("unseen docs        1: nDCG@10 1.0000 before");
             assertThat(server.knowledge().adaptations().all("ops"))
                     .singleElement()
                     .extracting(a -> a.version())
@@ -204,6 +204,17 @@ class LocalCommandUsesRunningServerTest {
                     .containsExactly(
                             "cairn: server answered 404: namespace 'ops' has no active"
                                     + " adaptation");
+
+            // recall's adaptation learns from memory judgments only: the document judgments
+            // above teach it nothing, and the server says so
+            Outcome memories =
+                    run("tune", "--namespace", "ops", "--memories", "--data", data.toString());
+            assertThat(memories.exit()).isEqualTo(Main.EXIT_USAGE);
+            assertThat(memories.err())
+                    .contains(
+                            "cairn: server answered 409: namespace 'ops' has 0 judged queries"
+                                    + " with a relevant memory");
+            assertThat(server.memory().adaptations().all("ops")).isEmpty();
         }
     }
 
