@@ -405,21 +405,55 @@ class JudgeEndpointTest {
     }
 
     @Test
-    void judgingExplicitEvidenceRecordsNoFeedback() {
+    void explicitEvidenceThatIsAMemoryAndSupportsAClaimBecomesAMemoryJudgmentAndNothingElseDoes() {
+        String memoryId =
+                cairn.call(
+                                "POST",
+                                "/v1/namespaces/ops/memories",
+                                A,
+                                "{\"type\":\"fact\",\"content\":\"The payments API allows 100"
+                                        + " requests per minute per key.\"}")
+                        .json()
+                        .path("id")
+                        .asText();
         int before =
                 cairn.call("GET", "/v1/namespaces/ops/feedback", A, null)
                         .json()
                         .path("total")
                         .asInt();
+        String query = "what is the payments API's request limit?";
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("query", query);
+        body.put(
+                "answer",
+                "The limit is 100 requests per minute [1]. Keys are rotated every year [2].");
+        ArrayNode evidence = body.putArray("evidence");
+        // the recalled memory, a text that is no record of the namespace, and a memory id that
+        // supports nothing
+        evidence.addObject().put("id", memoryId).put("text", LIMIT);
+        evidence.addObject().put("id", "e2").put("text", LIMIT);
+        evidence.addObject().put("id", "mem-unknown").put("text", "Keys never expire.");
 
+        JsonNode j = judge(body);
+
+        assertThat(j.at("/claims/0/supported").asBoolean()).as(j.toString()).isTrue();
+        JsonNode feedback =
+                cairn.call("GET", "/v1/namespaces/ops/feedback?limit=100", A, null).json();
+        assertThat(feedback.path("total").asInt()).isEqualTo(before + 1);
+        JsonNode recorded = feedback.at("/items/0");
+        assertThat(recorded.path("query").asText()).isEqualTo(query);
+        assertThat(recorded.path("memoryId").asText()).isEqualTo(memoryId);
+        assertThat(recorded.path("source").asText()).isEqualTo("judge");
+        assertThat(recorded.path("grade").asInt()).isEqualTo(1);
+
+        // evidence that is no memory of the namespace records nothing
         judge(request("The limit is 100 requests per minute [1].", LIMIT));
-
         assertThat(
                         cairn.call("GET", "/v1/namespaces/ops/feedback", A, null)
                                 .json()
                                 .path("total")
                                 .asInt())
-                .isEqualTo(before);
+                .isEqualTo(before + 1);
     }
 
     @Test

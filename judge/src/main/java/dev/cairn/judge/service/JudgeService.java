@@ -16,6 +16,7 @@ import dev.cairn.judge.store.AnswerTrace;
 import dev.cairn.judge.store.JudgementRepository;
 import dev.cairn.judge.store.PolicyRepository;
 import dev.cairn.judge.store.StoredJudgement;
+import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.retrieval.KnowledgeBase;
 import dev.cairn.retrieval.StoredTrace;
 import dev.cairn.retrieval.feedback.Judgment;
@@ -28,14 +29,16 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Judges answers in a namespace and keeps them: resolves the evidence (explicit, or a stored
  * trace's selected hits, ids = chunk ids, in rank order, the trace's plan feeding the defer rule),
  * loads the namespace's policies, asks the {@link ContradictionSource} for {@code contradicts}
  * relations, judges, and stores the answer (query and answer secret-redacted) with its judgement.
- * Against a trace, the hits that support a claim become relevance judgments for the trace's query.
- * Thread-safe when its similarity function is.
+ * Against a trace, the hits that support a claim become relevance judgments for the trace's query;
+ * with explicit evidence, the memories of the namespace among it that support a claim become memory
+ * judgments for the request's query. Thread-safe when its similarity function is.
  */
 public final class JudgeService {
 
@@ -48,6 +51,7 @@ public final class JudgeService {
     private final ContradictionSource contradictions;
     private final JudgementRepository judgements;
     private final PolicyRepository policies;
+    private final MemoryRepository memories;
 
     private JudgeService(
             KnowledgeBase knowledge,
@@ -62,6 +66,7 @@ public final class JudgeService {
         this.contradictions = Objects.requireNonNull(contradictions, "contradictions");
         this.judgements = JudgementRepository.sql(knowledge.store().sql());
         this.policies = PolicyRepository.sql(knowledge.store().sql());
+        this.memories = MemoryRepository.over(knowledge.store());
     }
 
     /**
@@ -157,7 +162,23 @@ public final class JudgeService {
                         plan);
         StoredJudgement stored = judgements.save(namespace, answer, judgement, similarity.name());
         if (trace != null) {
-            recordSupportAsFeedback(namespace, trace, judgement);
+            StoredTrace t = trace;
+            recordSupportAsFeedback(
+                    namespace,
+                    t.query(),
+                    judgement,
+                    chunkId -> Optional.of(new Judgment.Target(Judgment.Kind.CHUNK, chunkId)),
+                    "trace " + t.traceId());
+        } else if (!request.query().isBlank()) {
+            recordSupportAsFeedback(
+                    namespace,
+                    request.query(),
+                    judgement,
+                    id ->
+                            memories.find(namespace, id)
+                                    .filter(m -> !m.deleted())
+                                    .map(m -> new Judgment.Target(Judgment.Kind.MEMORY, m.id())),
+                    "its evidence");
         }
         LOG.log(
                 Level.DEBUG,
@@ -170,37 +191,46 @@ public final class JudgeService {
     }
 
     /**
-     * Records, for the trace's query, each hit that supports a claim as relevant (grade 1, source
-     * {@code judge}): the judgments a namespace's adaptation can learn from (see {@code cairn
-     * tune}). Only support counts: a hit nobody cited, or one that contradicts a claim, may still
-     * be relevant to the query. Recorded after the judgement, which stands on its own; a failure
-     * here is logged, not the caller's error.
+     * Records, for the query, each piece of evidence that supports a claim as relevant (grade 1,
+     * source {@code judge}): the judgments a namespace's adaptations learn from (see {@code cairn
+     * tune}). Against a trace the evidence is its hits (chunks, retrieve's adaptation); given
+     * explicitly, the evidence whose id is one of the namespace's memories (an agent judging its
+     * answer against what recall gave it; recall's adaptation), other evidence being no record of
+     * the namespace. Only support counts: evidence nobody cited, or that contradicts a claim, may
+     * still be relevant to the query. Recorded after the judgement, which stands on its own; a
+     * failure here is logged, not the caller's error.
+     *
+     * @param target what a supporting evidence id is as a judgment's target, empty when nothing
      */
-    private void recordSupportAsFeedback(String namespace, StoredTrace trace, Judgement judgement) {
+    private void recordSupportAsFeedback(
+            String namespace,
+            String query,
+            Judgement judgement,
+            Function<String, Optional<Judgment.Target>> target,
+            String against) {
         Set<String> supporting = new LinkedHashSet<>();
         judgement.claims().forEach(c -> supporting.addAll(c.supportedBy()));
-        if (supporting.isEmpty()) {
-            return;
-        }
         List<Judgment> drafts = new ArrayList<>();
-        for (String chunkId : supporting) {
-            drafts.add(
-                    Judgment.draft(
-                            trace.query(),
-                            new Judgment.Target(Judgment.Kind.CHUNK, chunkId),
-                            1,
-                            Judgment.Source.JUDGE));
-        }
         try {
-            knowledge.feedback().record(namespace, drafts);
+            for (String id : supporting) {
+                target.apply(id)
+                        .ifPresent(
+                                t ->
+                                        drafts.add(
+                                                Judgment.draft(
+                                                        query, t, 1, Judgment.Source.JUDGE)));
+            }
+            if (!drafts.isEmpty()) {
+                knowledge.feedback().record(namespace, drafts);
+            }
         } catch (RuntimeException e) {
             LOG.log(
                     Level.WARNING,
-                    "judged answer in {0} against trace {1}: its {2} supporting hits were not"
-                            + " recorded as feedback: {3}",
+                    "judged answer in {0} against {1}: its {2} supporting pieces of evidence"
+                            + " were not recorded as feedback: {3}",
                     namespace,
-                    trace.traceId(),
-                    drafts.size(),
+                    against,
+                    supporting.size(),
                     e.toString());
         }
     }
