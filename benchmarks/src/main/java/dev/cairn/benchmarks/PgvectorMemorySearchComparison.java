@@ -3,6 +3,7 @@ package dev.cairn.benchmarks;
 import dev.cairn.retrieval.dense.UnitVectors;
 import dev.cairn.store.vector.NearestVectors;
 import dev.cairn.store.vector.VectorHit;
+
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -18,24 +19,23 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Issue 43, item 3: a memory namespace's top-100 nearest memories from pgvector's HNSW index
- * (its candidates re-scored exactly, by the cosine recall computes) against recall's exact scan of
- * the resident table, on vectors already in a PostgreSQL table with Cairn's {@code memories}
- * columns ({@code namespace}, {@code id}, {@code embedding}). For each query: the in-process scan
- * as recall runs it alone ({@code parallelFrom(2000)}) and sequentially, the exact search in SQL
- * (the planner kept off the index, as {@code PgvectorDenseIndex} does for small knowledge
- * namespaces), and the HNSW search at each {@code ef_search} given, with pgvector's iterative scan
- * (strict order) so that the namespace filter still yields 100 rows. Prints p50/p99 per way and
- * the HNSW top-100's overlap with the exact top-100. Measurement only: recall does not use it.
+ * Issue 43, item 3: a memory namespace's top-100 nearest memories from pgvector's HNSW index (its
+ * candidates re-scored exactly, by the cosine recall computes) against recall's exact scan of the
+ * resident table, on vectors already in a PostgreSQL table with Cairn's {@code memories} columns
+ * ({@code namespace}, {@code id}, {@code embedding}). For each query: the in-process scan as recall
+ * runs it alone ({@code parallelFrom(2000)}) and sequentially, the exact search in SQL (the planner
+ * kept off the index, as {@code PgvectorDenseIndex} does for small knowledge namespaces), and the
+ * HNSW search at each {@code ef_search} given, with pgvector's iterative scan (strict order) so
+ * that the namespace filter still yields 100 rows. Prints p50/p99 per way and the HNSW top-100's
+ * overlap with the exact top-100. Measurement only: recall does not use it.
  *
- * <p>The queries are the vectors of {@code QUERIES} memories of {@code QUERY_NAMESPACE} in
- * {@code QUERY_TABLE} (held-out texts of the same kind), so no encoder runs. Every query is asked {@code PASSES} times after one
- * unmeasured pass. Run (PostgreSQL on loopback):
+ * <p>The queries are the vectors of {@code QUERIES} memories of {@code QUERY_NAMESPACE} in {@code
+ * QUERY_TABLE} (held-out texts of the same kind), so no encoder runs. Every query is asked {@code
+ * PASSES} times after one unmeasured pass. Run (PostgreSQL on loopback):
  *
  * <pre>
- * ./mvnw -B -o -q -pl benchmarks -am package -DskipTests -Dspotless.check.skip=true
- * ./mvnw -B -o -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
- * java --add-modules jdk.incubator.vector -cp "benchmarks/target/classes:$(cat /tmp/cp.txt)" \
+ * ./mvnw -B -q -pl benchmarks -am package -Pbenchmarks -DskipTests
+ * java --add-modules jdk.incubator.vector -cp benchmarks/target/benchmarks.jar \
  *   dev.cairn.benchmarks.PgvectorMemorySearchComparison JDBC_URL TABLE NAMESPACE QUERY_TABLE \
  *   QUERY_NAMESPACE QUERIES PASSES EF...
  * </pre>
@@ -72,11 +72,31 @@ public final class PgvectorMemorySearchComparison {
             for (Row q : queries) {
                 exact.add(ids(alone.nearest(rows, Row::id, Row::vector, q.vector(), K)));
             }
-            report("in process, as recall alone", passes, queries, q -> ids(alone.nearest(rows, Row::id, Row::vector, q, K)), exact);
-            report("in process, sequential", passes, queries, q -> ids(sequential.nearest(rows, Row::id, Row::vector, q, K)), exact);
-            report("SQL exact (no index)", passes, queries, q -> exactSql(c, table, namespace, q), exact);
+            report(
+                    "in process, as recall alone",
+                    passes,
+                    queries,
+                    q -> ids(alone.nearest(rows, Row::id, Row::vector, q, K)),
+                    exact);
+            report(
+                    "in process, sequential",
+                    passes,
+                    queries,
+                    q -> ids(sequential.nearest(rows, Row::id, Row::vector, q, K)),
+                    exact);
+            report(
+                    "SQL exact (no index)",
+                    passes,
+                    queries,
+                    q -> exactSql(c, table, namespace, q),
+                    exact);
             for (int ef : efs) {
-                report("SQL HNSW ef_search=" + ef + " + re-score", passes, queries, q -> hnsw(c, table, namespace, q, ef), exact);
+                report(
+                        "SQL HNSW ef_search=" + ef + " + re-score",
+                        passes,
+                        queries,
+                        q -> hnsw(c, table, namespace, q, ef),
+                        exact);
             }
         }
     }
@@ -93,7 +113,8 @@ public final class PgvectorMemorySearchComparison {
     }
 
     /** Times each query's search over the passes (after one unmeasured), and its overlap. */
-    static void report(String name, int passes, List<Row> queries, Search search, List<List<String>> exact)
+    static void report(
+            String name, int passes, List<Row> queries, Search search, List<List<String>> exact)
             throws SQLException {
         for (Row q : queries) {
             search.top(q.vector());
@@ -123,10 +144,15 @@ public final class PgvectorMemorySearchComparison {
                 overlapMin);
     }
 
-    static List<String> exactSql(Connection c, String table, String namespace, float[] q) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT id FROM " + table + " WHERE namespace = ? AND embedding IS NOT NULL"
-                        + " ORDER BY (embedding <=> ?::vector) + 0, id LIMIT " + K)) {
+    static List<String> exactSql(Connection c, String table, String namespace, float[] q)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT id FROM "
+                                + table
+                                + " WHERE namespace = ? AND embedding IS NOT NULL"
+                                + " ORDER BY (embedding <=> ?::vector) + 0, id LIMIT "
+                                + K)) {
             ps.setString(1, namespace);
             ps.setString(2, literal(q));
             return strings(ps);
@@ -134,7 +160,8 @@ public final class PgvectorMemorySearchComparison {
     }
 
     /** HNSW candidates with their vectors, re-scored by recall's cosine, best first, ties by id. */
-    static List<String> hnsw(Connection c, String table, String namespace, float[] q, int ef) throws SQLException {
+    static List<String> hnsw(Connection c, String table, String namespace, float[] q, int ef)
+            throws SQLException {
         c.setAutoCommit(false);
         try {
             try (Statement s = c.createStatement()) {
@@ -145,14 +172,21 @@ public final class PgvectorMemorySearchComparison {
                 s.execute("SET LOCAL enable_sort = off");
             }
             List<VectorHit> hits = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT id, embedding::real[] FROM " + table + " WHERE namespace = ?"
-                            + " AND embedding IS NOT NULL ORDER BY embedding <=> ?::vector LIMIT " + K)) {
+            try (PreparedStatement ps =
+                    c.prepareStatement(
+                            "SELECT id, embedding::real[] FROM "
+                                    + table
+                                    + " WHERE namespace = ?"
+                                    + " AND embedding IS NOT NULL ORDER BY embedding <=> ?::vector LIMIT "
+                                    + K)) {
                 ps.setString(1, namespace);
                 ps.setString(2, literal(q));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        hits.add(new VectorHit(rs.getString(1), UnitVectors.cosine(q, floats(rs.getArray(2)))));
+                        hits.add(
+                                new VectorHit(
+                                        rs.getString(1),
+                                        UnitVectors.cosine(q, floats(rs.getArray(2)))));
                     }
                 }
             }
@@ -164,15 +198,20 @@ public final class PgvectorMemorySearchComparison {
         }
     }
 
-    static String plan(Connection c, String table, String namespace, float[] q, int ef) throws SQLException {
+    static String plan(Connection c, String table, String namespace, float[] q, int ef)
+            throws SQLException {
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
             s.execute("SET LOCAL hnsw.ef_search = " + ef);
             s.execute("SET LOCAL hnsw.iterative_scan = strict_order");
             s.execute("SET LOCAL enable_sort = off");
-            try (PreparedStatement ps = c.prepareStatement(
-                    "EXPLAIN SELECT id FROM " + table + " WHERE namespace = ? AND embedding IS NOT NULL"
-                            + " ORDER BY embedding <=> ?::vector LIMIT " + K)) {
+            try (PreparedStatement ps =
+                    c.prepareStatement(
+                            "EXPLAIN SELECT id FROM "
+                                    + table
+                                    + " WHERE namespace = ? AND embedding IS NOT NULL"
+                                    + " ORDER BY embedding <=> ?::vector LIMIT "
+                                    + K)) {
                 ps.setString(1, namespace);
                 ps.setString(2, literal(q));
                 return "HNSW query's plan: "
@@ -186,11 +225,15 @@ public final class PgvectorMemorySearchComparison {
         }
     }
 
-    static List<Row> rows(Connection c, String table, String namespace, int limit) throws SQLException {
+    static List<Row> rows(Connection c, String table, String namespace, int limit)
+            throws SQLException {
         List<Row> rows = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT id, embedding::real[] FROM " + table + " WHERE namespace = ?"
-                        + " AND embedding IS NOT NULL ORDER BY id LIMIT ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT id, embedding::real[] FROM "
+                                + table
+                                + " WHERE namespace = ?"
+                                + " AND embedding IS NOT NULL ORDER BY id LIMIT ?")) {
             ps.setString(1, namespace);
             ps.setInt(2, limit);
             try (ResultSet rs = ps.executeQuery()) {
@@ -200,7 +243,8 @@ public final class PgvectorMemorySearchComparison {
             }
         }
         if (rows.isEmpty()) {
-            throw new IllegalArgumentException("no memories with a vector in " + table + " for " + namespace);
+            throw new IllegalArgumentException(
+                    "no memories with a vector in " + table + " for " + namespace);
         }
         return rows;
     }
