@@ -1,9 +1,9 @@
 package dev.cairn.benchmarks;
 
+import com.pgvector.PGvector;
 import dev.cairn.retrieval.dense.UnitVectors;
 import dev.cairn.store.vector.NearestVectors;
 import dev.cairn.store.vector.VectorHit;
-
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -151,10 +151,10 @@ public final class PgvectorMemorySearchComparison {
                         "SELECT id FROM "
                                 + table
                                 + " WHERE namespace = ? AND embedding IS NOT NULL"
-                                + " ORDER BY (embedding <=> ?::vector) + 0, id LIMIT "
+                                + " ORDER BY (embedding <=> ?) + 0, id LIMIT "
                                 + K)) {
             ps.setString(1, namespace);
-            ps.setString(2, literal(q));
+            ps.setObject(2, new PGvector(q));
             return strings(ps);
         }
     }
@@ -177,10 +177,10 @@ public final class PgvectorMemorySearchComparison {
                             "SELECT id, embedding::real[] FROM "
                                     + table
                                     + " WHERE namespace = ?"
-                                    + " AND embedding IS NOT NULL ORDER BY embedding <=> ?::vector LIMIT "
+                                    + " AND embedding IS NOT NULL ORDER BY embedding <=> ? LIMIT "
                                     + K)) {
                 ps.setString(1, namespace);
-                ps.setString(2, literal(q));
+                ps.setObject(2, new PGvector(q));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         hits.add(
@@ -210,10 +210,10 @@ public final class PgvectorMemorySearchComparison {
                             "EXPLAIN SELECT id FROM "
                                     + table
                                     + " WHERE namespace = ? AND embedding IS NOT NULL"
-                                    + " ORDER BY embedding <=> ?::vector LIMIT "
+                                    + " ORDER BY embedding <=> ? LIMIT "
                                     + K)) {
                 ps.setString(1, namespace);
-                ps.setString(2, literal(q));
+                ps.setObject(2, new PGvector(q));
                 return "HNSW query's plan: "
                         + String.join(" | ", strings(ps))
                                 .replaceAll("'\\[[^]]*]'", "'[query]'")
@@ -256,14 +256,6 @@ public final class PgvectorMemorySearchComparison {
             v[i] = ((Number) values[i]).floatValue();
         }
         return v;
-    }
-
-    static String literal(float[] v) {
-        StringBuilder b = new StringBuilder("[");
-        for (int i = 0; i < v.length; i++) {
-            b.append(i == 0 ? "" : ",").append(v[i]);
-        }
-        return b.append(']').toString();
     }
 
     static List<String> strings(PreparedStatement ps) throws SQLException {
