@@ -25,6 +25,7 @@ public final class MemorySchema implements Schema {
                 "V003__memory.sql",
                 "V007__proposals.sql",
                 "V018__model_id_without_precision.sql",
-                "V022__memory_adaptations.sql");
+                "V022__memory_adaptations.sql",
+                "V023__no_memory_vector_index.sql");
     }
 }

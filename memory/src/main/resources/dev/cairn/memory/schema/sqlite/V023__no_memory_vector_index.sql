@@ -1,0 +1,2 @@
+-- PostgreSQL drops the memories' HNSW index here (see postgres/V023); the embedded store never had
+-- one. Nothing to do.
