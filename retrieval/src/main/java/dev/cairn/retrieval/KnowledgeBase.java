@@ -6,6 +6,7 @@ import dev.cairn.retrieval.dense.DenseIndex;
 import dev.cairn.retrieval.feedback.ActiveAdaptations;
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.AdaptationStore;
+import dev.cairn.retrieval.feedback.AppliedAdaptation;
 import dev.cairn.retrieval.feedback.FeedbackLog;
 import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.Judgment;
@@ -467,9 +468,7 @@ public final class KnowledgeBase implements AutoCloseable {
                         plan,
                         timings,
                         outcomes,
-                        adapted ? adapter.version() : 0,
-                        adapted ? adapter.denseWeight() : 1,
-                        prior.weight());
+                        adapted ? adapter.applied() : AppliedAdaptation.NONE);
         traces.save(namespace, StoredTrace.of(namespace, request, result));
         return result;
     }

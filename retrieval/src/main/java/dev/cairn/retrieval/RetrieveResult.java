@@ -1,15 +1,15 @@
 package dev.cairn.retrieval;
 
+import dev.cairn.retrieval.feedback.AppliedAdaptation;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * The answer of a retrieve call (API.md): selected hits best first, every fused candidate, the
  * evidence split by authority, the graph context, a grounding score in [0, 1] with the plan it
- * implies, timings, how each signal fared, and the version of the namespace's query adapter the
- * dense signal applied (0 when none) with the factor it put on the dense weight (1 when none) and
- * the weight of its judged-relevant prior (0 when none; the boosted candidates' explanations say by
- * how much).
+ * implies, timings, how each signal fared, and the namespace's adaptation it was ranked under
+ * ({@link AppliedAdaptation#NONE} when none; the boosted candidates' explanations say by how much
+ * its prior lifted them).
  */
 public record RetrieveResult(
         String traceId,
@@ -21,9 +21,7 @@ public record RetrieveResult(
         Plan plan,
         Timings timings,
         List<SignalOutcome> signals,
-        int adaptationVersion,
-        double adaptationDenseWeight,
-        double adaptationPriorWeight) {
+        AppliedAdaptation adaptation) {
 
     public RetrieveResult {
         Objects.requireNonNull(traceId, "traceId");
@@ -38,10 +36,7 @@ public record RetrieveResult(
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(timings, "timings");
         signals = List.copyOf(signals);
-        if (adaptationVersion < 0) {
-            throw new IllegalArgumentException(
-                    "illegal adaptationVersion: " + adaptationVersion + ", must be >= 0");
-        }
+        Objects.requireNonNull(adaptation, "adaptation");
     }
 
     /** True when a signal timed out or failed, so the answer rests on fewer signals. */

@@ -1,5 +1,6 @@
 package dev.cairn.retrieval;
 
+import dev.cairn.retrieval.feedback.AppliedAdaptation;
 import dev.cairn.retrieval.fusion.Signal;
 import dev.cairn.retrieval.store.Authority;
 import java.time.Instant;
@@ -153,11 +154,12 @@ public record StoredTrace(
             requestView.put(USER_ID, request.userId());
         }
         Map<String, Object> adaptation = new LinkedHashMap<>();
-        adaptation.put("applied", result.adaptationVersion() > 0);
-        if (result.adaptationVersion() > 0) {
-            adaptation.put("version", result.adaptationVersion());
-            adaptation.put("denseWeight", result.adaptationDenseWeight());
-            adaptation.put("priorWeight", result.adaptationPriorWeight());
+        AppliedAdaptation applied = result.adaptation();
+        adaptation.put("applied", applied.applied());
+        if (applied.applied()) {
+            adaptation.put("version", applied.version());
+            adaptation.put("denseWeight", applied.denseWeight());
+            adaptation.put("priorWeight", applied.priorWeight());
         }
         requestView.put("adaptation", adaptation);
         return new StoredTrace(

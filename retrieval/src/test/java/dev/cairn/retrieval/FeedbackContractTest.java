@@ -210,7 +210,7 @@ abstract class FeedbackContractTest {
         assertThat(kb.adaptations().active(ns)).isEmpty();
         List<RetrieveResult> after = retrieveEveryQuestion(ns);
         for (int i = 0; i < before.size(); i++) {
-            assertThat(after.get(i).adaptationVersion()).isZero();
+            assertThat(after.get(i).adaptation().version()).isZero();
             assertThat(after.get(i).candidates())
                     .usingRecursiveFieldByFieldElementComparator()
                     .isEqualTo(before.get(i).candidates());
@@ -243,7 +243,7 @@ abstract class FeedbackContractTest {
         assertThat(kb.adaptations().all(ns))
                 .extracting(Adaptation::state)
                 .containsExactly(Adaptation.State.ACTIVE, Adaptation.State.RETIRED);
-        assertThat(adapted.adaptationVersion()).isEqualTo(2);
+        assertThat(adapted.adaptation().version()).isEqualTo(2);
         assertThat(kb.trace(ns, adapted.traceId()).orElseThrow().request())
                 .containsEntry(
                         "adaptation",
@@ -261,7 +261,7 @@ abstract class FeedbackContractTest {
                 .isCloseTo(3.0 / 61, org.assertj.core.data.Offset.offset(1e-9));
         List<RetrieveResult> otherAfter = retrieveEveryQuestion(other);
         for (int i = 0; i < otherBefore.size(); i++) {
-            assertThat(otherAfter.get(i).adaptationVersion()).isZero();
+            assertThat(otherAfter.get(i).adaptation().version()).isZero();
             assertThat(otherAfter.get(i).candidates())
                     .usingRecursiveFieldByFieldElementComparator()
                     .isEqualTo(otherBefore.get(i).candidates());
@@ -270,7 +270,7 @@ abstract class FeedbackContractTest {
         assertThat(kb.rollback(ns)).map(Adaptation::version).contains(1);
         RetrieveResult flippedResult =
                 kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
-        assertThat(flippedResult.adaptationVersion()).isEqualTo(1);
+        assertThat(flippedResult.adaptation().version()).isEqualTo(1);
         assertThat(
                         flippedResult.candidates().stream()
                                 .filter(c -> c.documentId().equals("cache-flush"))
@@ -280,7 +280,7 @@ abstract class FeedbackContractTest {
                 .doesNotContainEntry(dev.cairn.retrieval.fusion.Signal.DENSE, 1);
         assertThat(kb.rollback(ns)).isEmpty();
         RetrieveResult plain = kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
-        assertThat(plain.adaptationVersion()).isZero();
+        assertThat(plain.adaptation().version()).isZero();
         assertThat(kb.trace(ns, plain.traceId()).orElseThrow().request())
                 .containsEntry("adaptation", Map.of("applied", false));
         assertThatThrownBy(() -> kb.rollback(ns))
@@ -326,7 +326,7 @@ abstract class FeedbackContractTest {
                         "judged-relevant prior: +0.008197 (document "
                                 + runnerUp.documentId()
                                 + " judged relevant for 1 training queries, weight 1.00)");
-        assertThat(after.adaptationPriorWeight()).isEqualTo(1.0);
+        assertThat(after.adaptation().priorWeight()).isEqualTo(1.0);
         assertThat(kb.trace(ns, after.traceId()).orElseThrow().request())
                 .containsEntry(
                         "adaptation",

@@ -502,9 +502,9 @@ class NamespaceTransferTest {
     @Test
     void aSecondImportOfTheSameFileChangesNothing() {
         create(target, "twice");
-        var first = target.call("POST", "/v1/namespaces/twice/import", A, exported, LINES);
+        var first = importInto("twice", exported);
         assertThat(first.status()).as(first.body()).isEqualTo(200);
-        var again = target.call("POST", "/v1/namespaces/twice/import", A, exported, LINES);
+        var again = importInto("twice", exported);
         assertThat(again.status()).as(again.body()).isEqualTo(200);
         assertThat(again.json().path("written").asLong()).isZero();
         assertThat(again.json().path("historyAppended").asLong()).isZero();
@@ -525,7 +525,7 @@ class NamespaceTransferTest {
         String[] lines = exported.split("\n");
         String truncated =
                 String.join("\n", java.util.Arrays.copyOf(lines, lines.length - 1)) + "\n";
-        var cut = target.call("POST", "/v1/namespaces/refused/import", A, truncated, LINES);
+        var cut = importInto("refused", truncated);
         assertThat(cut.status()).isEqualTo(400);
         assertThat(cut.json().path("detail").asText())
                 .contains("truncated")
@@ -533,13 +533,7 @@ class NamespaceTransferTest {
 
         String[] broken = lines.clone();
         broken[3] = broken[3].replace("\"content\"", "\"contnet\"");
-        var malformed =
-                target.call(
-                        "POST",
-                        "/v1/namespaces/refused/import",
-                        A,
-                        String.join("\n", broken) + "\n",
-                        LINES);
+        var malformed = importInto("refused", String.join("\n", broken) + "\n");
         assertThat(malformed.status()).isEqualTo(400);
         assertThat(malformed.json().path("detail").asText())
                 .startsWith("line 4:")
@@ -547,15 +541,25 @@ class NamespaceTransferTest {
 
         broken = lines.clone();
         broken[5] = broken[5].substring(0, broken[5].length() / 2);
-        var half =
-                target.call(
-                        "POST",
-                        "/v1/namespaces/refused/import",
-                        A,
-                        String.join("\n", broken) + "\n",
-                        LINES);
+        var half = importInto("refused", String.join("\n", broken) + "\n");
         assertThat(half.status()).isEqualTo(400);
         assertThat(half.json().path("detail").asText()).startsWith("line 6:");
+
+        // one adaptation line twice: the same version of the same subject
+        List<String> doubled = new ArrayList<>(List.of(lines));
+        int adaptationLine =
+                doubled.indexOf(
+                        doubled.stream()
+                                .filter(l -> l.contains("\"type\":\"adaptation\""))
+                                .filter(l -> l.contains("\"subject\":\"memories\""))
+                                .findFirst()
+                                .orElseThrow());
+        doubled.add(adaptationLine + 1, doubled.get(adaptationLine));
+        var twice = importInto("refused", String.join("\n", doubled) + "\n");
+        assertThat(twice.status()).isEqualTo(400);
+        assertThat(twice.json().path("detail").asText())
+                .startsWith("line " + (adaptationLine + 2) + ":")
+                .containsPattern("adaptation 'memories \\d+' appears twice");
 
         var left =
                 target.call(
@@ -564,6 +568,10 @@ class NamespaceTransferTest {
                         A,
                         null);
         assertThat(left.json().path("items").size()).isZero();
+    }
+
+    private CairnCalls.Response importInto(String namespace, String lines) {
+        return target.call("POST", "/v1/namespaces/" + namespace + "/import", A, lines, LINES);
     }
 
     @Test

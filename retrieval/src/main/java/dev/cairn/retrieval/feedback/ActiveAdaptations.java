@@ -37,6 +37,13 @@ public final class ActiveAdaptations {
             }
             return weights.scaled(Signal.DENSE, denseWeight);
         }
+
+        /** What an answer ranked under this adaptation says of it. */
+        public AppliedAdaptation applied() {
+            return version == 0
+                    ? AppliedAdaptation.NONE
+                    : new AppliedAdaptation(version, denseWeight, prior.weight());
+        }
     }
 
     private final AdaptationStore adaptations;

@@ -25,9 +25,10 @@ import java.util.stream.Stream;
  * the next authentication reads the store's token revision (one row) and rereads the tokens only
  * when it moved. A token deleted on any server is therefore refused here within {@link #RECHECK}. A
  * hash this server does not hold is looked up in the store at once, so a token made on another
- * server a moment ago is accepted on its first use here; hashes found nowhere are remembered (at
- * most {@link #UNKNOWN_HASHES_KEPT}, forgotten whenever the tokens change), so a client retrying a
- * revoked or mistyped token costs no query per request. Thread-safe.
+ * server a moment ago is accepted on its first use here (and the tokens are reread then, so its
+ * later uses cost no query); hashes found nowhere are remembered (at most {@link
+ * #UNKNOWN_HASHES_KEPT}, forgotten whenever the tokens change), so a client retrying a revoked or
+ * mistyped token costs no query per request. Thread-safe.
  */
 public final class TokenRegistry {
 
@@ -93,8 +94,23 @@ public final class TokenRegistry {
                 unknownHashes.clear();
             }
             unknownHashes.add(hash);
+        } else {
+            holdAfterLookup(hash);
         }
         return found;
+    }
+
+    /**
+     * Rereads the managed tokens once a hash was found in the store but not among them, so the
+     * token's next requests are answered from memory: without it each one would query the store
+     * until the next {@link #RECHECK}. Concurrent first requests with one token reread once.
+     */
+    private void holdAfterLookup(String hash) {
+        synchronized (lock) {
+            if (!managed.byHash().containsKey(hash)) {
+                managed = reread();
+            }
+        }
     }
 
     /**

@@ -121,11 +121,7 @@ final class ExportFileCheck {
                     public void adaptation(ExportedAdaptation adaptation) {
                         Adaptation a = adaptation.adaptation();
                         AdaptationSubject subject = adaptation.adaptationSubject();
-                        once(
-                                "adaptation",
-                                subject == AdaptationSubject.DOCUMENTS
-                                        ? String.valueOf(a.version())
-                                        : subject.wireName() + " " + a.version());
+                        once("adaptation", subject.wireName() + " " + a.version());
                         if (a.adapter().dimensions() != dimensions) {
                             throw new IllegalArgumentException(
                                     "illegal adaptation "

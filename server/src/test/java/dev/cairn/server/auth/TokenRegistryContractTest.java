@@ -5,16 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.server.http.Json;
 import dev.cairn.store.Store;
+import dev.cairn.store.StoredToken;
+import dev.cairn.store.StoredTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,6 +82,65 @@ abstract class TokenRegistryContractTest {
         assertThat(onB.namespaces()).containsExactly("ops", "billing");
         assertThat(b.list()).extracting(ApiToken::name).containsExactly("ci", "deploy");
         assertThat(b.authenticate(secret + "x")).isEmpty();
+    }
+
+    @Test
+    void aTokenMadeOnAnotherServerIsLookedUpInTheStoreOnceThenAnsweredFromMemory() {
+        TokenRegistry a = server();
+        Store store = open();
+        stores.add(store);
+        CountingTokens counting = new CountingTokens(store.tokens());
+        TokenRegistry b = TokenRegistry.create(List.of(FIXED), counting);
+        String secret = a.create("ci", Set.of(Role.READ), List.of("*"));
+        int lookupsBefore = counting.lookups.get();
+
+        for (int i = 0; i < 50; i++) {
+            assertThat(b.authenticate(secret)).map(ApiToken::name).contains("ci");
+        }
+
+        // one lookup by hash on the first use; the next 49 come from the reread tokens (a recheck
+        // of the revision may fall inside the loop on a slow machine, but never a lookup)
+        assertThat(counting.lookups.get() - lookupsBefore).isEqualTo(1);
+    }
+
+    /** The store's tokens, answered by the store, with the lookups by hash counted. */
+    private record CountingTokens(StoredTokens store, AtomicInteger lookups)
+            implements StoredTokens {
+
+        CountingTokens(StoredTokens store) {
+            this(store, new AtomicInteger());
+        }
+
+        @Override
+        public List<StoredToken> all() {
+            return store.all();
+        }
+
+        @Override
+        public Optional<StoredToken> byHash(String sha256) {
+            lookups.incrementAndGet();
+            return store.byHash(sha256);
+        }
+
+        @Override
+        public void insert(StoredToken token) {
+            store.insert(token);
+        }
+
+        @Override
+        public int insertMissing(Collection<StoredToken> tokens) {
+            return store.insertMissing(tokens);
+        }
+
+        @Override
+        public boolean delete(String name) {
+            return store.delete(name);
+        }
+
+        @Override
+        public long revision() {
+            return store.revision();
+        }
     }
 
     @Test

@@ -86,11 +86,7 @@ public final class KnowledgeViews {
                 timings(result.timings()),
                 outcomes(result.signals()),
                 result.partial(),
-                adaptation(
-                        new AppliedAdaptation(
-                                result.adaptationVersion(),
-                                result.adaptationDenseWeight(),
-                                result.adaptationPriorWeight())));
+                adaptation(result.adaptation()));
     }
 
     /** What a retrieve or recall answer says of the adaptation it applied. */
