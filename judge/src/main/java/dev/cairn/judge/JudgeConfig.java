@@ -23,6 +23,8 @@ import java.util.Set;
  * @param alignmentMargin a cue counts only in a sentence whose support score is within this of the
  *     claim's best-aligned sentence among all the evidence, in [0, 1] (1: any sentence)
  * @param cues the contradiction cues in use (all by default)
+ * @param verdictModel how the verdict is decided: {@link VerdictModel#THRESHOLDS} (the default) or
+ *     a learned model over what the thresholds read
  */
 public record JudgeConfig(
         double supportThreshold,
@@ -32,7 +34,8 @@ public record JudgeConfig(
         int maxAnswerBytes,
         double contradictionThreshold,
         double alignmentMargin,
-        Set<ContradictionCue> cues) {
+        Set<ContradictionCue> cues,
+        VerdictModel verdictModel) {
 
     /**
      * Default support threshold, calibrated with the lexical similarity on SciFact's training
@@ -88,6 +91,7 @@ public record JudgeConfig(
                 cues.isEmpty()
                         ? Set.of()
                         : java.util.Collections.unmodifiableSet(EnumSet.copyOf(cues));
+        java.util.Objects.requireNonNull(verdictModel, "verdictModel");
         if (maxAnswerBytes < 1) {
             throw new IllegalArgumentException(
                     "illegal maxAnswerBytes: " + maxAnswerBytes + ", must be >= 1");
@@ -110,7 +114,8 @@ public record JudgeConfig(
                 DEFAULT_MAX_ANSWER_BYTES,
                 DEFAULT_CONTRADICTION_THRESHOLD,
                 DEFAULT_ALIGNMENT_MARGIN,
-                ContradictionCue.ALL);
+                ContradictionCue.ALL,
+                VerdictModel.THRESHOLDS);
     }
 
     public JudgeConfig withSupportThreshold(double value) {
@@ -122,7 +127,8 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 alignmentMargin,
-                cues);
+                cues,
+                verdictModel);
     }
 
     public JudgeConfig withSimilarityWeight(double value) {
@@ -134,7 +140,8 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 alignmentMargin,
-                cues);
+                cues,
+                verdictModel);
     }
 
     public JudgeConfig withContextThreshold(double value) {
@@ -146,7 +153,8 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 alignmentMargin,
-                cues);
+                cues,
+                verdictModel);
     }
 
     public JudgeConfig withGroundedCoverage(double value) {
@@ -158,7 +166,8 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 alignmentMargin,
-                cues);
+                cues,
+                verdictModel);
     }
 
     public JudgeConfig withMaxAnswerBytes(int value) {
@@ -170,7 +179,8 @@ public record JudgeConfig(
                 value,
                 contradictionThreshold,
                 alignmentMargin,
-                cues);
+                cues,
+                verdictModel);
     }
 
     public JudgeConfig withContradictionThreshold(double value) {
@@ -182,7 +192,8 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 value,
                 alignmentMargin,
-                cues);
+                cues,
+                verdictModel);
     }
 
     public JudgeConfig withAlignmentMargin(double value) {
@@ -194,7 +205,8 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 value,
-                cues);
+                cues,
+                verdictModel);
     }
 
     public JudgeConfig withCues(Set<ContradictionCue> value) {
@@ -206,6 +218,20 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 alignmentMargin,
+                value,
+                verdictModel);
+    }
+
+    public JudgeConfig withVerdictModel(VerdictModel value) {
+        return new JudgeConfig(
+                supportThreshold,
+                similarityWeight,
+                contextThreshold,
+                groundedCoverage,
+                maxAnswerBytes,
+                contradictionThreshold,
+                alignmentMargin,
+                cues,
                 value);
     }
 }
