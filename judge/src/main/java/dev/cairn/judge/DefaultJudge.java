@@ -37,153 +37,6 @@ final class DefaultJudge implements Judge {
     /** One sentence of one evidence item, analysed once per judgement. */
     private record EvidenceSentence(int evidence, Statement statement) {}
 
-    /**
-     * One claim against all the evidence, before the verdict.
-     *
-     * @param supportFailure per evidence item, why the threshold rule finds no support in it
-     *     (empty: it supports); null for an item the claim does not cite
-     * @param contradiction per evidence item, why the threshold rule finds it contradicting, or
-     *     null
-     * @param features what a {@link VerdictModel} reads ({@link ClaimFeatures})
-     */
-    private record ClaimAnalysis(
-            Comparison[] compared,
-            Comparison[] supporting,
-            String[] supportFailure,
-            String[] contradiction,
-            double[] features) {}
-
-    /** The evidence split into analysed sentences, with what each item states as a whole. */
-    private record AnalysedEvidence(
-            List<EvidenceSentence> sentences,
-            List<List<Quantities.Quantity>> quantities,
-            List<Set<String>> stems) {
-
-        static AnalysedEvidence of(List<Evidence> evidence) {
-            List<EvidenceSentence> sentences = new ArrayList<>();
-            List<List<Quantities.Quantity>> quantities = new ArrayList<>();
-            List<Set<String>> stems = new ArrayList<>();
-            for (int k = 0; k < evidence.size(); k++) {
-                List<Quantities.Quantity> all = new ArrayList<>();
-                Set<String> itemStems = new java.util.HashSet<>();
-                for (String unit : ClaimExtractor.units(evidence.get(k).text())) {
-                    for (String s : Sentences.split(unit)) {
-                        Statement st = Statement.of(s);
-                        sentences.add(new EvidenceSentence(k, st));
-                        all.addAll(st.quantities());
-                        itemStems.addAll(st.stems());
-                    }
-                }
-                quantities.add(all);
-                stems.add(itemStems);
-            }
-            return new AnalysedEvidence(sentences, quantities, stems);
-        }
-    }
-
-    /**
-     * The {@link ClaimFeatures} of each claim of the answer, in claim order: what a {@link
-     * VerdictModel} is fitted on.
-     */
-    List<double[]> claimFeatures(JudgeInput input) {
-        List<Claim> claims = ClaimExtractor.extract(input.answer(), input.evidence());
-        AnalysedEvidence evidence = AnalysedEvidence.of(input.evidence());
-        double[][] sim = similarities(claims, evidence);
-        List<double[]> out = new ArrayList<>();
-        for (int i = 0; i < claims.size(); i++) {
-            out.add(analyse(claims.get(i), sim[i], input.evidence().size(), evidence).features());
-        }
-        return out;
-    }
-
-    private double[][] similarities(List<Claim> claims, AnalysedEvidence evidence) {
-        return similarity.similarities(
-                claims.stream().map(Claim::text).toList(),
-                evidence.sentences().stream().map(es -> es.statement().text()).toList());
-    }
-
-    private ClaimAnalysis analyse(Claim claim, double[] sim, int items, AnalysedEvidence analysed) {
-        List<EvidenceSentence> sentences = analysed.sentences();
-        Statement statement = Statement.of(claim.text());
-        List<Quantities.Quantity> quantities = statement.quantities();
-        Comparison[] best = new Comparison[items];
-        Comparison[] supporting = new Comparison[items];
-        String[] contradiction = new String[items];
-        Comparison[] compared = new Comparison[sentences.size()];
-        double bestAligned = 0;
-        for (int s = 0; s < sentences.size(); s++) {
-            EvidenceSentence es = sentences.get(s);
-            Comparison c =
-                    Comparison.of(
-                            statement,
-                            es.statement(),
-                            sim[s],
-                            config.similarityWeight(),
-                            config.cues());
-            compared[s] = c;
-            bestAligned = Math.max(bestAligned, c.score());
-            int k = es.evidence();
-            if (best[k] == null || c.score() > best[k].score()) {
-                best[k] = c;
-            }
-            if (c.score() >= config.supportThreshold()
-                    && !c.cueConflict()
-                    && c.quantityConflict().isEmpty()
-                    && c.actionConflict().isEmpty()
-                    && (supporting[k] == null || c.score() > supporting[k].score())) {
-                supporting[k] = c;
-            }
-        }
-        // a cue contradicts only on a sentence aligned with the claim about as well as the
-        // best one: a loosely related sentence of a long abstract reports another finding
-        double aligned = bestAligned - config.alignmentMargin();
-        for (int s = 0; s < sentences.size(); s++) {
-            Comparison c = compared[s];
-            int k = sentences.get(s).evidence();
-            if (contradiction[k] == null
-                    && c.overlap() >= config.contextThreshold()
-                    && c.score() >= config.contradictionThreshold()
-                    && c.score() >= aligned) {
-                boolean allStated =
-                        quantities.stream()
-                                .allMatch(q -> Comparison.stated(q, analysed.quantities().get(k)));
-                contradiction[k] = contradictionReason(c, allStated);
-            }
-        }
-        String[] failure = new String[items];
-        boolean[] citedSentence = new boolean[sentences.size()];
-        boolean quantityMissing = false;
-        boolean supported = false;
-        for (int k : claim.cited()) {
-            String why =
-                    supportFailure(
-                            best[k], supporting[k], quantities, analysed.quantities().get(k));
-            // every action the claim names must be one the evidence names, like its numbers:
-            // a step list that says "restart" does not support "reload" in a longer claim
-            String action = Comparison.actionConflict(statement.stems(), analysed.stems().get(k));
-            if (why.isEmpty() && !action.isEmpty()) {
-                why = "a different action: " + action;
-            }
-            failure[k] = why;
-            supported |= why.isEmpty() && contradiction[k] == null;
-            quantityMissing |= why.endsWith(" not in evidence");
-        }
-        for (int s = 0; s < sentences.size(); s++) {
-            citedSentence[s] = failure[sentences.get(s).evidence()] != null;
-        }
-        boolean contradicted = java.util.Arrays.stream(contradiction).anyMatch(Objects::nonNull);
-        double[] features =
-                ClaimFeatures.of(
-                        statement,
-                        compared,
-                        citedSentence,
-                        config.contextThreshold(),
-                        quantityMissing,
-                        contradicted,
-                        supported);
-        return new ClaimAnalysis(compared, supporting, failure, contradiction, features);
-    }
-
     @Override
     public Judgement judge(JudgeInput input) {
         long bytes = utf8Length(input.answer());
@@ -193,21 +46,81 @@ final class DefaultJudge implements Judge {
         Policy policy = policies.policy(input.policy());
         List<Evidence> evidence = input.evidence();
         List<Claim> claims = ClaimExtractor.extract(input.answer(), evidence);
-        AnalysedEvidence analysed = AnalysedEvidence.of(evidence);
-        double[][] sim = similarities(claims, analysed);
+
+        List<EvidenceSentence> sentences = new ArrayList<>();
+        List<List<Quantities.Quantity>> evidenceQuantities = new ArrayList<>();
+        List<Set<String>> evidenceStems = new ArrayList<>();
+        for (int k = 0; k < evidence.size(); k++) {
+            List<Quantities.Quantity> all = new ArrayList<>();
+            Set<String> stems = new java.util.HashSet<>();
+            for (String unit : ClaimExtractor.units(evidence.get(k).text())) {
+                for (String s : Sentences.split(unit)) {
+                    Statement st = Statement.of(s);
+                    sentences.add(new EvidenceSentence(k, st));
+                    all.addAll(st.quantities());
+                    stems.addAll(st.stems());
+                }
+            }
+            evidenceQuantities.add(all);
+            evidenceStems.add(stems);
+        }
+        double[][] sim =
+                similarity.similarities(
+                        claims.stream().map(Claim::text).toList(),
+                        sentences.stream().map(es -> es.statement().text()).toList());
 
         List<ClaimVerdict> verdicts = new ArrayList<>();
         int citations = 0;
         int supportingCitations = 0;
         for (int i = 0; i < claims.size(); i++) {
             Claim claim = claims.get(i);
-            ClaimAnalysis a = analyse(claim, sim[i], evidence.size(), analysed);
-            String[] contradiction = a.contradiction();
-            String[] failure = a.supportFailure();
-            List<String> reasons = new ArrayList<>();
-            if (config.verdictModel().learned()) {
-                reasons.add(decideByModel(a, analysed, claim));
+            Statement statement = Statement.of(claim.text());
+            List<Quantities.Quantity> quantities = statement.quantities();
+            Comparison[] best = new Comparison[evidence.size()];
+            Comparison[] supporting = new Comparison[evidence.size()];
+            String[] contradiction = new String[evidence.size()];
+            Comparison[] compared = new Comparison[sentences.size()];
+            double bestAligned = 0;
+            for (int s = 0; s < sentences.size(); s++) {
+                EvidenceSentence es = sentences.get(s);
+                Comparison c =
+                        Comparison.of(
+                                statement,
+                                es.statement(),
+                                sim[i][s],
+                                config.similarityWeight(),
+                                config.cues());
+                compared[s] = c;
+                bestAligned = Math.max(bestAligned, c.score());
+                int k = es.evidence();
+                if (best[k] == null || c.score() > best[k].score()) {
+                    best[k] = c;
+                }
+                if (c.score() >= config.supportThreshold()
+                        && !c.cueConflict()
+                        && c.quantityConflict().isEmpty()
+                        && c.actionConflict().isEmpty()
+                        && (supporting[k] == null || c.score() > supporting[k].score())) {
+                    supporting[k] = c;
+                }
             }
+            // a cue contradicts only on a sentence aligned with the claim about as well as the
+            // best one: a loosely related sentence of a long abstract reports another finding
+            double aligned = bestAligned - config.alignmentMargin();
+            for (int s = 0; s < sentences.size(); s++) {
+                Comparison c = compared[s];
+                int k = sentences.get(s).evidence();
+                if (contradiction[k] == null
+                        && c.overlap() >= config.contextThreshold()
+                        && c.score() >= config.contradictionThreshold()
+                        && c.score() >= aligned) {
+                    boolean allStated =
+                            quantities.stream()
+                                    .allMatch(q -> Comparison.stated(q, evidenceQuantities.get(k)));
+                    contradiction[k] = contradictionReason(c, allStated);
+                }
+            }
+            List<String> reasons = new ArrayList<>();
             Set<String> supportedBy = new LinkedHashSet<>();
             Set<String> contradictedBy = new LinkedHashSet<>();
             for (int k = 0; k < evidence.size(); k++) {
@@ -219,11 +132,19 @@ final class DefaultJudge implements Judge {
             for (int k : claim.cited()) {
                 citations++;
                 String id = evidence.get(k).id();
-                String why = failure[k];
+                String why =
+                        supportFailure(
+                                best[k], supporting[k], quantities, evidenceQuantities.get(k));
+                // every action the claim names must be one the evidence names, like its numbers:
+                // a step list that says "restart" does not support "reload" in a longer claim
+                String action = Comparison.actionConflict(statement.stems(), evidenceStems.get(k));
+                if (why.isEmpty() && !action.isEmpty()) {
+                    why = "a different action: " + action;
+                }
                 if (why.isEmpty() && !contradictedBy.contains(id)) {
                     supportedBy.add(id);
                     supportingCitations++;
-                    reasons.add("[" + id + "] supports: " + describe(a.supporting()[k]));
+                    reasons.add("[" + id + "] supports: " + describe(supporting[k]));
                 } else {
                     reasons.add(
                             "["
@@ -291,93 +212,6 @@ final class DefaultJudge implements Judge {
                 verdicts,
                 rules,
                 violations);
-    }
-
-    /**
-     * Replaces the thresholds' decision with the learned model's, in place: the claim gets the
-     * model's verdict, and the items that carry it are those the thresholds named for it or, when
-     * they named none, the item of the best-aligned sentence (for a contradiction, the best-aligned
-     * one a cue fires on, if any). Returns the line that explains the verdict.
-     */
-    private String decideByModel(ClaimAnalysis a, AnalysedEvidence analysed, Claim claim) {
-        VerdictModel model = config.verdictModel();
-        double[] p = model.probabilities(a.features());
-        VerdictModel.Verdict verdict = model.decide(a.features());
-        if (verdict == VerdictModel.Verdict.SUPPORT && claim.cited().isEmpty()) {
-            verdict = VerdictModel.Verdict.NOT_ENOUGH_INFO;
-        }
-        String explained =
-                String.format(
-                        Locale.ROOT,
-                        "verdict model %s: %s (support %.2f, contradict %.2f, not enough info %.2f)",
-                        model,
-                        verdict,
-                        p[0],
-                        p[1],
-                        p[2]);
-        String[] contradiction = a.contradiction();
-        String[] failure = a.supportFailure();
-        Comparison[] compared = a.compared();
-        List<EvidenceSentence> sentences = analysed.sentences();
-        if (verdict == VerdictModel.Verdict.CONTRADICT) {
-            if (java.util.Arrays.stream(contradiction).allMatch(Objects::isNull)) {
-                int chosen = -1;
-                for (int s = 0; s < compared.length; s++) {
-                    boolean conflict =
-                            compared[s].cueConflict() || !compared[s].quantityConflict().isEmpty();
-                    boolean chosenConflict =
-                            chosen >= 0
-                                    && (compared[chosen].cueConflict()
-                                            || !compared[chosen].quantityConflict().isEmpty());
-                    if (chosen < 0
-                            || (conflict && !chosenConflict)
-                            || (conflict == chosenConflict
-                                    && compared[s].score() > compared[chosen].score())) {
-                        chosen = s;
-                    }
-                }
-                if (chosen >= 0) {
-                    String cue = cueDescription(compared[chosen]);
-                    contradiction[sentences.get(chosen).evidence()] =
-                            (cue.isEmpty() ? "the best-aligned statement" : cue)
-                                    + " (overlap "
-                                    + f(compared[chosen].overlap())
-                                    + ")";
-                }
-            }
-            for (int k = 0; k < failure.length; k++) {
-                if (failure[k] != null && failure[k].isEmpty()) {
-                    failure[k] = "the verdict model reads a contradiction";
-                }
-            }
-            return explained;
-        }
-        java.util.Arrays.fill(contradiction, null);
-        boolean anySupport = false;
-        for (int k = 0; k < failure.length; k++) {
-            if (failure[k] != null && failure[k].isEmpty()) {
-                if (verdict == VerdictModel.Verdict.SUPPORT) {
-                    anySupport = true;
-                } else {
-                    failure[k] = "the verdict model finds not enough information";
-                }
-            }
-        }
-        if (verdict == VerdictModel.Verdict.SUPPORT && !anySupport) {
-            int chosen = -1;
-            for (int s = 0; s < compared.length; s++) {
-                if (failure[sentences.get(s).evidence()] != null
-                        && (chosen < 0 || compared[s].score() > compared[chosen].score())) {
-                    chosen = s;
-                }
-            }
-            if (chosen >= 0) {
-                int k = sentences.get(chosen).evidence();
-                failure[k] = "";
-                a.supporting()[k] = compared[chosen];
-            }
-        }
-        return explained;
     }
 
     /**

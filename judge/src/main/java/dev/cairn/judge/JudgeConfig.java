@@ -23,8 +23,6 @@ import java.util.Set;
  * @param alignmentMargin a cue counts only in a sentence whose support score is within this of the
  *     claim's best-aligned sentence among all the evidence, in [0, 1] (1: any sentence)
  * @param cues the contradiction cues in use (all by default)
- * @param verdictModel how the verdict is decided: {@link VerdictModel#THRESHOLDS} (the default) or
- *     a learned model over what the thresholds read
  */
 public record JudgeConfig(
         double supportThreshold,
@@ -34,8 +32,7 @@ public record JudgeConfig(
         int maxAnswerBytes,
         double contradictionThreshold,
         double alignmentMargin,
-        Set<ContradictionCue> cues,
-        VerdictModel verdictModel) {
+        Set<ContradictionCue> cues) {
 
     /**
      * Default support threshold, calibrated with the lexical similarity on SciFact's training
@@ -91,7 +88,6 @@ public record JudgeConfig(
                 cues.isEmpty()
                         ? Set.of()
                         : java.util.Collections.unmodifiableSet(EnumSet.copyOf(cues));
-        java.util.Objects.requireNonNull(verdictModel, "verdictModel");
         if (maxAnswerBytes < 1) {
             throw new IllegalArgumentException(
                     "illegal maxAnswerBytes: " + maxAnswerBytes + ", must be >= 1");
@@ -114,8 +110,7 @@ public record JudgeConfig(
                 DEFAULT_MAX_ANSWER_BYTES,
                 DEFAULT_CONTRADICTION_THRESHOLD,
                 DEFAULT_ALIGNMENT_MARGIN,
-                ContradictionCue.ALL,
-                VerdictModel.THRESHOLDS);
+                ContradictionCue.ALL);
     }
 
     public JudgeConfig withSupportThreshold(double value) {
@@ -127,8 +122,7 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 alignmentMargin,
-                cues,
-                verdictModel);
+                cues);
     }
 
     public JudgeConfig withSimilarityWeight(double value) {
@@ -140,8 +134,7 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 alignmentMargin,
-                cues,
-                verdictModel);
+                cues);
     }
 
     public JudgeConfig withContextThreshold(double value) {
@@ -153,8 +146,7 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 alignmentMargin,
-                cues,
-                verdictModel);
+                cues);
     }
 
     public JudgeConfig withGroundedCoverage(double value) {
@@ -166,8 +158,7 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 alignmentMargin,
-                cues,
-                verdictModel);
+                cues);
     }
 
     public JudgeConfig withMaxAnswerBytes(int value) {
@@ -179,8 +170,7 @@ public record JudgeConfig(
                 value,
                 contradictionThreshold,
                 alignmentMargin,
-                cues,
-                verdictModel);
+                cues);
     }
 
     public JudgeConfig withContradictionThreshold(double value) {
@@ -192,8 +182,7 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 value,
                 alignmentMargin,
-                cues,
-                verdictModel);
+                cues);
     }
 
     public JudgeConfig withAlignmentMargin(double value) {
@@ -205,8 +194,7 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 value,
-                cues,
-                verdictModel);
+                cues);
     }
 
     public JudgeConfig withCues(Set<ContradictionCue> value) {
@@ -218,20 +206,6 @@ public record JudgeConfig(
                 maxAnswerBytes,
                 contradictionThreshold,
                 alignmentMargin,
-                value,
-                verdictModel);
-    }
-
-    public JudgeConfig withVerdictModel(VerdictModel value) {
-        return new JudgeConfig(
-                supportThreshold,
-                similarityWeight,
-                contextThreshold,
-                groundedCoverage,
-                maxAnswerBytes,
-                contradictionThreshold,
-                alignmentMargin,
-                cues,
                 value);
     }
 }

@@ -106,16 +106,13 @@ public final class JudgeService {
      * cited abstract id parity, 411 claims): macro-F1 0.656 there, 0.583 on the report half (398
      * claims); docs/judge.md has the split, the ablations and the command.
      */
-    public static final JudgeConfig CALIBRATED_THRESHOLDS =
+    public static final JudgeConfig CALIBRATED_CONFIG =
             JudgeConfig.defaults()
                     .withSimilarityWeight(0.7)
                     .withSupportThreshold(0.65)
                     .withContradictionThreshold(0.25)
                     .withContextThreshold(0.4)
                     .withAlignmentMargin(1.0);
-
-    /** The server's judge configuration. */
-    public static final JudgeConfig CALIBRATED_CONFIG = CALIBRATED_THRESHOLDS;
 
     /**
      * Judges and stores one answer.

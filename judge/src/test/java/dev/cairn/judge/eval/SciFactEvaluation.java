@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cairn.judge.ClaimFeatureProbe;
 import dev.cairn.judge.ClaimVerdict;
 import dev.cairn.judge.Evidence;
 import dev.cairn.judge.Judge;
@@ -232,37 +231,6 @@ public final class SciFactEvaluation {
                 config.supportThreshold(),
                 config.contextThreshold(),
                 confusion);
-    }
-
-    /**
-     * The {@link dev.cairn.judge.ClaimFeatures} of each claim (one claim per answer), as the judge
-     * with {@code config} computes them.
-     */
-    double[][] features(SimilarityFunction similarity, JudgeConfig config) {
-        double[][] out = new double[examples.size()][];
-        for (int i = 0; i < examples.size(); i++) {
-            Example ex = examples.get(i);
-            out[i] =
-                    ClaimFeatureProbe.features(
-                                    config,
-                                    similarity,
-                                    JudgeInput.of("", answer(ex), ex.evidence()))
-                            .getFirst();
-        }
-        return out;
-    }
-
-    /** Each claim's gold label, as the ordinal of {@link Label}. */
-    int[] gold() {
-        return examples.stream().mapToInt(e -> e.gold().ordinal()).toArray();
-    }
-
-    /**
-     * The cross-validation fold of each claim: by the smallest cited abstract id, like the split,
-     * so that the claims written about one abstract are never on both sides of a fold.
-     */
-    int[] folds(int folds) {
-        return examples.stream().mapToInt(e -> Math.floorMod(e.firstDoc() / 2, folds)).toArray();
     }
 
     /** Each misjudged claim: gold, predicted, the claim and the judge's reasons. */

@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.judge.ContradictionCue;
 import dev.cairn.judge.JudgeConfig;
-import dev.cairn.judge.MultinomialLogisticRegression;
 import dev.cairn.judge.SimilarityFunction;
-import dev.cairn.judge.VerdictModel;
 import dev.cairn.judge.service.JudgeService;
 import dev.cairn.retrieval.TestModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -231,108 +227,6 @@ class SciFactEvaluationTest {
             }
         }
         return best;
-    }
-
-    /** L2 penalties tried by the cross-validation of the verdict model. */
-    static final double[] PENALTIES = {0.0003, 0.001, 0.003, 0.01, 0.03, 0.1};
-
-    /** Folds of the cross-validation inside the tune part. */
-    static final int FOLDS = 5;
-
-    /**
-     * Fits the verdict model ({@link VerdictModel}) on the tune part only: the features of each
-     * claim under the calibrated thresholds, a multinomial logistic regression per L2 penalty and
-     * class weighting, each scored by 5-fold cross-validation inside the tune part (folds by cited
-     * abstract, like the split); the best is refitted on the whole tune part and printed as the
-     * Java literal {@link JudgeService#CALIBRATED_VERDICT_MODEL} ships. Never reads the report
-     * part. Report: {@code target/eval/scifact-verdict-model.txt}.
-     */
-    @Test
-    void fitVerdictModelOnTheTunePart() throws IOException {
-        Path data = Path.of(System.getProperty("cairn.eval.scifact"));
-        Path out = Path.of("target/eval");
-        SciFactEvaluation tune = SciFactEvaluation.load(data).part(SciFactEvaluation.Part.TUNE);
-        TextVectorCache bert =
-                new TextVectorCache(TestModel.get(), out.resolve("bert-vectors.bin"));
-        tune.warm(bert, bert::save);
-        JudgeConfig thresholds = JudgeService.CALIBRATED_THRESHOLDS;
-        double[][] x = tune.features(bert, thresholds);
-        int[] y = tune.gold();
-        int[] fold = tune.folds(FOLDS);
-        StringBuilder text = new StringBuilder();
-        text.append(
-                String.format(
-                        Locale.ROOT,
-                        "tune part, %d claims; thresholds alone: macro-F1 %.3f (in-sample)%n",
-                        y.length,
-                        tune.run(bert, thresholds).macroF1()));
-        text.append("features: ").append(VerdictModel.features()).append('\n');
-        double bestF1 = -1;
-        double bestPenalty = 0;
-        boolean bestBalanced = false;
-        SciFactEvaluation.Result bestCv = null;
-        for (boolean balanced : new boolean[] {false, true}) {
-            for (double penalty : PENALTIES) {
-                int[][] confusion = new int[3][3];
-                for (int f = 0; f < FOLDS; f++) {
-                    List<Integer> train = new ArrayList<>();
-                    for (int i = 0; i < y.length; i++) {
-                        if (fold[i] != f) {
-                            train.add(i);
-                        }
-                    }
-                    double[][] w =
-                            MultinomialLogisticRegression.fit(
-                                    train.stream().map(i -> x[i]).toArray(double[][]::new),
-                                    train.stream().mapToInt(i -> y[i]).toArray(),
-                                    3,
-                                    penalty,
-                                    balanced);
-                    for (int i = 0; i < y.length; i++) {
-                        if (fold[i] == f) {
-                            confusion[y[i]][MultinomialLogisticRegression.predict(w, x[i])]++;
-                        }
-                    }
-                }
-                SciFactEvaluation.Result cv = SciFactEvaluation.score(0, 0, 0, confusion);
-                text.append(
-                        String.format(
-                                Locale.ROOT,
-                                "penalty %.4f, balanced %s: cross-validated macro-F1 %.3f%n",
-                                penalty,
-                                balanced,
-                                cv.macroF1()));
-                if (cv.macroF1() > bestF1 + 1e-9) {
-                    bestF1 = cv.macroF1();
-                    bestPenalty = penalty;
-                    bestBalanced = balanced;
-                    bestCv = cv;
-                }
-            }
-        }
-        text.append(
-                String.format(
-                        Locale.ROOT,
-                        "%nbest: penalty %.4f, balanced %s, cross-validated on the tune part: ",
-                        bestPenalty,
-                        bestBalanced));
-        text.append(SciFactEvaluation.describe(bestCv));
-        double[][] fitted = MultinomialLogisticRegression.fit(x, y, 3, bestPenalty, bestBalanced);
-        text.append("\nfitted on the whole tune part (intercept, then one weight per feature):\n");
-        text.append("new double[][] {\n");
-        for (double[] row : fitted) {
-            text.append("    {");
-            for (int j = 0; j < row.length; j++) {
-                text.append(j == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.4f", row[j]));
-            }
-            text.append("},\n");
-        }
-        text.append("}\n");
-        Files.createDirectories(out);
-        Files.writeString(out.resolve("scifact-verdict-model.txt"), text);
-        System.out.print(text);
-
-        assertThat(bestF1).isGreaterThan(0.0);
     }
 
     /**
