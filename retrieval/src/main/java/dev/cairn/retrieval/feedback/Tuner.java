@@ -229,7 +229,7 @@ public final class Tuner {
                 new QueryAdapterTrainer(options.trainer()).train(innerExamples, dimensions);
         Map<String, float[]> vectors = new HashMap<>();
         for (String q : inner.heldUnseen()) {
-            vectors.put(q, adapter.apply(model.embedQuery(q)));
+            vectors.put(q, adapter.apply(examples.get(q).query())); // embedded for its example
         }
         double denseWeight = 1;
         double best = -1;
