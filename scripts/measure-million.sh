@@ -11,7 +11,8 @@
 # --db-url) and prints each one's ready line; with more than one, nginx on deploy/nginx/cairn.conf
 # in front of them (consistent hashing on the namespace). Then through it (or the one server): the
 # first recall of 300 namespaces spread over the N (each loads its table: cold), 600 recalls over
-# 150 of them (warm), and each server's RSS and resident gauges (/metrics).
+# 150 of them (warm), and each server's RSS, heap after a full collection (jcmd) and resident
+# gauges (/metrics).
 # --load FILE: one server (server 1) creates tenant-0001..N (--namespaces, default 1000) and
 # imports the export FILE into each (`POST /v1/namespaces`, `POST .../import`); namespaces already
 # there are skipped, so an interrupted load goes on where it stopped. Prints the time per 50.
@@ -121,8 +122,16 @@ q() { curl -s -o /dev/null -w "%{time_total}\n" -H "$H" -H 'Content-Type: applic
 for i in $(seq 1 300); do q $(printf %04d $(( (i * 7919) % namespaces + 1 ))) "what did she paint last summer"; done > "$out/cold.txt"
 # warm: 600 recalls over 150 of those namespaces (every table still in memory under the bound?)
 for r in 1 2 3 4; do for i in $(seq 1 150); do q $(printf %04d $(( (i * 7919) % namespaces + 1 ))) "camping trip number $r with the kids"; done; done > "$out/warm.txt"
+# the heap each server's data needs: what a full collection leaves of it (jcmd, beside java)
+jcmd=$(bash scripts/find-jdk.sh)/bin/jcmd
+live_heap() {
+    "$jcmd" "$1" GC.run >/dev/null 2>&1
+    "$jcmd" "$1" GC.heap_info 2>/dev/null | awk '/garbage-first heap/ {
+        for (f = 1; f <= NF; f++) { if ($f == "committed") t = $(f + 1); if ($f == "used") u = $(f + 1) }
+        printf "heap %d MiB used after a full GC, %d MiB committed", u / 1024, t / 1024 }'
+}
 for i in "${!pids[@]}"; do
-    echo "server $((i + 1)): RSS $(( $(ps -o rss= -p "${pids[$i]}") / 1024 )) MiB;" \
+    echo "server $((i + 1)): RSS $(( $(ps -o rss= -p "${pids[$i]}") / 1024 )) MiB; $(live_heap "${pids[$i]}");" \
         $(curl -s localhost:${ports[$i]}/metrics | grep -E "^cairn_memory_resident|^cairn_memory_table")
 done
 for f in cold warm; do sort -n "$out/$f.txt" | awk -v f=$f '{a[NR]=$1} END {printf "%s: n=%d p50 %.1f ms p99 %.1f ms max %.1f ms\n", f, NR, a[int(NR*0.5)]*1000, a[int(NR*0.99)]*1000, a[NR]*1000}'; done

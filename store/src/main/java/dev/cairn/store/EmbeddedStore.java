@@ -372,6 +372,11 @@ final class EmbeddedStore extends JdbcStore {
     }
 
     @Override
+    String selectVector(String column) {
+        return column; // a BLOB of little-endian floats already
+    }
+
+    @Override
     boolean isUniqueViolation(SQLException e) {
         return e instanceof SQLiteException s
                 && (s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY

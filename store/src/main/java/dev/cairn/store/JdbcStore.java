@@ -82,6 +82,9 @@ abstract class JdbcStore implements Store {
     /** Reads a vector, empty when SQL NULL. */
     abstract float[] readVector(ResultSet rs, String column) throws SQLException;
 
+    /** {@link SqlAccess#selectVector}. */
+    abstract String selectVector(String column);
+
     abstract boolean isUniqueViolation(SQLException e);
 
     /** {@link SqlAccess#containsIgnoringCase}. */

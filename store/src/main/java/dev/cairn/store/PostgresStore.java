@@ -3,6 +3,7 @@ package dev.cairn.store;
 import com.pgvector.PGvector;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -189,16 +190,23 @@ final class PostgresStore extends JdbcStore {
         }
     }
 
+    /** pgvector's binary form: the dimensions and an unused field (two bytes each), the floats. */
+    @Override
+    String selectVector(String column) {
+        return "vector_send(" + column + ") AS " + column;
+    }
+
     @Override
     float[] readVector(ResultSet rs, String column) throws SQLException {
-        Object value = rs.getObject(column);
-        if (value == null) {
+        byte[] bytes = rs.getBytes(column);
+        if (bytes == null) {
             return new float[0];
         }
-        if (value instanceof PGvector v) {
-            return v.toArray();
-        }
-        return new PGvector(value.toString()).toArray();
+        ByteBuffer binary = ByteBuffer.wrap(bytes); // network byte order, big-endian
+        float[] vector = new float[Short.toUnsignedInt(binary.getShort())];
+        binary.getShort();
+        binary.asFloatBuffer().get(vector);
+        return vector;
     }
 
     @Override

@@ -73,6 +73,11 @@ final class StoreSqlAccess implements SqlAccess {
     }
 
     @Override
+    public String selectVector(String column) {
+        return store.selectVector(column);
+    }
+
+    @Override
     public String containsIgnoringCase(String column) {
         return store.containsIgnoringCase(column);
     }

@@ -122,6 +122,58 @@ abstract class StoreContractTest {
         store = open(config());
     }
 
+    // ---- vectors -------------------------------------------------------------------------
+
+    @Test
+    void readsEveryVectorBackBitForBitAsSelectVectorSelectsIt() {
+        SqlAccess sql = store.sql();
+        String type = sql.dialect() == SqlAccess.Dialect.POSTGRES ? "vector(5)" : "BLOB";
+        // a third, the extremes of a float's range, a negative zero: decimals that must round-trip
+        float[] stored = {1f / 3, -Float.MAX_VALUE, Float.MIN_NORMAL, -0f, 1.0e-30f};
+        store.createNamespace("vectors", "");
+        List<float[]> read =
+                sql.write(
+                        "vectors",
+                        c -> {
+                            try (var s = c.createStatement()) {
+                                s.execute("CREATE TABLE vectors_read (id INTEGER, v " + type + ")");
+                            }
+                            try (var insert =
+                                    c.prepareStatement("INSERT INTO vectors_read VALUES (?, ?)")) {
+                                insert.setInt(1, 1);
+                                sql.bindVector(insert, 2, stored);
+                                insert.execute();
+                                insert.setInt(1, 2);
+                                sql.bindVector(insert, 2, new float[0]);
+                                insert.execute();
+                            }
+                            List<float[]> out = new ArrayList<>();
+                            try (var select =
+                                            c.prepareStatement(
+                                                    "SELECT id, "
+                                                            + sql.selectVector("v")
+                                                            + " FROM vectors_read ORDER BY id");
+                                    var rs = select.executeQuery()) {
+                                while (rs.next()) {
+                                    out.add(sql.readVector(rs, "v"));
+                                }
+                            }
+                            return out;
+                        });
+
+        assertThat(read).hasSize(2);
+        assertThat(floatBits(read.get(0))).containsExactly(floatBits(stored));
+        assertThat(read.get(1)).as("SQL NULL").isEmpty();
+    }
+
+    private static int[] floatBits(float[] vector) {
+        int[] bits = new int[vector.length];
+        for (int i = 0; i < vector.length; i++) {
+            bits[i] = Float.floatToRawIntBits(vector[i]);
+        }
+        return bits;
+    }
+
     // ---- namespaces ----------------------------------------------------------------------
 
     @Test

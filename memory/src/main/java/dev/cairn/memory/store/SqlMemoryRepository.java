@@ -138,7 +138,9 @@ final class SqlMemoryRepository implements MemoryRepository {
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "SELECT embedding FROM memories WHERE namespace = ? AND id = ?")) {
+                                    "SELECT "
+                                            + sql.selectVector("embedding")
+                                            + " FROM memories WHERE namespace = ? AND id = ?")) {
                         ps.setString(1, namespace);
                         ps.setString(2, id);
                         try (ResultSet rs = ps.executeQuery()) {
@@ -255,7 +257,9 @@ final class SqlMemoryRepository implements MemoryRepository {
                             c.prepareStatement(
                                     "SELECT "
                                             + MemoryColumns.COLUMNS
-                                            + ", embedding FROM memories WHERE namespace = ? AND"
+                                            + ", "
+                                            + sql.selectVector("embedding")
+                                            + " FROM memories WHERE namespace = ? AND"
                                             + " deleted = ? ORDER BY id")) {
                         ps.setString(1, namespace);
                         ps.setBoolean(2, false);

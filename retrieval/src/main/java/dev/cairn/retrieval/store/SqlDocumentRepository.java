@@ -44,9 +44,7 @@ final class SqlDocumentRepository implements DocumentRepository {
     private static final String DOCUMENT_COLUMNS =
             "namespace, id, version, title, format, source, authority, tags, metadata, content,"
                     + " content_hash, created_at, updated_at";
-    private static final String CHUNK_COLUMNS =
-            "namespace, id, document_id, ordinal, heading_path, text, token_count, embedding,"
-                    + " embedding_model";
+    private static final String CHUNK_COLUMNS = chunkColumns("embedding");
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() {};
@@ -373,7 +371,7 @@ final class SqlDocumentRepository implements DocumentRepository {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
-                                            + CHUNK_COLUMNS
+                                            + chunkSelectList()
                                             + " FROM chunks"
                                             + " WHERE namespace = ? AND document_id = ?"
                                             + " ORDER BY ordinal")) {
@@ -400,7 +398,7 @@ final class SqlDocumentRepository implements DocumentRepository {
                         try (PreparedStatement ps =
                                 c.prepareStatement(
                                         "SELECT "
-                                                + CHUNK_COLUMNS
+                                                + chunkSelectList()
                                                 + " FROM chunks"
                                                 + " WHERE namespace = ? AND id IN ("
                                                 + marks(batch.size())
@@ -424,6 +422,18 @@ final class SqlDocumentRepository implements DocumentRepository {
             }
         }
         return out;
+    }
+
+    /** The chunk columns, the vector as {@code embedding} names it (written or selected). */
+    private static String chunkColumns(String embedding) {
+        return "namespace, id, document_id, ordinal, heading_path, text, token_count, "
+                + embedding
+                + ", embedding_model";
+    }
+
+    /** {@link #CHUNK_COLUMNS} as a query reads them for {@link #chunkRows}. */
+    private String chunkSelectList() {
+        return chunkColumns(sql.selectVector("embedding"));
     }
 
     private List<StoredChunk> chunkRows(PreparedStatement ps) throws SQLException {
@@ -485,7 +495,9 @@ final class SqlDocumentRepository implements DocumentRepository {
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
-                                    "SELECT id, embedding FROM chunks WHERE namespace = ?"
+                                    "SELECT id, "
+                                            + sql.selectVector("embedding")
+                                            + " FROM chunks WHERE namespace = ?"
                                             + " AND embedding IS NOT NULL ORDER BY id")) {
                         ps.setFetchSize(1000);
                         ps.setString(1, namespace);
