@@ -10,6 +10,7 @@ import dev.cairn.memory.service.RecallMode;
 import dev.cairn.memory.service.RecallRequest;
 import dev.cairn.memory.service.RecallResult;
 import dev.cairn.memory.service.WriteResult;
+import dev.cairn.retrieval.feedback.FeedbackLog;
 import dev.cairn.store.Store;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -160,7 +161,10 @@ public final class LocomoEval {
         return oneNamespace ? c.sampleId() + "/" + diaId : diaId;
     }
 
-    /** Imports every turn (unless the namespace already exists) and answers memoryId -> dia_ids. */
+    /**
+     * Imports every turn (unless the namespace already exists: then its judgments and recall
+     * adaptations are cleared) and answers memoryId -> dia_ids.
+     */
     public Map<String, Set<String>> load(Locomo.Conversation c) {
         String ns = namespaceOf(c);
         Map<String, Set<String>> diaIds = new HashMap<>();
@@ -193,6 +197,10 @@ public final class LocomoEval {
                             .flatMap(Set::stream)
                             .anyMatch(r -> !oneNamespace || r.startsWith(mine));
             if (imported) {
+                // an earlier --tune-share run in this work dir left judgments and perhaps an
+                // active recall adaptation: every run recalls as a namespace nobody judged
+                new FeedbackLog(store.sql()).clear(ns);
+                service.adaptations().clear(ns);
                 return diaIds;
             }
         } else {

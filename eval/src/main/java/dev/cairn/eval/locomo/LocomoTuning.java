@@ -105,8 +105,7 @@ public final class LocomoTuning {
                                             memoriesOf
                                                     .computeIfAbsent(r, x -> new ArrayList<>())
                                                     .add(memory)));
-            feedback.clear(ns);
-            service.adaptations().clear(ns);
+            // load started the namespace without feedback and recall adaptations
             List<Locomo.Question> judged = new ArrayList<>();
             List<Locomo.Question> scored = new ArrayList<>();
             for (Locomo.Question q : c.questions()) {

@@ -7,6 +7,12 @@ import dev.cairn.memory.TrigramEmbeddingModel;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.MemoryServiceConfig;
 import dev.cairn.memory.service.RecallMode;
+import dev.cairn.retrieval.feedback.FeedbackLog;
+import dev.cairn.retrieval.feedback.HeldBackScore;
+import dev.cairn.retrieval.feedback.JudgedPrior;
+import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.QueryAdapter;
+import dev.cairn.retrieval.feedback.TuneReport;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.retrieval.lexical.LexicalIndex;
 import dev.cairn.safety.WriteGuard;
@@ -20,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -134,6 +141,90 @@ class LocomoEvalTest {
                                     .createdAt())
                     .isEqualTo(Instant.parse("2023-05-08T13:56:00Z"));
         }
+    }
+
+    @Test
+    void aRunInTheWorkDirOfATuningRunRecallsAsANamespaceNobodyJudged() throws IOException {
+        Path file = Files.writeString(temp.resolve("mini.json"), MINI);
+        List<Locomo.Conversation> conversations = Locomo.read(file);
+        String ns = "locomo-conv-1";
+        try (Store store =
+                Store.embedded(temp.resolve("data"), StoreConfig.defaults().withDimensions(128))) {
+            LocomoEval.ModeResult first;
+            FeedbackLog feedback = new FeedbackLog(store.sql());
+            try (MemoryService service = service(store)) {
+                first = hybridRun(store, service, conversations);
+                // what a --tune-share run leaves: judgments, and an active adaptation whose prior
+                // lifts the photo turn (D2:1) far past every other
+                var photoMemory =
+                        service.list(
+                                        ns,
+                                        dev.cairn.memory.store.MemoryFilter.all()
+                                                .withText("sunset"),
+                                        dev.cairn.store.PageRequest.first(1))
+                                .items()
+                                .getFirst();
+                String photo = photoMemory.id();
+                // an adapter that sends every query (non-negative trigram counts) to the photo's
+                // own vector: W q = p * sum(q)
+                float[] p =
+                        new TrigramEmbeddingModel(128)
+                                .embedDocuments(List.of(photoMemory.content()))
+                                .getFirst();
+                float[] toPhoto = new float[128 * 128];
+                for (int i = 0; i < 128; i++) {
+                    java.util.Arrays.fill(toPhoto, i * 128, (i + 1) * 128, p[i]);
+                }
+                feedback.record(
+                        ns,
+                        List.of(
+                                Judgment.draft(
+                                        "Look at this",
+                                        new Judgment.Target(Judgment.Kind.MEMORY, photo),
+                                        1,
+                                        Judgment.Source.EVALUATOR)));
+                service.adaptations()
+                        .add(
+                                ns,
+                                QueryAdapter.of(128, toPhoto),
+                                3,
+                                JudgedPrior.of(
+                                        10,
+                                        Map.of("Look at this", Map.of(photo, 1)),
+                                        List.of("Look at this")),
+                                new TuneReport(
+                                        1,
+                                        1,
+                                        1,
+                                        0,
+                                        0.5,
+                                        0.6,
+                                        true,
+                                        3,
+                                        1,
+                                        HeldBackScore.NONE,
+                                        HeldBackScore.NONE,
+                                        0));
+            }
+            // the next evaluation is a new process over the same work dir
+            try (MemoryService service = service(store)) {
+                assertThat(service.adaptations().active(ns)).isPresent();
+
+                LocomoEval.ModeResult again = hybridRun(store, service, conversations);
+
+                assertThat(feedback.all(ns)).isEmpty();
+                assertThat(service.adaptations().active(ns)).isEmpty();
+                assertThat(again.recallAtK()).isEqualTo(first.recallAtK());
+            }
+        }
+    }
+
+    private static LocomoEval.ModeResult hybridRun(
+            Store store, MemoryService service, List<Locomo.Conversation> conversations) {
+        return new LocomoEval(store, service, x -> {})
+                .run(conversations, List.of(1, 2, 3), List.of(RecallMode.HYBRID), 0.0)
+                .modes()
+                .getFirst();
     }
 
     @Test
