@@ -357,6 +357,7 @@ abstract class FeedbackContractTest {
                 0.6,
                 true,
                 denseWeight,
+                0,
                 1,
                 HeldBackScore.NONE,
                 HeldBackScore.NONE,

@@ -201,6 +201,7 @@ class LocomoEvalTest {
                                         0.6,
                                         true,
                                         3,
+                                        0,
                                         1,
                                         HeldBackScore.NONE,
                                         HeldBackScore.NONE,

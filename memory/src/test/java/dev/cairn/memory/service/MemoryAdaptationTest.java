@@ -283,6 +283,6 @@ class MemoryAdaptationTest {
     /** A report that activates its version (stored as if training had found it). */
     static TuneReport won() {
         return new TuneReport(
-                5, 1, 6, 0, 0.5, 0.6, true, 1.0, 1, HeldBackScore.NONE, HeldBackScore.NONE, 0);
+                5, 1, 6, 0, 0.5, 0.6, true, 1.0, 0, 1, HeldBackScore.NONE, HeldBackScore.NONE, 0);
     }
 }

@@ -14,7 +14,11 @@ package dev.cairn.retrieval.feedback;
  * @param baselineNdcg10 mean nDCG@10 of the held-back queries before
  * @param adaptedNdcg10 mean nDCG@10 of the held-back queries with the new adaptation
  * @param activated whether the adaptation was activated
- * @param denseWeight the dense weight factor chosen on the training queries
+ * @param denseWeight the dense weight factor, chosen on a document-disjoint inner part of the
+ *     training queries
+ * @param denseWeightQueries the queries it was chosen on: training queries held back from an inner
+ *     adapter, none of whose relevant keys it trained on; 0 when there were none (the factor is
+ *     then 1, and reports stored before the choice read 0)
  * @param trainMillis time spent training
  * @param seenDocuments the held-back queries with a relevant document some training query judged
  * @param unseenDocuments the held-back queries none of whose relevant documents was trained on
@@ -29,6 +33,7 @@ public record TuneReport(
         double adaptedNdcg10,
         boolean activated,
         double denseWeight,
+        int denseWeightQueries,
         long trainMillis,
         HeldBackScore seenDocuments,
         HeldBackScore unseenDocuments,
@@ -38,5 +43,23 @@ public record TuneReport(
         // reports stored before the document-disjoint hold-out (issue 42) have no groups
         seenDocuments = seenDocuments == null ? HeldBackScore.NONE : seenDocuments;
         unseenDocuments = unseenDocuments == null ? HeldBackScore.NONE : unseenDocuments;
+    }
+
+    /** This report with {@code activated} set to {@code value}. */
+    public TuneReport withActivated(boolean value) {
+        return new TuneReport(
+                trainQueries,
+                heldOutQueries,
+                judgments,
+                baselineVersion,
+                baselineNdcg10,
+                adaptedNdcg10,
+                value,
+                denseWeight,
+                denseWeightQueries,
+                trainMillis,
+                seenDocuments,
+                unseenDocuments,
+                noiseBand);
     }
 }

@@ -134,7 +134,9 @@ public final class Tuner {
         int dimensions = examples.getFirst().query().length;
         QueryAdapter adapter =
                 new QueryAdapterTrainer(options.trainer()).train(examples, dimensions);
-        double denseWeight = chooseDenseWeight(namespace, byQuery, judged, options, dimensions);
+        DenseWeightChoice choice =
+                chooseDenseWeight(namespace, byQuery, judged, options, dimensions);
+        double denseWeight = choice.factor();
         long trainMillis = (System.nanoTime() - start) / 1_000_000;
 
         Optional<Adaptation> current = adaptations.active(namespace);
@@ -188,6 +190,7 @@ public final class Tuner {
                         all.adaptedNdcg10(),
                         ActivationRule.activates(all, unseen),
                         denseWeight,
+                        choice.queries(),
                         trainMillis,
                         seen,
                         unseen,
@@ -210,7 +213,7 @@ public final class Tuner {
      * about documents nobody judged; docs/retrieval.md). 1 when no inner query is left to choose
      * on.
      */
-    private double chooseDenseWeight(
+    private DenseWeightChoice chooseDenseWeight(
             String namespace,
             Map<String, QueryAdapterTrainer.Example> examples,
             Map<String, Map<String, Integer>> judged,
@@ -223,7 +226,7 @@ public final class Tuner {
         List<QueryAdapterTrainer.Example> innerExamples =
                 inner.train().stream().map(examples::get).toList();
         if (innerExamples.isEmpty() || inner.heldUnseen().isEmpty()) {
-            return 1;
+            return new DenseWeightChoice(1, 0);
         }
         QueryAdapter adapter =
                 new QueryAdapterTrainer(options.trainer()).train(innerExamples, dimensions);
@@ -248,8 +251,11 @@ public final class Tuner {
                 denseWeight = w;
             }
         }
-        return denseWeight;
+        return new DenseWeightChoice(denseWeight, inner.heldUnseen().size());
     }
+
+    /** A dense weight factor and the number of queries it was chosen on. */
+    private record DenseWeightChoice(double factor, int queries) {}
 
     /**
      * Judged queries with at least one relevant key: per query, each judged key's latest grade (for

@@ -25,6 +25,7 @@ class TuneReportTest {
         assertThat(report.seenDocuments()).isEqualTo(HeldBackScore.NONE);
         assertThat(report.unseenDocuments()).isEqualTo(HeldBackScore.NONE);
         assertThat(report.noiseBand()).isZero();
+        assertThat(report.denseWeightQueries()).isZero();
     }
 
     @Test
@@ -39,6 +40,7 @@ class TuneReportTest {
                         0.7916,
                         true,
                         2.0,
+                        64,
                         30144,
                         new HeldBackScore(42, 0.7948, 0.8218, 0.0154),
                         new HeldBackScore(122, 0.7802, 0.7813, 0.0075),
@@ -48,5 +50,8 @@ class TuneReportTest {
 
         assertThat(JSON.readValue(json, TuneReport.class)).isEqualTo(report);
         assertThat(JSON.readTree(json).path("unseenDocuments").has("gain")).isFalse();
+        TuneReport rejected = report.withActivated(false);
+        assertThat(rejected.activated()).isFalse();
+        assertThat(rejected.withActivated(true)).isEqualTo(report);
     }
 }

@@ -315,19 +315,7 @@ final class EvalBeirCommand implements Callable<Integer> {
                                             trained.adapter(),
                                             trained.denseWeight(),
                                             trained.prior(),
-                                            new TuneReport(
-                                                    r.trainQueries(),
-                                                    r.heldOutQueries(),
-                                                    r.judgments(),
-                                                    r.baselineVersion(),
-                                                    r.baselineNdcg10(),
-                                                    r.adaptedNdcg10(),
-                                                    true,
-                                                    r.denseWeight(),
-                                                    r.trainMillis(),
-                                                    r.seenDocuments(),
-                                                    r.unseenDocuments(),
-                                                    r.noiseBand()));
+                                            r.withActivated(true));
                     System.out.printf(
                             Locale.ROOT,
                             "--tune-activate: version %d rejected; scored as version %d, activated"

@@ -158,10 +158,17 @@ final class TuneCommand implements Callable<Integer> {
                         >= -r.path("noiseBand").asDouble();
         return String.format(
                         Locale.ROOT,
-                        "adaptation %d (dense weight x%.1f): trained on %d judged queries in %d ms"
-                                + " -> %s%n",
+                        "adaptation %d (dense weight x%.1f, %s): trained on %d judged queries in"
+                                + " %d ms -> %s%n",
                         trained.path("version").asInt(),
                         trained.path("denseWeight").asDouble(),
+                        r.path("denseWeightQueries").asInt() == 0
+                                ? "no query left to choose it on"
+                                : "chosen on "
+                                        + r.path("denseWeightQueries").asInt()
+                                        + (r.path("denseWeightQueries").asInt() == 1
+                                                ? " query"
+                                                : " queries"),
                         r.path("trainQueries").asInt(),
                         r.path("trainMillis").asLong(),
                         trained.path("state").asText())

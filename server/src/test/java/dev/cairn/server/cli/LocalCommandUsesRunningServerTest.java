@@ -180,9 +180,11 @@ class LocalCommandUsesRunningServerTest {
             assertThat(tuned.exit()).as(tuned.err()).isZero();
             assertThat(tuned.err()).contains("cairn: using the server at");
             // each query is its document's own text: nothing to win, so the version is rejected;
-            // four documents, one held back with its query (unseen), none of the other three
+            // four documents, one held back with its query (unseen), none of the other three; of
+            // the three, one is held back again to choose the factor on, where every factor ranks
+            // its document first and the smallest is kept
             assertThat(tuned.out().lines().toList().getFirst())
-                    .startsWith("adaptation 1 (dense weight x")
+                    .startsWith("adaptation 1 (dense weight x1.0, chosen on 1 query)")
                     .contains("trained on 3 judged queries")
                     .endsWith("-> rejected");
             assertThat(tuned.out())
