@@ -181,9 +181,7 @@ final class MemoryRecall implements AutoCloseable {
         }
 
         AppliedAdaptation applied() {
-            return version == 0
-                    ? AppliedAdaptation.NONE
-                    : new AppliedAdaptation(version, denseWeight, prior.weight());
+            return AppliedAdaptation.of(version, denseWeight, prior);
         }
     }
 

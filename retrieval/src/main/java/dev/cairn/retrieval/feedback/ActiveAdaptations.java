@@ -40,9 +40,7 @@ public final class ActiveAdaptations {
 
         /** What an answer ranked under this adaptation says of it. */
         public AppliedAdaptation applied() {
-            return version == 0
-                    ? AppliedAdaptation.NONE
-                    : new AppliedAdaptation(version, denseWeight, prior.weight());
+            return AppliedAdaptation.of(version, denseWeight, prior);
         }
     }
 

@@ -19,6 +19,14 @@ public record AppliedAdaptation(int version, double denseWeight, double priorWei
         }
     }
 
+    /**
+     * What an answer ranked under {@code version} (0: none) with this dense weight factor and prior
+     * says of it: {@link #NONE} when no version applied.
+     */
+    public static AppliedAdaptation of(int version, double denseWeight, JudgedPrior prior) {
+        return version == 0 ? NONE : new AppliedAdaptation(version, denseWeight, prior.weight());
+    }
+
     /** Whether an adaptation was applied. */
     public boolean applied() {
         return version > 0;

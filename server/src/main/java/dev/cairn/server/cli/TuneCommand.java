@@ -156,19 +156,18 @@ final class TuneCommand implements Callable<Integer> {
         boolean notWorse =
                 unseen.path("adaptedNdcg10").asDouble() - unseen.path("baselineNdcg10").asDouble()
                         >= -r.path("noiseBand").asDouble();
+        int factorQueries = r.path("denseWeightQueries").asInt();
         return String.format(
                         Locale.ROOT,
                         "adaptation %d (dense weight x%.1f, %s): trained on %d judged queries in"
                                 + " %d ms -> %s%n",
                         trained.path("version").asInt(),
                         trained.path("denseWeight").asDouble(),
-                        r.path("denseWeightQueries").asInt() == 0
+                        factorQueries == 0
                                 ? "no query left to choose it on"
                                 : "chosen on "
-                                        + r.path("denseWeightQueries").asInt()
-                                        + (r.path("denseWeightQueries").asInt() == 1
-                                                ? " query"
-                                                : " queries"),
+                                        + factorQueries
+                                        + (factorQueries == 1 ? " query" : " queries"),
                         r.path("trainQueries").asInt(),
                         r.path("trainMillis").asLong(),
                         trained.path("state").asText())
