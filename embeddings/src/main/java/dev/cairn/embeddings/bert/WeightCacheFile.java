@@ -49,8 +49,9 @@ import java.util.zip.CRC32C;
  * head: the {@link Key}'s model, source and code stamp, the byte order, the tensor count and per
  * tensor its name, type, rank, dimensions and offset into the data; zeros up to the next {@value
  * WeightImage#ALIGNMENT}-byte boundary; the data, every tensor on such a boundary; last an int64
- * CRC-32C of every byte before it. The data is read in one call into one aligned direct buffer and
- * the tensors are slices of it: no per-value work.
+ * CRC-32C of every byte before it. The data is mapped read-only as one aligned buffer and the
+ * tensors are slices of it: no per-value work, no copy, and one copy of the pages in memory for
+ * every process on the machine that loads the model.
  *
  * <p>Trusted only when all of these hold: the checksum matches (not truncated or damaged), the
  * version is this one, and it was made for this model id (with or without the int8 packs), from
@@ -184,7 +185,9 @@ final class WeightCacheFile {
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
             // whatever a damaged file trips over, the weights are converted again
-            return ignored("is damaged or unreadable: " + e.getMessage(), Level.WARNING);
+            return ignored(
+                    "is damaged or unreadable: " + (e.getMessage() == null ? e : e.getMessage()),
+                    Level.WARNING);
         }
     }
 
@@ -255,7 +258,7 @@ final class WeightCacheFile {
             long dataBytes)
             throws IOException {
         long size = channel.size();
-        ByteBuffer data = readFully(channel, dataStart, image.allocate(dataBytes));
+        ByteBuffer data = image.map(channel, dataStart, dataBytes);
         ByteBuffer trailer = readFully(channel, size - Long.BYTES, ByteBuffer.allocate(Long.BYTES));
         CRC32C crc = new CRC32C();
         crc.update(preamble.rewind());

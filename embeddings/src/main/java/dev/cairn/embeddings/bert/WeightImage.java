@@ -4,9 +4,11 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -191,6 +193,30 @@ final class WeightImage implements AutoCloseable {
                 .asByteBuffer()
                 .limit((int) bytes)
                 .slice()
+                .order(ByteOrder.nativeOrder());
+    }
+
+    /**
+     * {@code bytes} of {@code channel} from {@code position} (a multiple of {@value #ALIGNMENT}),
+     * mapped read-only into this image's memory and unmapped with the image: the pages are the
+     * file's cached pages, shared by every process that maps the file, so a load neither zeroes nor
+     * copies 150 MB. Nothing writes weights: the forward passes only read them.
+     */
+    ByteBuffer map(FileChannel channel, long position, long bytes) throws IOException {
+        if (bytes < 1 || bytes > Integer.MAX_VALUE - 2 * ALIGNMENT) {
+            throw new IllegalArgumentException(
+                    "illegal mapped size: " + bytes + " bytes, must fit one buffer");
+        }
+        if (position % ALIGNMENT != 0) {
+            throw new IllegalArgumentException(
+                    "illegal mapped position: "
+                            + position
+                            + ", must be on a "
+                            + ALIGNMENT
+                            + "-byte line");
+        }
+        return channel.map(FileChannel.MapMode.READ_ONLY, position, bytes, arena)
+                .asByteBuffer()
                 .order(ByteOrder.nativeOrder());
     }
 

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The converted weights kept in a data dir: an encoder on weights read back from the file gives the
- * vectors of a cold parse bit for bit (int8 packs or not), and a file that is truncated, damaged,
- * made for another model or model file, by another build or in another version is ignored with one
- * log line and rewritten, never served.
+ * vectors of a cold parse bit for bit (int8 packs or not) and keeps them when the file is replaced
+ * or deleted under it, and a file that is truncated, damaged, made for another model or model file,
+ * by another build or in another version is ignored with one log line and rewritten, never served.
  */
 class WeightCacheTest {
 
@@ -102,6 +102,30 @@ class WeightCacheTest {
             for (int i = 0; i < cold.size(); i++) {
                 assertThat(uncached.get(i)).as("vector %d, bits", i).isEqualTo(cold.get(i));
             }
+        }
+    }
+
+    @Test
+    void anEncoderOnMappedWeightsKeepsItsVectorsWhenTheFileIsReplacedOrDeletedUnderIt()
+            throws IOException {
+        // the weights are mapped from the per-user file, which another process may rewrite
+        // (renamed over it) or prune while this one serves: the mapping keeps the old file
+        BertSpec spec = BertSpec.ALL_MINILM_L6_V2;
+        try (BertEncoder first = load(spec, Optional.empty())) {
+            first.awaitSaved();
+        }
+        Path file = WeightCacheFile.in(dir, WeightCacheFile.Key.of(spec, false)).file();
+        try (LogLines logs = new LogLines();
+                BertEncoder mapped = load(spec, Optional.empty())) {
+            assertThat(logs.lines())
+                    .anySatisfy(l -> assertThat(l).contains("weights read from " + file));
+            List<int[]> before = vectors(mapped);
+            Path replacement = dir.resolve("replacement.bin");
+            Files.write(replacement, new byte[(int) Files.size(file)]);
+            Files.move(replacement, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            assertThat(vectors(mapped)).usingRecursiveComparison().isEqualTo(before);
+            Files.delete(file);
+            assertThat(vectors(mapped)).usingRecursiveComparison().isEqualTo(before);
         }
     }
 
