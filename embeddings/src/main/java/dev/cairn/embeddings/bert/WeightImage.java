@@ -185,10 +185,7 @@ final class WeightImage implements AutoCloseable {
      * with the image.
      */
     ByteBuffer allocate(long bytes) {
-        if (bytes < 0 || bytes > Integer.MAX_VALUE - 2 * ALIGNMENT) {
-            throw new IllegalArgumentException(
-                    "illegal tensor size: " + bytes + " bytes, must fit one buffer");
-        }
+        requireOneBuffer(bytes);
         return arena.allocate(Math.max(1, bytes), ALIGNMENT)
                 .asByteBuffer()
                 .limit((int) bytes)
@@ -197,27 +194,24 @@ final class WeightImage implements AutoCloseable {
     }
 
     /**
-     * {@code bytes} of {@code channel} from {@code position} (a multiple of {@value #ALIGNMENT}),
-     * mapped read-only into this image's memory and unmapped with the image: the pages are the
-     * file's cached pages, shared by every process that maps the file, so a load neither zeroes nor
-     * copies 150 MB. Nothing writes weights: the forward passes only read them.
+     * {@code bytes} of {@code channel} from {@code position}, mapped read-only into this image's
+     * memory and unmapped with the image: the pages are the file's cached pages, shared by every
+     * process that maps the file, so a load neither zeroes nor copies 150 MB. Nothing writes
+     * weights: the forward passes only read them. The file starts its data on a boundary of {@value
+     * #ALIGNMENT} bytes, so its tensors are aligned in the mapping ({@link #put} checks each).
      */
     ByteBuffer map(FileChannel channel, long position, long bytes) throws IOException {
-        if (bytes < 1 || bytes > Integer.MAX_VALUE - 2 * ALIGNMENT) {
-            throw new IllegalArgumentException(
-                    "illegal mapped size: " + bytes + " bytes, must fit one buffer");
-        }
-        if (position % ALIGNMENT != 0) {
-            throw new IllegalArgumentException(
-                    "illegal mapped position: "
-                            + position
-                            + ", must be on a "
-                            + ALIGNMENT
-                            + "-byte line");
-        }
+        requireOneBuffer(bytes);
         return channel.map(FileChannel.MapMode.READ_ONLY, position, bytes, arena)
                 .asByteBuffer()
                 .order(ByteOrder.nativeOrder());
+    }
+
+    private static void requireOneBuffer(long bytes) {
+        if (bytes < 0 || bytes > Integer.MAX_VALUE - 2 * ALIGNMENT) {
+            throw new IllegalArgumentException(
+                    "illegal tensor size: " + bytes + " bytes, must fit one buffer");
+        }
     }
 
     /** Frees the image's memory; its entries and the tensors made from them must be unused. */
