@@ -40,7 +40,11 @@ final class PatternSecretRedactor implements SecretRedactor {
                     "required",
                     "optional");
 
-    private record Detector(SecretKind kind, Pattern pattern, Check check) {
+    /**
+     * A pattern, what its match must also satisfy, and what a text must hold for the pattern to be
+     * able to match at all ({@link Screen}).
+     */
+    record Detector(SecretKind kind, Pattern pattern, Check check, Screen screen) {
         /** What a match must also satisfy. */
         enum Check {
             NONE,
@@ -55,134 +59,217 @@ final class PatternSecretRedactor implements SecretRedactor {
             "password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key"
                     + "|secret[_-]?key|private[_-]?key|client[_-]?secret|credentials?";
 
-    private static final List<Detector> DETECTORS =
+    static final List<Detector> DETECTORS =
             List.of(
                     d(
                             SecretKind.PRIVATE_KEY,
                             "-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
                                     + "(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*\\z)",
-                            Pattern.DOTALL),
+                            Pattern.DOTALL,
+                            Screen.of("-----BEGIN ")),
                     d(
                             SecretKind.URL_CREDENTIALS,
                             "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^\\s:/@?#\\[\\]\"'<>]+:[^\\s/@?#\"'<>]+)@",
-                            0),
+                            0,
+                            Screen.of("://")),
                     d(
                             SecretKind.JWT,
                             "\\beyJ[A-Za-z0-9_-]{6,}\\.[A-Za-z0-9_-]{6,}\\.[A-Za-z0-9_-]{6,}",
-                            0),
+                            0,
+                            Screen.of("eyJ")),
                     d(
                             SecretKind.GITHUB_TOKEN,
                             "\\b(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})\\b",
-                            0),
+                            0,
+                            Screen.of("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
                     // gitleaks anthropic-api-key / anthropic-admin-api-key
                     d(
                             SecretKind.ANTHROPIC_KEY,
                             "(?<![A-Za-z0-9_-])sk-ant-(?:api|admin)\\d{2}-[A-Za-z0-9_-]{80,}",
-                            0),
+                            0,
+                            Screen.of("sk-ant-")),
                     // gitleaks gitlab-pat, -ptt, -deploy-token, -runner-authentication-token
                     d(
                             SecretKind.GITLAB_TOKEN,
                             "\\b(?:glpat|glptt|gldt|glrt|glcbt|glft|glimt|glagent)-"
                                     + "[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])",
-                            0),
+                            0,
+                            Screen.of(
+                                    "glpat-",
+                                    "glptt-",
+                                    "gldt-",
+                                    "glrt-",
+                                    "glcbt-",
+                                    "glft-",
+                                    "glimt-",
+                                    "glagent-")),
                     // gitleaks huggingface-access-token
-                    d(SecretKind.HUGGINGFACE_TOKEN, "\\bhf_[A-Za-z]{34}\\b", 0),
+                    d(SecretKind.HUGGINGFACE_TOKEN, "\\bhf_[A-Za-z]{34}\\b", 0, Screen.of("hf_")),
                     // gitleaks sendgrid-api-token
                     d(
                             SecretKind.SENDGRID_KEY,
                             "\\bSG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
-                            0),
+                            0,
+                            Screen.of("SG.")),
                     // gitleaks twilio-api-key
-                    d(SecretKind.TWILIO_KEY, "\\bSK[0-9a-fA-F]{32}\\b", 0),
+                    d(SecretKind.TWILIO_KEY, "\\bSK[0-9a-fA-F]{32}\\b", 0, Screen.of("SK")),
                     // gitleaks shopify-access-token / custom-access-token / private-app / shared
-                    d(SecretKind.SHOPIFY_TOKEN, "\\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\\b", 0),
+                    d(
+                            SecretKind.SHOPIFY_TOKEN,
+                            "\\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\\b",
+                            0,
+                            Screen.of("shpat_", "shpca_", "shppa_", "shpss_")),
                     // gitleaks pypi-upload-token
-                    d(SecretKind.PYPI_TOKEN, "\\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}", 0),
+                    d(
+                            SecretKind.PYPI_TOKEN,
+                            "\\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
+                            0,
+                            Screen.of("pypi-AgEIcHlwaS5vcmc")),
                     // gitleaks dockerhub PAT (dckr_pat_), digitalocean-pat/access/refresh tokens
-                    d(SecretKind.DOCKER_TOKEN, "\\bdckr_pat_[A-Za-z0-9_-]{27,}", 0),
-                    d(SecretKind.DIGITALOCEAN_TOKEN, "\\bdo[opr]_v1_[a-f0-9]{64}\\b", 0),
+                    d(
+                            SecretKind.DOCKER_TOKEN,
+                            "\\bdckr_pat_[A-Za-z0-9_-]{27,}",
+                            0,
+                            Screen.of("dckr_pat_")),
+                    d(
+                            SecretKind.DIGITALOCEAN_TOKEN,
+                            "\\bdo[opr]_v1_[a-f0-9]{64}\\b",
+                            0,
+                            Screen.of("_v1_")),
                     // gitleaks hashicorp vault service and batch tokens
-                    d(SecretKind.VAULT_TOKEN, "\\bhv[sb]\\.[A-Za-z0-9_-]{24,}", 0),
+                    d(
+                            SecretKind.VAULT_TOKEN,
+                            "\\bhv[sb]\\.[A-Za-z0-9_-]{24,}",
+                            0,
+                            Screen.of("hvs.", "hvb.")),
                     // gitleaks gcp OAuth client secret
                     d(
                             SecretKind.GOOGLE_OAUTH_SECRET,
                             "\\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])",
-                            0),
+                            0,
+                            Screen.of("GOCSPX-")),
                     // gitleaks azure-ad-client-secret
                     d(
                             SecretKind.AZURE_CLIENT_SECRET,
                             "(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}"
                                     + "(?![A-Za-z0-9_~.-])",
-                            0),
+                            0,
+                            Screen.of("Q~")),
                     // Azure storage connection strings (detect-secrets AzureStorageKeyDetector)
                     d(
                             SecretKind.AZURE_STORAGE_KEY,
                             "(?i)\\bAccountKey\\s*=\\s*([A-Za-z0-9+/]{86}==)",
-                            0),
+                            0,
+                            Screen.caseless("accountkey")),
                     // gitleaks databricks-api-token, linear-api-key, new relic user key,
                     // postman-api-token, grafana service account token
-                    d(SecretKind.DATABRICKS_TOKEN, "\\bdapi[a-f0-9]{32}(?:-\\d)?\\b", 0),
-                    d(SecretKind.LINEAR_KEY, "\\blin_api_[A-Za-z0-9]{40}\\b", 0),
-                    d(SecretKind.NEW_RELIC_KEY, "\\bNRAK-[A-Z0-9]{27}\\b", 0),
-                    d(SecretKind.POSTMAN_KEY, "\\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\\b", 0),
-                    d(SecretKind.GRAFANA_TOKEN, "\\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\\b", 0),
+                    d(
+                            SecretKind.DATABRICKS_TOKEN,
+                            "\\bdapi[a-f0-9]{32}(?:-\\d)?\\b",
+                            0,
+                            Screen.of("dapi")),
+                    d(
+                            SecretKind.LINEAR_KEY,
+                            "\\blin_api_[A-Za-z0-9]{40}\\b",
+                            0,
+                            Screen.of("lin_api_")),
+                    d(SecretKind.NEW_RELIC_KEY, "\\bNRAK-[A-Z0-9]{27}\\b", 0, Screen.of("NRAK-")),
+                    d(
+                            SecretKind.POSTMAN_KEY,
+                            "\\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\\b",
+                            0,
+                            Screen.of("PMAK-")),
+                    d(
+                            SecretKind.GRAFANA_TOKEN,
+                            "\\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\\b",
+                            0,
+                            Screen.of("glsa_")),
                     // gitleaks telegram-bot-api-token
                     d(
                             SecretKind.TELEGRAM_BOT_TOKEN,
                             "\\b\\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
-                            0),
+                            0,
+                            Screen.of(":AA")),
                     // gitleaks age-secret-key
                     d(
                             SecretKind.AGE_SECRET_KEY,
                             "\\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\\b",
-                            0),
+                            0,
+                            Screen.of("AGE-SECRET-KEY-1")),
                     d(
                             SecretKind.OPENAI_KEY,
                             "(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
-                            0),
-                    d(SecretKind.SLACK_TOKEN, "\\bxox[abprs]-[A-Za-z0-9-]{10,}", 0),
+                            0,
+                            Screen.of("sk-")),
+                    d(
+                            SecretKind.SLACK_TOKEN,
+                            "\\bxox[abprs]-[A-Za-z0-9-]{10,}",
+                            0,
+                            Screen.of("xox")),
                     // gitleaks slack-webhook-url
                     d(
                             SecretKind.SLACK_WEBHOOK,
                             "(?i)(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)"
                                     + "/[A-Za-z0-9+/_-]{20,}",
-                            0),
+                            0,
+                            Screen.caseless("hooks.slack.com")),
                     // gitleaks stripe-access-token: secret and restricted keys, live and test, and
                     // webhook signing secrets
                     d(
                             SecretKind.STRIPE_KEY,
                             "\\b(?:(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,247}"
                                     + "|whsec_[A-Za-z0-9]{32,})\\b",
-                            0),
+                            0,
+                            Screen.of("sk_", "rk_", "whsec_")),
                     // gitleaks npm-access-token
-                    d(SecretKind.NPM_TOKEN, "\\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", 0),
+                    d(
+                            SecretKind.NPM_TOKEN,
+                            "\\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])",
+                            0,
+                            Screen.of("npm_")),
                     // Cairn's own API tokens (ApiToken: "cairn_" and 32 random bytes, base64url)
-                    d(SecretKind.CAIRN_TOKEN, "\\bcairn_[A-Za-z0-9_-]{32,}", 0),
-                    d(SecretKind.AWS_ACCESS_KEY_ID, "\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b", 0),
+                    d(
+                            SecretKind.CAIRN_TOKEN,
+                            "\\bcairn_[A-Za-z0-9_-]{32,}",
+                            0,
+                            Screen.of("cairn_")),
+                    d(
+                            SecretKind.AWS_ACCESS_KEY_ID,
+                            "\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b",
+                            0,
+                            Screen.of("AKIA", "ASIA")),
                     d(
                             SecretKind.AWS_SECRET_KEY,
                             "(?i)\\baws_?secret_?(?:access_?)?key(?:_id)?[\"']?\\s*[:=]\\s*[\"']?"
                                     + "([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
-                            0),
+                            0,
+                            Screen.caseless("aws")),
                     // detect-secrets AWSKeyDetector: a bare 40-character secret access key, taken
                     // as one only near "aws", "secret", "credential" or an access key id
                     new Detector(
                             SecretKind.AWS_SECRET_KEY,
                             Pattern.compile(
                                     "(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"),
-                            Detector.Check.AWS_CONTEXT),
-                    d(SecretKind.GOOGLE_API_KEY, "\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0),
+                            Detector.Check.AWS_CONTEXT,
+                            Screen.tokenRun(40)),
+                    d(
+                            SecretKind.GOOGLE_API_KEY,
+                            "\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",
+                            0,
+                            Screen.of("AIza")),
                     d(
                             SecretKind.BEARER_TOKEN,
                             "(?i)(?:\\bauthorization[\"']?\\s*[:=]\\s*[\"']?bearer\\s+"
                                     + "([A-Za-z0-9._~+/-]{6,}=*)"
                                     + "|\\bbearer\\s+([A-Za-z0-9._~+/-]{16,}=*))",
-                            0),
+                            0,
+                            Screen.caseless("bearer")),
                     d(
                             SecretKind.BASIC_AUTH,
                             "(?i)(?:\\bauthorization[\"']?\\s*[:=]\\s*[\"']?basic\\s+([A-Za-z0-9+/]{6,}=*)"
                                     + "|(?:^|\\s)(?:-u|--user)\\s+([^\\s:'\"]+:[^\\s'\"]+))",
-                            Pattern.MULTILINE),
+                            Pattern.MULTILINE,
+                            Screen.caseless("basic", "-u")),
                     // "the staging db password is hunter2": a password stated in words
                     new Detector(
                             SecretKind.PASSWORD,
@@ -194,7 +281,8 @@ final class PatternSecretRedactor implements SecretRedactor {
                                             // the end of a sentence, or of a JSON string (tool
                                             // call arguments: {"note":"... password is x"})
                                             + "(?=[.,;!?)]?(?:\\s|$)|(?<=[\"'`])[}\\],])"),
-                            Detector.Check.PROSE_PASSWORD),
+                            Detector.Check.PROSE_PASSWORD,
+                            Screen.caseless("pass", "pwd", "pin code")),
                     new Detector(
                             SecretKind.SECRET_ASSIGNMENT,
                             Pattern.compile(
@@ -202,7 +290,9 @@ final class PatternSecretRedactor implements SecretRedactor {
                                             + KEY_WORDS
                                             + "))[\"']?\\s*(=|:)\\s*(?:\"([^\"\\r\\n]{1,512})\""
                                             + "|'([^'\\r\\n]{1,512})'|([^\\s\"',;&)}\\]]{1,512}))"),
-                            Detector.Check.ASSIGNMENT),
+                            Detector.Check.ASSIGNMENT,
+                            Screen.caseless("pass", "secret", "token", "key", "credential")
+                                    .and("=", ":")),
                     // detect-secrets Base64HighEntropyString, for text with nothing around it to
                     // say what a token is (an identifier, a key, a bare pasted value)
                     new Detector(
@@ -211,10 +301,11 @@ final class PatternSecretRedactor implements SecretRedactor {
                                     "(?<![A-Za-z0-9/+=_-])([A-Za-z0-9/+_-]{"
                                             + HighEntropy.MIN_LENGTH
                                             + ",512}={0,2})(?![A-Za-z0-9/+=_-])"),
-                            Detector.Check.HIGH_ENTROPY));
+                            Detector.Check.HIGH_ENTROPY,
+                            Screen.tokenRun(HighEntropy.MIN_LENGTH)));
 
-    private static Detector d(SecretKind kind, String regex, int flags) {
-        return new Detector(kind, Pattern.compile(regex, flags), Detector.Check.NONE);
+    private static Detector d(SecretKind kind, String regex, int flags, Screen screen) {
+        return new Detector(kind, Pattern.compile(regex, flags), Detector.Check.NONE, screen);
     }
 
     private PatternSecretRedactor() {}
@@ -225,7 +316,11 @@ final class PatternSecretRedactor implements SecretRedactor {
         // is one char for one char, so every span is a span of the original too.
         String text = Confusables.toLatin(original);
         List<SecretFinding> all = new ArrayList<>();
+        Screen.Screened screened = Screen.Screened.of(text);
         for (Detector detector : DETECTORS) {
+            if (!detector.screen().admits(screened)) {
+                continue;
+            }
             Matcher m = detector.pattern().matcher(text);
             while (m.find()) {
                 SecretFinding f =

@@ -15,7 +15,8 @@ final class PatternWriteSafety implements WriteSafety {
     /** Most hits reported per check; further matches do not change the verdict. */
     static final int MAX_HITS = 100;
 
-    private record TextRule(SafetyRule rule, Pattern pattern) {}
+    /** A pattern over the normalised view, and what the view must hold for it to match. */
+    record TextRule(SafetyRule rule, Pattern pattern, Screen screen) {}
 
     private static final String SECRET_NOUN =
             "(?:credentials?|secrets?|api ?keys?|access ?keys?|secret ?keys?|passwords?"
@@ -23,7 +24,7 @@ final class PatternWriteSafety implements WriteSafety {
                     + "|\\.env|ssh ?keys?|private ?keys?|session cookies|cookies|id_rsa|~/\\.aws"
                     + "|\\.aws/credentials|keychain)";
 
-    private static final List<TextRule> TEXT_RULES =
+    static final List<TextRule> TEXT_RULES =
             List.of(
                     rule(
                             SafetyRule.INSTRUCTION_OVERRIDE,
@@ -33,32 +34,46 @@ final class PatternWriteSafety implements WriteSafety {
                                     + "|initial|system|developer) ){0,4}"
                                     + "(?:instructions?|prompts?|rules|directions|directives"
                                     + "|guidelines|guardrails|system message|developer message"
-                                    + "|constraints)\\b"),
+                                    + "|constraints)\\b",
+                            Screen.of(
+                                    "ignore",
+                                    "disregard",
+                                    "forget",
+                                    "override",
+                                    "bypass",
+                                    "skip",
+                                    "drop")),
                     rule(
                             SafetyRule.INSTRUCTION_OVERRIDE,
                             "\\b(?:do not|don't|never) (?:follow|obey) (?:the |your |any )?"
                                     + "(?:previous|prior|above|system|original) "
-                                    + "(?:instructions?|prompts?|rules)\\b"),
+                                    + "(?:instructions?|prompts?|rules)\\b",
+                            Screen.of("follow", "obey")),
                     rule(
                             SafetyRule.INSTRUCTION_OVERRIDE,
-                            "\\b(?:new|updated|real|actual) system (?:prompt|instructions?)\\s*:"),
+                            "\\b(?:new|updated|real|actual) system (?:prompt|instructions?)\\s*:",
+                            Screen.of("system prompt", "system instruction")),
                     rule(
                             SafetyRule.ROLE_REASSIGNMENT,
                             "\\byou are now (?:a|an|the|in|no longer|free|unrestricted|dan"
-                                    + "|jailbroken|my|called|named)\\b"),
+                                    + "|jailbroken|my|called|named)\\b",
+                            Screen.of("you are now")),
                     rule(
                             SafetyRule.ROLE_REASSIGNMENT,
                             "\\bfrom now on,? (?:you|the assistant|the model|the ai|assistant)"
-                                    + " (?:must|will|shall|should|are|have to|need to|always)\\b"),
+                                    + " (?:must|will|shall|should|are|have to|need to|always)\\b",
+                            Screen.of("from now on")),
                     rule(
                             SafetyRule.ROLE_REASSIGNMENT,
                             "\\b(?:pretend|act as if|imagine|behave as if) (?:that )?you"
                                     + " (?:have no|are not bound|are (?:an? )?(?:unrestricted"
-                                    + "|unfiltered|jailbroken|evil|different))"),
+                                    + "|unfiltered|jailbroken|evil|different))",
+                            Screen.of("pretend", "act as if", "imagine", "behave as if")),
                     rule(
                             SafetyRule.ROLE_REASSIGNMENT,
                             "\\b(?:enable|enter|activate|switch to) (?:developer|dan|god|jailbreak)"
-                                    + " mode\\b"),
+                                    + " mode\\b",
+                            Screen.of("developer mode", "dan mode", "god mode", "jailbreak mode")),
                     rule(
                             SafetyRule.EXFILTRATION,
                             "\\b(?:send|post|upload|exfiltrate|forward|email|e-mail|transmit|leak"
@@ -66,51 +81,87 @@ final class PatternWriteSafety implements WriteSafety {
                                     + SECRET_NOUN
                                     + ".{0,80}?\\b(?:to|at|into) (?:https?://|ftp://|[\\w.+-]+@[\\w-]+\\.\\w"
                                     + "|my (?:server|webhook|endpoint)|this (?:url|webhook|endpoint)"
-                                    + "|the following (?:url|webhook|endpoint)|a webhook)"),
+                                    + "|the following (?:url|webhook|endpoint)|a webhook)",
+                            Screen.of(
+                                    "://",
+                                    "@",
+                                    "my server",
+                                    "my webhook",
+                                    "my endpoint",
+                                    "this url",
+                                    "this webhook",
+                                    "this endpoint",
+                                    "the following url",
+                                    "the following webhook",
+                                    "the following endpoint",
+                                    "a webhook")),
                     rule(
                             SafetyRule.EXFILTRATION,
                             "\\b(?:curl|wget|nc|netcat|invoke-webrequest|iwr)\\b[^\\n]{0,160}?"
                                     + "(?:@?~?/?\\.env\\b|id_rsa|\\.aws/credentials|/etc/shadow"
                                     + "|/etc/passwd|\\$\\{?[a-z_]*(?:token|secret|api_?key"
-                                    + "|password)[a-z_]*\\}?)"),
+                                    + "|password)[a-z_]*\\}?)",
+                            Screen.of("curl", "wget", "nc", "netcat", "invoke-webrequest", "iwr")
+                                    .and(
+                                            ".env",
+                                            "id_rsa",
+                                            ".aws/credentials",
+                                            "/etc/shadow",
+                                            "/etc/passwd",
+                                            "$")),
                     rule(
                             SafetyRule.EXFILTRATION,
                             "\\b(?:cat|printenv|env|type)\\b[^\\n|]{0,80}\\| ?(?:curl|wget|nc"
-                                    + "|netcat)\\b"),
+                                    + "|netcat)\\b",
+                            Screen.of("|").and("curl", "wget", "nc", "netcat")),
                     rule(
                             SafetyRule.PIPE_TO_SHELL,
-                            "\\b(?:curl|wget)\\b[^\\n|]{0,200}\\| ?(?:sudo )?(?:ba|z|da|k)?sh\\b"),
+                            "\\b(?:curl|wget)\\b[^\\n|]{0,200}\\| ?(?:sudo )?(?:ba|z|da|k)?sh\\b",
+                            Screen.of("|").and("curl", "wget")),
                     rule(
                             SafetyRule.PIPE_TO_SHELL,
-                            "\\biex ?\\(? ?(?:new-object|iwr|invoke-webrequest|irm)"),
+                            "\\biex ?\\(? ?(?:new-object|iwr|invoke-webrequest|irm)",
+                            Screen.of("iex")),
                     rule(
                             SafetyRule.CHAT_TEMPLATE_TOKEN,
                             "<\\| ?(?:im_start|im_end|im_sep|system|user|assistant|endoftext"
-                                    + "|eot_id|start_header_id|end_header_id|begin_of_text) ?\\|>"),
-                    rule(SafetyRule.CHAT_TEMPLATE_TOKEN, "\\[/?inst\\]|<< ?/?sys ?>>"),
+                                    + "|eot_id|start_header_id|end_header_id|begin_of_text) ?\\|>",
+                            Screen.of("<|")),
                     rule(
                             SafetyRule.CHAT_TEMPLATE_TOKEN,
-                            "</? ?(?:system|system_prompt|sys|system-prompt) ?>"),
+                            "\\[/?inst\\]|<< ?/?sys ?>>",
+                            Screen.of("inst]", "<<")),
+                    rule(
+                            SafetyRule.CHAT_TEMPLATE_TOKEN,
+                            "</? ?(?:system|system_prompt|sys|system-prompt) ?>",
+                            Screen.of("<").and("sys")),
                     rule(
                             SafetyRule.TOOL_CALL_LOOKALIKE,
-                            "\"(?:tool_calls|function_call|tool_call)\" ?:"),
+                            "\"(?:tool_calls|function_call|tool_call)\" ?:",
+                            Screen.of("tool_call", "function_call")),
                     rule(
                             SafetyRule.TOOL_CALL_LOOKALIKE,
-                            "\"role\" ?: ?\"(?:system|tool|developer|function)\""),
-                    rule(SafetyRule.TOOL_CALL_LOOKALIKE, "\\bfunction_call\\b|</?tool_call>"),
+                            "\"role\" ?: ?\"(?:system|tool|developer|function)\"",
+                            Screen.of("\"role\"")),
+                    rule(
+                            SafetyRule.TOOL_CALL_LOOKALIKE,
+                            "\\bfunction_call\\b|</?tool_call>",
+                            Screen.of("function_call", "tool_call>")),
                     // German, French, Spanish, Italian, Portuguese, Dutch: "ignore all previous
                     // instructions" in the languages attacks are most often written in.
                     rule(
                             SafetyRule.INSTRUCTION_OVERRIDE,
                             "\\b(?:ignorier(?:e|en|t)?|vergiss|vergessen sie|missachte)"
                                     + " (?:\\p{L}+ ){0,4}(?:anweisungen|instruktionen|befehle"
-                                    + "|regeln|vorgaben|anordnungen)\\b"),
+                                    + "|regeln|vorgaben|anordnungen)\\b",
+                            Screen.of("ignorier", "vergiss", "vergessen sie", "missachte")),
                     rule(
                             SafetyRule.INSTRUCTION_OVERRIDE,
                             "\\b(?:ignorez|ignores|oublie[zs]?|ignore(?= (?:toutes|tous|les) )|ignora"
                                     + "|ignorate|olvida|esquece|negeer|vergeet) (?:\\p{L}+ ){0,4}(?:instructions|consignes"
                                     + "|instrucciones|istruzioni|instruções|instrucoes|instructies"
-                                    + "|regels|règles|reglas|regole|regras)\\b"),
+                                    + "|regels|règles|reglas|regole|regras)\\b",
+                            Screen.of("ignor", "oublie", "olvida", "esquece", "negeer", "vergeet")),
                     rule(
                             SafetyRule.PHISHING_LINK,
                             "\\b(?:tell|ask|instruct|direct|redirect|send|point|remind|urge)"
@@ -118,12 +169,14 @@ final class PatternWriteSafety implements WriteSafety {
                                     + "|readers?|them|people|employees?)\\b.{0,60}?\\b(?:to )?"
                                     + "(?:visit|go to|open|click|log ?in|sign ?in|enter|reset"
                                     + "|verify|confirm|update|re-?enter|submit)\\b.{0,120}?"
-                                    + "(?:https?://|www\\.)"),
+                                    + "(?:https?://|www\\.)",
+                            Screen.of("://", "www.")),
                     rule(
                             SafetyRule.PHISHING_LINK,
                             "\\b(?:verify|confirm|re-?enter|update|validate) (?:your |their |the )?"
                                     + "(?:account|password|credentials|login|identity|payment"
-                                    + "|card|billing)\\b.{0,80}?(?:https?://|www\\.)"));
+                                    + "|card|billing)\\b.{0,80}?(?:https?://|www\\.)",
+                            Screen.of("://", "www.")));
 
     /** Instruction overrides with every space and punctuation removed (spaced-out letters). */
     private static final Pattern SQUEEZED_OVERRIDE =
@@ -132,8 +185,21 @@ final class PatternWriteSafety implements WriteSafety {
                             + "|those|my)*(?:previous|prior|above|earlier|preceding|system)"
                             + "(?:instructions?|prompts?|rules|directions|guidelines)");
 
-    private static TextRule rule(SafetyRule rule, String regex) {
-        return new TextRule(rule, Pattern.compile(regex));
+    /** Every squeezed override starts with one of these verbs. */
+    static final Screen SQUEEZED_SCREEN =
+            Screen.of("ignore", "disregard", "forget", "override", "bypass");
+
+    /** Whether {@code view}, with every character that is not a letter removed, overrides. */
+    static boolean squeezedOverride(String view) {
+        StringBuilder letters = new StringBuilder(view.length());
+        view.codePoints().filter(Character::isLetter).forEach(letters::appendCodePoint);
+        String squeezed = letters.toString();
+        return SQUEEZED_SCREEN.admits(Screen.Screened.of(squeezed))
+                && SQUEEZED_OVERRIDE.matcher(squeezed).find();
+    }
+
+    private static TextRule rule(SafetyRule rule, String regex, Screen screen) {
+        return new TextRule(rule, Pattern.compile(regex), screen);
     }
 
     private final Config config;
@@ -157,7 +223,11 @@ final class PatternWriteSafety implements WriteSafety {
         scanCharacters(text, hits);
         View view = View.of(text);
         boolean message = target == WriteTarget.MESSAGE;
+        Screen.Screened screened = Screen.Screened.of(view.text());
         for (TextRule r : TEXT_RULES) {
+            if (!r.screen().admits(screened)) {
+                continue;
+            }
             // A message's text is its content only (its role and tool calls are structure, checked
             // by the transcript writer), so a tool-call lookalike inside it is a fake too.
             Verdict verdict = message ? Verdict.FLAG : r.rule().verdict();
@@ -167,9 +237,8 @@ final class PatternWriteSafety implements WriteSafety {
             }
         }
         // "i g n o r e  a l l  p r e v i o u s ..." : the same override, letters only.
-        String squeezed = view.text().replaceAll("[^\\p{L}]+", "");
         if (hits.stream().noneMatch(h -> h.rule() == SafetyRule.INSTRUCTION_OVERRIDE)
-                && SQUEEZED_OVERRIDE.matcher(squeezed).find()) {
+                && squeezedOverride(view.text())) {
             hits.add(
                     new RuleHit(
                             SafetyRule.INSTRUCTION_OVERRIDE,
@@ -261,7 +330,7 @@ final class PatternWriteSafety implements WriteSafety {
      * Normalised view: per code point NFKC, format characters (Cf) dropped, lower case, every
      * whitespace run one space; {@code offsets[i]} is the original index of view char i.
      */
-    private record View(String text, int[] offsets) {
+    record View(String text, int[] offsets) {
         static View of(String original) {
             StringBuilder sb = new StringBuilder(original.length());
             int[] map = new int[original.length() * 2 + 4];
@@ -287,11 +356,19 @@ final class PatternWriteSafety implements WriteSafety {
                     i += len;
                     continue;
                 }
-                String s = Character.toString(cp);
-                if (cp >= 0x80) {
-                    s = Confusables.fold(Normalizer.normalize(s, Normalizer.Form.NFKC));
+                if (cp < 0x80) { // most text: no string per character
+                    map = ensure(map, n + 1);
+                    sb.append(cp >= 'A' && cp <= 'Z' ? (char) (cp + ('a' - 'A')) : (char) cp);
+                    map[n++] = i;
+                    lastSpace = false;
+                    i += len;
+                    continue;
                 }
-                s = s.toLowerCase(Locale.ROOT);
+                String s =
+                        Confusables.fold(
+                                        Normalizer.normalize(
+                                                Character.toString(cp), Normalizer.Form.NFKC))
+                                .toLowerCase(Locale.ROOT);
                 for (int k = 0; k < s.length(); k++) {
                     map = ensure(map, n + 1);
                     sb.append(s.charAt(k));
