@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -182,6 +183,35 @@ abstract class GovernanceStoreContractTest {
         assertThat(read).hasSize(count);
         assertThat(read).extracting(StoredMessage::sequence).isSorted();
         assertThat(read.get(count - 1).content()).isEqualTo("m" + (count - 1));
+    }
+
+    @Test
+    void readsScatteredSequencesExactlyAndNothingBetweenThem() {
+        int count = 5_000;
+        List<NewMessage> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            batch.add(message("user", "m" + i));
+        }
+        conversations.append("ns", "c", "q", batch, Duration.ZERO);
+        List<Long> all = new ArrayList<>();
+        conversations.searchable("ns").forEach(m -> all.add(m.sequence()));
+        // near neighbours, far jumps, a lone last one, asked twice and out of order
+        List<Long> asked = new ArrayList<>();
+        for (int i = 0; i < count; i += i < 100 ? 3 : 37) {
+            asked.add(all.get(i));
+        }
+        asked.add(all.get(count - 1));
+        asked.add(all.get(0));
+        Collections.reverse(asked);
+
+        List<StoredMessage> read = conversations.searchableBySequence("ns", asked);
+
+        assertThat(read)
+                .extracting(StoredMessage::sequence)
+                .containsExactlyElementsOf(asked.stream().distinct().sorted().toList());
+        assertThat(conversations.searchableBySequence("ns", List.of())).isEmpty();
+        assertThat(conversations.searchableBySequence("ns", List.of(all.get(count - 1) + 10)))
+                .isEmpty();
     }
 
     @Test
