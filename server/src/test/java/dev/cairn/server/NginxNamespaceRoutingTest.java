@@ -185,6 +185,9 @@ class NginxNamespaceRoutingTest {
         }
         long started = System.nanoTime();
         database = PostgresTestDatabase.create();
+        // Three servers share the machine's cores, so each gets one intra-op thread, as
+        // operations.md tells operators to do: with one per core each, the three PyTorch thread
+        // pools spin against each other and seeding took 122 s instead of 25 s.
         for (int i = 0; i < SERVERS; i++) {
             servers.add(
                     ServerProcess.start(
@@ -193,7 +196,8 @@ class NginxNamespaceRoutingTest {
                             A,
                             List.of(
                                     "-Dcairn.memory.maintenance.interval-seconds="
-                                            + MAINTENANCE_SECONDS),
+                                            + MAINTENANCE_SECONDS,
+                                    "-Dai.djl.pytorch.num_threads=1"),
                             List.of("--db-url", database.jdbcUrl())));
         }
         for (ServerProcess s : servers) {
