@@ -78,6 +78,9 @@ public final class CairnRouting {
         // The MCP endpoint runs the same tool handlers as /v1/namespaces/{ns}/tools.
         StreamableHttpTransport mcp = new StreamableHttpTransport(CairnMcp.jsonMapper(), maxBody);
         new CairnMcp(tools, components).serve(mcp);
+        // a client that left without a DELETE leaves its listening stream open until a write
+        // finds it gone: a stop ends the sessions instead of waiting out its grace period
+        components.onStopEnd(() -> mcp.closeGracefully().block());
         return Stream.<HttpService>of(
                         new SystemRoutes(store, components.cairn().model(), components.metrics()),
                         new NamespaceRoutes(store, maxBody),

@@ -175,8 +175,9 @@ public final class CairnServer implements AutoCloseable {
     }
 
     /**
-     * Stops: no new connections, in-flight requests get the grace period, then the components
-     * close. Logs {@code stopping} and {@code stopped in N ms (web server N ms, components N ms)}.
+     * Stops: long-lived answers end (MCP's listening streams), no new connections, in-flight
+     * requests get the grace period, then the components close. Logs {@code stopping} and {@code
+     * stopped in N ms (web server N ms, components N ms)}.
      */
     @Override
     public void close() {
@@ -185,6 +186,7 @@ public final class CairnServer implements AutoCloseable {
         long webMillis = 0;
         try {
             marker.remove(settings.dataDir());
+            components.endLongAnswers();
             web.stop();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "web server did not stop cleanly", e);

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The one place the server is assembled from its parts, each opened after the ones it needs:
@@ -46,6 +47,8 @@ import java.util.Optional;
  */
 public final class ServerComponents implements AutoCloseable {
 
+    private static final System.Logger LOG = System.getLogger(ServerComponents.class.getName());
+
     private final ServerSettings settings;
     private final Cairn cairn;
     private final TokenRegistry tokens;
@@ -54,6 +57,13 @@ public final class ServerComponents implements AutoCloseable {
     private final ServerMetrics metrics;
     private final GovernanceModule governance;
     private final JudgeService judge;
+
+    /**
+     * What ends answers that last as long as their client wants (MCP's listening streams), run as
+     * the server stops: the web server waits up to its grace period for answers in progress, and a
+     * stream whose client left without a word would hold every stop for all of it.
+     */
+    private final List<Runnable> endLongAnswers = new CopyOnWriteArrayList<>();
 
     private ServerComponents(
             ServerSettings settings,
@@ -177,6 +187,22 @@ public final class ServerComponents implements AutoCloseable {
 
     public JudgeService judge() {
         return judge;
+    }
+
+    /** Registers what ends a kind of long-lived answer when the server stops. */
+    public void onStopEnd(Runnable endAnswers) {
+        endLongAnswers.add(endAnswers);
+    }
+
+    /** Ends every long-lived answer (before the web server stops); failures are logged. */
+    public void endLongAnswers() {
+        for (Runnable end : endLongAnswers) {
+            try {
+                end.run();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "ending long-lived answers failed", e);
+            }
+        }
     }
 
     @Override

@@ -261,6 +261,9 @@ public final class StreamableHttpTransport
             return;
         }
         var listening = session.listeningStream(stream);
+        // the status and headers go now, not with the first server message, which may never come:
+        // a client knows its stream is open, and one that left is found by this write or the next
+        stream.greet();
         stream.awaitClose();
         listening.close();
     }
@@ -394,6 +397,20 @@ public final class StreamableHttpTransport
 
         void awaitClose() {
             closed.join();
+        }
+
+        /** A comment line, which clients ignore: it sends the answer's head at once. */
+        void greet() {
+            lock.lock();
+            try {
+                if (!closed.isDone()) {
+                    out.comment("listening");
+                }
+            } catch (IOException | UncheckedIOException e) {
+                close();
+            } finally {
+                lock.unlock();
+            }
         }
     }
 }

@@ -1,0 +1,108 @@
+package dev.cairn.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A stop does not wait for MCP clients that left their listening stream open: a client that
+ * initialized a session, opened the {@code GET} stream for server messages and never sent its
+ * {@code DELETE} (a process killed, a laptop closed) used to hold the web server's stop for its
+ * whole grace period (10 s), since nothing is written to such a stream until something happens.
+ */
+class McpStopTest {
+
+    static final String A = CairnCalls.ADMIN;
+
+    @Test
+    void aStopEndsOpenListeningStreamsInsteadOfWaitingOutItsGracePeriod(@TempDir Path dataDir)
+            throws Exception {
+        ServerFixture cairn = new ServerFixture(dataDir);
+        boolean closed = false;
+        try {
+            cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"ops\"}");
+            URI mcp = URI.create("http://localhost:" + cairn.server.port() + "/mcp/ops");
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> initialized =
+                    http.send(
+                            post(
+                                    mcp,
+                                    null,
+                                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                                            + "\"params\":{\"protocolVersion\":\"2025-06-18\","
+                                            + "\"capabilities\":{},\"clientInfo\":{\"name\":"
+                                            + "\"left-open\",\"version\":\"1\"}}}"),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(initialized.statusCode()).as(initialized.body()).isEqualTo(200);
+            String session = initialized.headers().firstValue("Mcp-Session-Id").orElseThrow();
+            HttpResponse<String> notified =
+                    http.send(
+                            post(
+                                    mcp,
+                                    session,
+                                    "{\"jsonrpc\":\"2.0\",\"method\":"
+                                            + "\"notifications/initialized\"}"),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(notified.statusCode()).as(notified.body()).isEqualTo(202);
+            HttpResponse<InputStream> listening =
+                    http.sendAsync(
+                                    HttpRequest.newBuilder(mcp)
+                                            .header("Authorization", "Bearer " + A)
+                                            .header("Accept", "text/event-stream")
+                                            .header("Mcp-Session-Id", session)
+                                            .GET()
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofInputStream())
+                            .get(10, TimeUnit.SECONDS);
+            assertThat(listening.statusCode()).isEqualTo(200);
+            CompletableFuture<Integer> streamEnds =
+                    CompletableFuture.supplyAsync(
+                            () -> {
+                                try (InputStream in = listening.body()) {
+                                    return in.readAllBytes().length;
+                                } catch (Exception e) {
+                                    return -1;
+                                }
+                            });
+
+            long start = System.nanoTime();
+            cairn.close();
+            closed = true;
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(took)
+                    .as("the stop, with a listening stream open")
+                    .isLessThan(ServerSettings.DEFAULT_SHUTDOWN_GRACE.dividedBy(2));
+            assertThat(streamEnds.get(5, TimeUnit.SECONDS))
+                    .as("the stream ended, not broken")
+                    .isGreaterThanOrEqualTo(0);
+        } finally {
+            if (!closed) {
+                cairn.close();
+            }
+        }
+    }
+
+    private static HttpRequest post(URI mcp, String session, String body) {
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(mcp)
+                        .header("Authorization", "Bearer " + A)
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json, text/event-stream")
+                        .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (session != null) {
+            b.header("Mcp-Session-Id", session);
+        }
+        return b.build();
+    }
+}
