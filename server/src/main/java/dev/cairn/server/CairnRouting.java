@@ -81,6 +81,8 @@ public final class CairnRouting {
         // a client that left without a DELETE leaves its listening stream open until a write
         // finds it gone: a stop ends the sessions instead of waiting out its grace period
         components.onStopEnd(() -> mcp.closeGracefully().block());
+        // an ARK broker keeps its message watch open for good: a stop ends the watches
+        components.onStopEnd(() -> governance.transcripts().watch().endAll());
         return Stream.<HttpService>of(
                         new SystemRoutes(store, components.cairn().model(), components.metrics()),
                         new NamespaceRoutes(store, maxBody),

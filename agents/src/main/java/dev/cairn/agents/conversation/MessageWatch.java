@@ -32,6 +32,9 @@ public final class MessageWatch implements DerivedIndex {
     private final int maxPerNamespace;
     private volatile long position;
 
+    /** Set when the server stops: every watch ends instead of waiting for its client to leave. */
+    private volatile boolean ended;
+
     MessageWatch(LongSupplier lastChangeSeq, int maxPerNamespace) {
         this.lastChangeSeq = lastChangeSeq;
         this.maxPerNamespace = maxPerNamespace;
@@ -56,6 +59,16 @@ public final class MessageWatch implements DerivedIndex {
                     return current;
                 });
         return Optional.ofNullable(opened[0]);
+    }
+
+    /**
+     * Ends every watch, now and from now on: each wakes, sees {@link Watcher#ended()} and finishes
+     * its answer. A server stopping calls this first, or it would wait out its grace period for
+     * watches whose clients stay connected.
+     */
+    public void endAll() {
+        ended = true;
+        watchers.values().forEach(set -> set.forEach(Watcher::wake));
     }
 
     /** How many watchers the namespace has now. */
@@ -86,6 +99,11 @@ public final class MessageWatch implements DerivedIndex {
 
         private void wake() {
             appended.release();
+        }
+
+        /** Whether the watch must end because the server is stopping ({@link #endAll()}). */
+        public boolean ended() {
+            return ended;
         }
 
         @Override

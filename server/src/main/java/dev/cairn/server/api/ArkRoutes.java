@@ -420,7 +420,7 @@ public final class ArkRoutes implements HttpService {
                 EventStream out = EventStream.open(res)) {
             out.comment("connected");
             long lastWrite = System.nanoTime();
-            while (true) {
+            while (!watcher.ended()) {
                 long sent = sendAfter(out, ns, filter, after);
                 if (sent != after) {
                     after = sent;

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -15,12 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A stop does not wait for MCP clients that left their listening stream open: a client that
- * initialized a session, opened the {@code GET} stream for server messages and never sent its
- * {@code DELETE} (a process killed, a laptop closed) used to hold the web server's stop for its
- * whole grace period (10 s), since nothing is written to such a stream until something happens.
+ * A stop ends answers that last as long as their client wants instead of waiting out the web
+ * server's grace period (10 s) for them: an MCP listening stream whose client left without its
+ * {@code DELETE} (a process killed, a laptop closed; nothing is written to it until something
+ * happens), and an ARK message watch, which a broker keeps open for good.
  */
-class McpStopTest {
+class StopEndsLongAnswersTest {
 
     static final String A = CairnCalls.ADMIN;
 
@@ -86,6 +87,54 @@ class McpStopTest {
             assertThat(streamEnds.get(5, TimeUnit.SECONDS))
                     .as("the stream ended, not broken")
                     .isGreaterThanOrEqualTo(0);
+        } finally {
+            if (!closed) {
+                cairn.close();
+            }
+        }
+    }
+
+    @Test
+    void aStopEndsOpenArkMessageWatches(@TempDir Path dataDir) throws Exception {
+        ServerFixture cairn = new ServerFixture(dataDir);
+        boolean closed = false;
+        try {
+            cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"agents\"}");
+            HttpResponse<InputStream> watch =
+                    HttpClient.newHttpClient()
+                            .sendAsync(
+                                    HttpRequest.newBuilder(
+                                                    URI.create(
+                                                            "http://localhost:"
+                                                                    + cairn.server.port()
+                                                                    + "/ark/agents/messages?watch=true"))
+                                            .header("Authorization", "Bearer " + A)
+                                            .GET()
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofInputStream())
+                            .get(10, TimeUnit.SECONDS);
+            assertThat(watch.statusCode()).isEqualTo(200);
+            CompletableFuture<String> streamEnds =
+                    CompletableFuture.supplyAsync(
+                            () -> {
+                                try (InputStream in = watch.body()) {
+                                    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                                } catch (Exception e) {
+                                    return "broken: " + e;
+                                }
+                            });
+
+            long start = System.nanoTime();
+            cairn.close();
+            closed = true;
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(took)
+                    .as("the stop, with a message watch open")
+                    .isLessThan(ServerSettings.DEFAULT_SHUTDOWN_GRACE.dividedBy(2));
+            assertThat(streamEnds.get(5, TimeUnit.SECONDS))
+                    .as("the watch ended, not broken")
+                    .startsWith(": connected");
         } finally {
             if (!closed) {
                 cairn.close();
