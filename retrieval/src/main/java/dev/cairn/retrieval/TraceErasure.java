@@ -63,8 +63,10 @@ public final class TraceErasure {
                     }
                     ErasureSql.deleteIn(
                             c,
-                            "DELETE FROM retrieval_traces WHERE namespace = ? AND id",
+                            sql,
+                            "DELETE FROM retrieval_traces WHERE namespace = ?",
                             List.of(namespace),
+                            "id",
                             ids);
                     sql.appendChanges(c, namespace, Change.Kind.TRACE, ids, Change.Op.DELETE);
                     return (long) ids.size();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.FeedbackErasure;
 import dev.cairn.retrieval.feedback.HeldBackScore;
 import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.Judgment;
@@ -143,6 +144,60 @@ abstract class FeedbackContractTest {
         assertThat(kb.feedback().all(ns))
                 .extracting(Judgment::query)
                 .containsExactly("first question", "second question");
+    }
+
+    @Test
+    void erasingTheJudgmentsOfListedMemoriesRemovesOnlyThoseOfTheNamespace() {
+        String other = ns + "-other";
+        store.createNamespace(other, "test");
+        List<Judgment> drafts = new ArrayList<>();
+        List<String> memories = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            String id = String.format("mem_%02d", i);
+            memories.add(id);
+            drafts.add(memoryJudgment(Judgment.Kind.MEMORY, id));
+        }
+        drafts.add(memoryJudgment(Judgment.Kind.MEMORY, "mem_00")); // judged twice
+        drafts.add(memoryJudgment(Judgment.Kind.DOCUMENT, "mem_00")); // a document of that id
+        kb.feedback().record(ns, drafts);
+        kb.feedback().record(other, drafts);
+        List<String> erased = new ArrayList<>();
+        for (int i = 0; i < memories.size(); i += 3) {
+            erased.add(memories.get(i));
+        }
+        List<String> listed = new ArrayList<>(erased);
+        listed.add("mem_only_listed");
+        long seed = 20261129L;
+
+        long removed =
+                store.sql()
+                        .write(
+                                ns,
+                                c ->
+                                        FeedbackErasure.eraseJudgmentsOfMemories(
+                                                c,
+                                                store.sql(),
+                                                ns,
+                                                dev.cairn.store.ScatteredIds.among(listed, seed)));
+
+        assertThat(removed).as("seed %d", seed).isEqualTo(erased.size() + 1);
+        List<Judgment.Target> left = new ArrayList<>();
+        for (Judgment d : drafts) {
+            boolean gone =
+                    d.target().kind() == Judgment.Kind.MEMORY && erased.contains(d.target().id());
+            if (!gone) {
+                left.add(d.target());
+            }
+        }
+        assertThat(kb.feedback().all(ns))
+                .extracting(Judgment::target)
+                .containsExactlyInAnyOrderElementsOf(left);
+        assertThat(kb.feedback().all(other)).hasSize(drafts.size());
+    }
+
+    private static Judgment memoryJudgment(Judgment.Kind kind, String id) {
+        return Judgment.draft(
+                "what do I prefer", new Judgment.Target(kind, id), 2, Judgment.Source.OPERATOR);
     }
 
     @Test

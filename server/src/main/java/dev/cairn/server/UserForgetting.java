@@ -69,7 +69,7 @@ public final class UserForgetting {
                     counts.put(
                             "feedback",
                             FeedbackErasure.eraseJudgmentsOfMemories(
-                                    c, namespace, memories.memoryIds()));
+                                    c, sql, namespace, memories.memoryIds()));
                     ConversationErasure.Erased transcripts =
                             ConversationErasure.erase(
                                     c, sql, namespace, memories.conversationIds());

@@ -10,9 +10,8 @@ import java.util.List;
 
 /**
  * The statements each module's share of forgetting a user ({@link Store#forgetUser}) is made of:
- * read the ids a condition selects, delete what a condition selects, delete rows by a list of ids
- * in bounded {@code IN} lists. Every argument is a string; callers run inside the forget's
- * transaction.
+ * read the ids a condition selects, delete what a condition selects, read or delete rows by a list
+ * of ids ({@link OneOf}). Every argument is a string; callers run inside the forget's transaction.
  */
 public final class ErasureSql {
 
@@ -24,11 +23,7 @@ public final class ErasureSql {
         List<String> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(select)) {
             bind(ps, args);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
+            read(ps, out);
         }
         return out;
     }
@@ -42,51 +37,64 @@ public final class ErasureSql {
     }
 
     /**
-     * Runs {@code deletePrefix + " IN (?, ...)"} with {@code leading} bound first and then the ids,
-     * at most {@link JdbcStore#IN_BATCH} ids per statement: the number of rows removed.
+     * Runs {@code delete + " AND "} a condition that {@code column} is one of {@code ids}, with
+     * {@code leading} bound first and then the ids, in {@link OneOf#batches}: the number of rows
+     * removed.
      */
     public static long deleteIn(
-            Connection c, String deletePrefix, List<String> leading, Collection<String> ids)
+            Connection c,
+            SqlAccess sql,
+            String delete,
+            List<String> leading,
+            String column,
+            Collection<String> ids)
             throws SQLException {
         long removed = 0;
-        for (List<String> args : inBatches(leading, ids)) {
-            removed += delete(c, deletePrefix + marks(args.size() - leading.size()), args);
+        for (OneOf batch : OneOf.batches(sql, column, ids)) {
+            try (PreparedStatement ps = c.prepareStatement(delete + " AND " + batch.condition())) {
+                batch.bind(ps, bind(ps, leading));
+                removed += ps.executeUpdate();
+            }
         }
         return removed;
     }
 
     /**
-     * The first column of every row {@code selectPrefix + " IN (?, ...)"} gives, with {@code
-     * leading} bound first and then the ids, at most {@link JdbcStore#IN_BATCH} ids per statement.
+     * The first column of every row {@code select + " AND "} a condition that {@code column} is one
+     * of {@code ids} gives, with {@code leading} bound first and then the ids, in {@link
+     * OneOf#batches}.
      */
     public static List<String> stringsIn(
-            Connection c, String selectPrefix, List<String> leading, Collection<String> ids)
+            Connection c,
+            SqlAccess sql,
+            String select,
+            List<String> leading,
+            String column,
+            Collection<String> ids)
             throws SQLException {
         List<String> out = new ArrayList<>();
-        for (List<String> args : inBatches(leading, ids)) {
-            out.addAll(strings(c, selectPrefix + marks(args.size() - leading.size()), args));
+        for (OneOf batch : OneOf.batches(sql, column, ids)) {
+            try (PreparedStatement ps = c.prepareStatement(select + " AND " + batch.condition())) {
+                batch.bind(ps, bind(ps, leading));
+                read(ps, out);
+            }
         }
         return out;
     }
 
-    private static List<List<String>> inBatches(List<String> leading, Collection<String> ids) {
-        List<String> all = List.copyOf(ids);
-        List<List<String>> batches = new ArrayList<>();
-        for (int from = 0; from < all.size(); from += JdbcStore.IN_BATCH) {
-            List<String> args = new ArrayList<>(leading);
-            args.addAll(all.subList(from, Math.min(all.size(), from + JdbcStore.IN_BATCH)));
-            batches.add(args);
+    private static void read(PreparedStatement ps, List<String> out) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
         }
-        return batches;
     }
 
-    private static String marks(int n) {
-        return " IN (" + String.join(", ", java.util.Collections.nCopies(n, "?")) + ")";
-    }
-
-    private static void bind(PreparedStatement ps, List<String> args) throws SQLException {
+    /** Binds {@code args} from the first parameter on: the index of the parameter after them. */
+    private static int bind(PreparedStatement ps, List<String> args) throws SQLException {
         for (int i = 0; i < args.size(); i++) {
             ps.setString(i + 1, args.get(i));
         }
+        return args.size() + 1;
     }
 }

@@ -27,9 +27,6 @@ import java.util.Optional;
  */
 abstract class JdbcStore implements Store {
 
-    /** Most ids bound in one {@code IN (...)} list. */
-    static final int IN_BATCH = 500;
-
     private static final ObjectMapper JSON = new ObjectMapper();
     static final TypeReference<java.util.LinkedHashMap<String, Long>> COUNT_MAP =
             new TypeReference<>() {};

@@ -444,6 +444,136 @@ abstract class StoreContractTest {
         assertThat(store.forgetRecords("forget")).isEmpty();
     }
 
+    // ---- lists of ids ------------------------------------------------------------------------
+
+    /**
+     * Ids a list could mangle on its way into SQL: array syntax, quotes, a backslash, the words an
+     * array literal reads as NULL, the empty id, spaces kept, letters outside ASCII.
+     */
+    static final List<String> AWKWARD_IDS =
+            List.of(
+                    "a,b",
+                    "\"quoted\"",
+                    "{braces}",
+                    "back\\slash",
+                    "NULL",
+                    "",
+                    " spaced ",
+                    "grüße",
+                    "emoji-\uD83D\uDE00",
+                    "it's");
+
+    /** A table of {@code namespace, id} rows: {@code ids} in each of {@code namespaces}. */
+    private void listedRows(List<String> ids, String... namespaces) {
+        for (String ns : namespaces) {
+            store.createNamespace(ns, "");
+        }
+        store.sql()
+                .write(
+                        namespaces[0],
+                        c -> {
+                            try (java.sql.Statement s = c.createStatement()) {
+                                s.execute(
+                                        "CREATE TABLE listed_rows (namespace text NOT NULL,"
+                                                + " id text NOT NULL, PRIMARY KEY (namespace, id))");
+                            }
+                            try (java.sql.PreparedStatement ps =
+                                    c.prepareStatement("INSERT INTO listed_rows VALUES (?, ?)")) {
+                                for (String ns : namespaces) {
+                                    for (String id : ids) {
+                                        ps.setString(1, ns);
+                                        ps.setString(2, id);
+                                        ps.addBatch();
+                                    }
+                                }
+                                ps.executeBatch();
+                            }
+                            return null;
+                        });
+    }
+
+    private List<String> listedIds(String namespace) {
+        return store.sql()
+                .read(
+                        c ->
+                                ErasureSql.strings(
+                                        c,
+                                        "SELECT id FROM listed_rows WHERE namespace = ?",
+                                        List.of(namespace)));
+    }
+
+    @Test
+    void aListOfIdsMatchesExactlyItsIdsOfItsNamespaceAcrossBatches() {
+        List<String> all = new ArrayList<>(AWKWARD_IDS);
+        all.add("null"); // not listed: only "NULL" is
+        for (int i = 0; i < 300; i++) {
+            all.add(String.format("row-%04d", i));
+        }
+        listedRows(all, "listed", "beside");
+        List<String> wanted = new ArrayList<>(AWKWARD_IDS);
+        for (int i = 0; i < 300; i += 3) {
+            wanted.add(String.format("row-%04d", i));
+        }
+        List<String> list = ScatteredIds.among(wanted, SEED);
+        SqlAccess sql = store.sql();
+
+        List<String> read =
+                sql.read(
+                        c ->
+                                ErasureSql.stringsIn(
+                                        c,
+                                        sql,
+                                        "SELECT id FROM listed_rows WHERE namespace = ?",
+                                        List.of("listed"),
+                                        "id",
+                                        list));
+        long deleted =
+                sql.write(
+                        "listed",
+                        c ->
+                                ErasureSql.deleteIn(
+                                        c,
+                                        sql,
+                                        "DELETE FROM listed_rows WHERE namespace = ?",
+                                        List.of("listed"),
+                                        "id",
+                                        list));
+
+        assertThat(read).as("seed %d", SEED).containsExactlyInAnyOrderElementsOf(wanted);
+        assertThat(deleted).isEqualTo(wanted.size());
+        List<String> left = new ArrayList<>(all);
+        left.removeAll(wanted);
+        assertThat(listedIds("listed")).containsExactlyInAnyOrderElementsOf(left);
+        assertThat(listedIds("beside")).containsExactlyInAnyOrderElementsOf(all);
+    }
+
+    @Test
+    void aListOfIdsThatMatchesNothingReadsAndDeletesNothing() {
+        listedRows(List.of("a", "b"), "listed");
+        SqlAccess sql = store.sql();
+        String select = "SELECT id FROM listed_rows WHERE namespace = ?";
+        String delete = "DELETE FROM listed_rows WHERE namespace = ?";
+        List<String> absent = List.of(ScatteredIds.ABSENT + "a", "A", "b ");
+
+        for (List<String> ids : List.of(List.<String>of(), absent)) {
+            List<String> read =
+                    sql.read(
+                            c ->
+                                    ErasureSql.stringsIn(
+                                            c, sql, select, List.of("listed"), "id", ids));
+            long deleted =
+                    sql.write(
+                            "listed",
+                            c -> ErasureSql.deleteIn(c, sql, delete, List.of("listed"), "id", ids));
+            assertThat(read).as("%s", ids).isEmpty();
+            assertThat(deleted).as("%s", ids).isZero();
+        }
+        assertThat(listedIds("listed")).containsExactlyInAnyOrder("a", "b");
+        assertThatThrownBy(() -> new OneOf(sql.dialect(), "id", List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("none");
+    }
+
     // ---- API tokens ----------------------------------------------------------------------
 
     static StoredToken token(String name, char hashDigit) {

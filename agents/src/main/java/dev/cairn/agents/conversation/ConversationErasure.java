@@ -47,14 +47,18 @@ public final class ConversationErasure {
         long messages =
                 ErasureSql.deleteIn(
                         c,
-                        "DELETE FROM messages WHERE namespace = ? AND conversation_id",
+                        sql,
+                        "DELETE FROM messages WHERE namespace = ?",
                         List.of(namespace),
+                        "conversation_id",
                         all);
         long conversations =
                 ErasureSql.deleteIn(
                         c,
-                        "DELETE FROM conversations WHERE namespace = ? AND id",
+                        sql,
+                        "DELETE FROM conversations WHERE namespace = ?",
                         List.of(namespace),
+                        "id",
                         all);
         sql.appendChanges(c, namespace, Change.Kind.MESSAGE, seqs, Change.Op.DELETE);
         return new Erased(conversations, messages);

@@ -35,24 +35,32 @@ public final class JudgementErasure {
         List<String> answers =
                 ErasureSql.stringsIn(
                         c,
-                        "SELECT id FROM answer_traces WHERE namespace = ? AND trace_id",
+                        sql,
+                        "SELECT id FROM answer_traces WHERE namespace = ?",
                         List.of(namespace),
+                        "trace_id",
                         traceIds);
         List<String> judgements =
                 ErasureSql.stringsIn(
                         c,
-                        "SELECT id FROM answer_judgements WHERE namespace = ? AND answer_id",
+                        sql,
+                        "SELECT id FROM answer_judgements WHERE namespace = ?",
                         List.of(namespace),
+                        "answer_id",
                         answers);
         ErasureSql.deleteIn(
                 c,
-                "DELETE FROM answer_judgements WHERE namespace = ? AND id",
+                sql,
+                "DELETE FROM answer_judgements WHERE namespace = ?",
                 List.of(namespace),
+                "id",
                 judgements);
         ErasureSql.deleteIn(
                 c,
-                "DELETE FROM answer_traces WHERE namespace = ? AND id",
+                sql,
+                "DELETE FROM answer_traces WHERE namespace = ?",
                 List.of(namespace),
+                "id",
                 answers);
         sql.appendChanges(c, namespace, Change.Kind.JUDGEMENT, judgements, Change.Op.DELETE);
         return new Erased(answers.size(), judgements.size());

@@ -12,6 +12,7 @@ import dev.cairn.judge.PolicyRegistry;
 import dev.cairn.judge.RetrievalPlan;
 import dev.cairn.judge.SecretDetector;
 import dev.cairn.retrieval.store.Authority;
+import dev.cairn.store.ScatteredIds;
 import dev.cairn.store.Store;
 import java.nio.file.Path;
 import java.util.List;
@@ -122,6 +123,60 @@ abstract class JudgementRepositoryContractTest {
                                         judge("x"),
                                         "lexical-tfidf"))
                 .isInstanceOf(NoSuchElementException.class);
+    }
+
+    /** An answer judged against each trace of {@code traceIds}, in {@code namespace}. */
+    private List<StoredJudgement> judgeAnswersOf(String namespace, List<String> traceIds) {
+        Judgement j = judge("The rate limit is 100 requests per minute [1].");
+        List<StoredJudgement> saved = new java.util.ArrayList<>();
+        for (String traceId : traceIds) {
+            AnswerTrace answer =
+                    new AnswerTrace(
+                            "what is the limit?",
+                            "The rate limit is 100 requests per minute [1].",
+                            EVIDENCE,
+                            traceId,
+                            "default",
+                            RetrievalPlan.DIRECT);
+            saved.add(judgements.save(namespace, answer, j, "lexical-tfidf"));
+        }
+        return saved;
+    }
+
+    @Test
+    void erasingTheListedTracesAnswersRemovesThemWithTheirJudgementsInTheNamespaceOnly() {
+        List<String> traces = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            traces.add(String.format("tr_%02d", i));
+        }
+        traces.add("tr_00"); // judged twice
+        List<StoredJudgement> mine = judgeAnswersOf(ns, traces);
+        List<StoredJudgement> theirs = judgeAnswersOf(other, List.of("tr_00", "tr_03", "tr_only"));
+        List<String> erasedTraces = List.of("tr_00", "tr_03", "tr_06", "tr_09");
+        List<String> listed = new java.util.ArrayList<>(erasedTraces);
+        listed.add("tr_only");
+        long seed = 20261129L;
+
+        JudgementErasure.Erased erased =
+                store.sql()
+                        .write(
+                                ns,
+                                c ->
+                                        JudgementErasure.erase(
+                                                c,
+                                                store.sql(),
+                                                ns,
+                                                ScatteredIds.among(listed, seed)));
+
+        assertThat(erased).as("seed %d", seed).isEqualTo(new JudgementErasure.Erased(5, 5));
+        for (StoredJudgement saved : mine) {
+            assertThat(judgements.find(ns, saved.id()).isPresent())
+                    .as(saved.answer().traceId())
+                    .isEqualTo(!erasedTraces.contains(saved.answer().traceId()));
+        }
+        for (StoredJudgement saved : theirs) {
+            assertThat(judgements.find(other, saved.id())).isPresent();
+        }
     }
 
     @Test

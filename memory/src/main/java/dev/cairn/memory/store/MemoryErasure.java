@@ -73,8 +73,10 @@ public final class MemoryErasure {
                         List.of(namespace, namespace, userId));
         ErasureSql.deleteIn(
                 c,
-                "DELETE FROM proposals WHERE namespace = ? AND id",
+                sql,
+                "DELETE FROM proposals WHERE namespace = ?",
                 List.of(namespace),
+                "id",
                 proposals);
         long transitions =
                 ErasureSql.delete(

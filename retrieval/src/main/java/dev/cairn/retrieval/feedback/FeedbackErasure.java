@@ -1,6 +1,7 @@
 package dev.cairn.retrieval.feedback;
 
 import dev.cairn.store.ErasureSql;
+import dev.cairn.store.SqlAccess;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collection;
@@ -20,12 +21,14 @@ public final class FeedbackErasure {
      * transaction: the number of rows removed.
      */
     public static long eraseJudgmentsOfMemories(
-            Connection c, String namespace, Collection<String> memoryIds) throws SQLException {
+            Connection c, SqlAccess sql, String namespace, Collection<String> memoryIds)
+            throws SQLException {
         return ErasureSql.deleteIn(
                 c,
-                "DELETE FROM retrieval_feedback WHERE namespace = ? AND target_kind = ?"
-                        + " AND target_id",
+                sql,
+                "DELETE FROM retrieval_feedback WHERE namespace = ? AND target_kind = ?",
                 List.of(namespace, Judgment.Kind.MEMORY.name()),
+                "target_id",
                 memoryIds);
     }
 }
