@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.store.Change;
 import dev.cairn.store.Namespace;
+import dev.cairn.store.OneOf;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.Sha256;
@@ -38,8 +39,8 @@ import java.util.function.BiConsumer;
  */
 final class SqlDocumentRepository implements DocumentRepository {
 
-    /** Most ids bound in one {@code IN (...)} list. */
-    private static final int IN_BATCH = 500;
+    /** Most chunk rows sent in one JDBC batch. */
+    private static final int INSERT_BATCH = 500;
 
     private static final String DOCUMENT_COLUMNS =
             "namespace, id, version, title, format, source, authority, tags, metadata, content,"
@@ -149,16 +150,14 @@ final class SqlDocumentRepository implements DocumentRepository {
     public Map<String, IngestedDocument> ingestedDocuments(
             String namespace, Collection<String> documentIds) {
         Namespace.requireValidName(namespace);
-        List<String> ids = List.copyOf(new LinkedHashSet<>(documentIds));
+        List<OneOf> batches = OneOf.batches(sql, "d.id", documentIds);
         Map<String, IngestedDocument> found = new HashMap<>();
-        if (ids.isEmpty()) {
+        if (batches.isEmpty()) {
             return found;
         }
         return sql.read(
                 c -> {
-                    for (int from = 0; from < ids.size(); from += IN_BATCH) {
-                        List<String> batch =
-                                ids.subList(from, Math.min(ids.size(), from + IN_BATCH));
+                    for (OneOf batch : batches) {
                         try (PreparedStatement ps =
                                 c.prepareStatement(
                                         "SELECT d.id, d.version, d.ingest_key,"
@@ -167,13 +166,10 @@ final class SqlDocumentRepository implements DocumentRepository {
                                                 + " AND ch.document_id = d.id) AS chunk_count"
                                                 + " FROM documents d"
                                                 + " WHERE d.namespace = ? AND d.ingest_key <> ''"
-                                                + " AND d.id IN ("
-                                                + marks(batch.size())
-                                                + ")")) {
+                                                + " AND "
+                                                + batch.condition())) {
                             ps.setString(1, namespace);
-                            for (int i = 0; i < batch.size(); i++) {
-                                ps.setString(i + 2, batch.get(i));
-                            }
+                            batch.bind(ps, 2);
                             try (ResultSet rs = ps.executeQuery()) {
                                 while (rs.next()) {
                                     String id = rs.getString("id");
@@ -190,10 +186,6 @@ final class SqlDocumentRepository implements DocumentRepository {
                     }
                     return found;
                 });
-    }
-
-    private static String marks(int count) {
-        return String.join(", ", java.util.Collections.nCopies(count, "?"));
     }
 
     private void insertChunks(
@@ -243,7 +235,7 @@ final class SqlDocumentRepository implements DocumentRepository {
                 sql.bindVector(ps, i++, vector);
                 ps.setString(i, chunk.embeddingModel());
                 ps.addBatch();
-                if (++batched % IN_BATCH == 0) {
+                if (++batched % INSERT_BATCH == 0) {
                     ps.executeBatch();
                 }
             }
@@ -392,21 +384,16 @@ final class SqlDocumentRepository implements DocumentRepository {
         Map<String, StoredChunk> found = new HashMap<>();
         sql.read(
                 c -> {
-                    for (int from = 0; from < ids.size(); from += IN_BATCH) {
-                        List<String> batch =
-                                ids.subList(from, Math.min(ids.size(), from + IN_BATCH));
+                    for (OneOf batch : OneOf.batches(sql, "id", ids)) {
                         try (PreparedStatement ps =
                                 c.prepareStatement(
                                         "SELECT "
                                                 + chunkSelectList()
                                                 + " FROM chunks"
-                                                + " WHERE namespace = ? AND id IN ("
-                                                + marks(batch.size())
-                                                + ")")) {
+                                                + " WHERE namespace = ? AND "
+                                                + batch.condition())) {
                             ps.setString(1, namespace);
-                            for (int i = 0; i < batch.size(); i++) {
-                                ps.setString(i + 2, batch.get(i));
-                            }
+                            batch.bind(ps, 2);
                             for (StoredChunk chunk : chunkRows(ps)) {
                                 found.put(chunk.id(), chunk);
                             }

@@ -10,6 +10,7 @@ import dev.cairn.store.Change;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
+import dev.cairn.store.ScatteredIds;
 import dev.cairn.store.Sha256;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoreConfig;
@@ -372,6 +373,69 @@ abstract class DocumentRepositoryContractTest {
                 IntStream.range(0, 1200).map(i -> 1199 - i).mapToObj(i -> "big#" + i).toList();
 
         assertThat(documents.chunks("docs", ids)).extracting(StoredChunk::id).isEqualTo(ids);
+    }
+
+    /** {@code ids} in {@code ns} in one batch, document i with i % 3 + 1 chunks. */
+    private void writeKeyed(String ns, List<String> ids) {
+        List<DocumentWrite> writes = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
+            writes.add(new DocumentWrite(doc(id, id), chunks(i % 3 + 1, false), ns + "-key-" + id));
+        }
+        documents.replaceDocuments(ns, writes, (c, w) -> {});
+    }
+
+    /**
+     * Namespaces docs and beside: keyed documents d00, d01, ... ({@code n}) in docs, {@code beside}
+     * in beside; the ids in docs.
+     */
+    private List<String> keyedInDocsAndBeside(int n, List<String> beside) {
+        store.createNamespace("docs", "");
+        store.createNamespace("beside", "");
+        List<String> ids = IntStream.range(0, n).mapToObj(i -> String.format("d%02d", i)).toList();
+        writeKeyed("docs", ids);
+        writeKeyed("beside", beside);
+        return ids;
+    }
+
+    @Test
+    void ingestedDocumentsAreTheListedKeyedDocumentsOfTheNamespaceOnly() {
+        List<String> ids = keyedInDocsAndBeside(30, List.of("d01", "d02", "d03", "only-beside"));
+        documents.replaceDocument("docs", doc("plain", "No key"), chunks(1, false));
+        Map<String, IngestedDocument> expected = new LinkedHashMap<>();
+        List<String> listed = new ArrayList<>(List.of("plain", "only-beside"));
+        for (int i = 1; i < ids.size(); i += 2) {
+            String id = ids.get(i);
+            expected.put(id, new IngestedDocument(id, 1, "docs-key-" + id, i % 3 + 1));
+            listed.add(id);
+        }
+
+        assertThat(documents.ingestedDocuments("docs", ScatteredIds.among(listed, SEED)))
+                .as("seed %d", SEED)
+                .containsExactlyInAnyOrderEntriesOf(expected);
+    }
+
+    @Test
+    void chunksByIdsAmongManyOthersAreTheNamespacesInTheListsOrder() {
+        List<String> ids = keyedInDocsAndBeside(20, List.of("d00", "d01", "only-beside"));
+        List<String> wanted = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i += 2) {
+            wanted.add(StoredChunk.chunkId(ids.get(i), 0));
+        }
+        wanted.add(StoredChunk.chunkId("d01", 1)); // d01 has two chunks
+        List<String> listed = new ArrayList<>(wanted);
+        listed.add(StoredChunk.chunkId("only-beside", 0));
+        listed.add(StoredChunk.chunkId("d00", 1)); // d00 has one chunk
+        List<String> list = ScatteredIds.among(listed, SEED);
+
+        List<StoredChunk> found = documents.chunks("docs", list);
+
+        assertThat(found)
+                .as("seed %d", SEED)
+                .extracting(StoredChunk::id)
+                .containsExactlyElementsOf(
+                        list.stream().filter(wanted::contains).distinct().toList());
+        assertThat(found).extracting(StoredChunk::namespace).containsOnly("docs");
     }
 
     @Test
