@@ -1,11 +1,14 @@
 package dev.cairn.memory.store;
 
+import dev.cairn.store.OneOf;
+import dev.cairn.store.SqlAccess;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The WHERE clause of a {@link MemoryFilter} over the {@code memories} table, with its parameters
- * in order (strings and booleans). Text and tags match by {@code LIKE} with {@code \\} as escape.
+ * in order (strings, booleans and the ids as one {@link OneOf}). Text and tags match by {@code
+ * LIKE} with {@code \\} as escape.
  *
  * @param sql the condition, without {@code WHERE}
  * @param args its parameters
@@ -18,7 +21,7 @@ record MemoryWhere(String sql, List<Object> args) {
     }
 
     /** The condition selecting {@code filter}'s memories of {@code namespace}. */
-    static MemoryWhere of(String namespace, MemoryFilter filter) {
+    static MemoryWhere of(SqlAccess.Dialect dialect, String namespace, MemoryFilter filter) {
         StringBuilder where = new StringBuilder("namespace = ?");
         List<Object> args = new ArrayList<>();
         args.add(namespace);
@@ -33,7 +36,12 @@ record MemoryWhere(String sql, List<Object> args) {
                 args,
                 "source_kind",
                 filter.sources().stream().map(Enum::name).sorted().toList());
-        inList(where, args, "id", filter.ids());
+        if (!filter.ids().isEmpty()) {
+            // at most MemoryFilter.MAX_IDS, in one statement: the count and the pages need them all
+            OneOf ids = new OneOf(dialect, "id", filter.ids());
+            where.append(" AND ").append(ids.condition());
+            args.add(ids);
+        }
         for (String tag : filter.tags()) {
             where.append(" AND CAST(tags AS TEXT) LIKE ? ESCAPE '\\'");
             args.add(
@@ -60,6 +68,10 @@ record MemoryWhere(String sql, List<Object> args) {
         return new MemoryWhere(where.toString(), args);
     }
 
+    /**
+     * An IN list of enum names: its generic plan compares a row with as many parameters as the enum
+     * has constants at most, as a plan for the values does.
+     */
     private static void inList(
             StringBuilder where, List<Object> args, String column, List<String> values) {
         if (values.isEmpty()) {
@@ -78,7 +90,7 @@ record MemoryWhere(String sql, List<Object> args) {
     }
 
     /** {@code n} comma-separated parameter markers. */
-    static String placeholders(int n) {
+    private static String placeholders(int n) {
         return String.join(", ", java.util.Collections.nCopies(n, "?"));
     }
 

@@ -4,6 +4,7 @@ import dev.cairn.memory.Memory;
 import dev.cairn.memory.MemoryStatus;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.store.Change;
+import dev.cairn.store.OneOf;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
 import dev.cairn.store.SqlAccess;
@@ -26,8 +27,6 @@ import java.util.function.BiConsumer;
  * columns are {@link MemoryColumns}', a filter's WHERE clause {@link MemoryWhere}'s. Thread-safe.
  */
 final class SqlMemoryRepository implements MemoryRepository {
-
-    private static final int IN_BATCH = 500;
 
     private final SqlAccess sql;
     private final int dimensions;
@@ -111,23 +110,18 @@ final class SqlMemoryRepository implements MemoryRepository {
 
     @Override
     public List<Memory> findAll(String namespace, Collection<String> ids) {
-        List<String> distinct = List.copyOf(new TreeSet<>(ids));
         List<Memory> out = new ArrayList<>();
-        for (int from = 0; from < distinct.size(); from += IN_BATCH) {
-            List<String> batch = distinct.subList(from, Math.min(distinct.size(), from + IN_BATCH));
-            Object[] args = new Object[batch.size() + 1];
-            args[0] = namespace;
-            for (int i = 0; i < batch.size(); i++) {
-                args[i + 1] = batch.get(i);
-            }
+        // sorted before batching, so the batches, each in id order, follow one another
+        for (OneOf batch : OneOf.batches(sql, "id", new TreeSet<>(ids))) {
             out.addAll(
                     query(
                             "SELECT "
                                     + MemoryColumns.COLUMNS
-                                    + " FROM memories WHERE namespace = ? AND id IN ("
-                                    + MemoryWhere.placeholders(batch.size())
-                                    + ") ORDER BY id",
-                            args));
+                                    + " FROM memories WHERE namespace = ? AND "
+                                    + batch.condition()
+                                    + " ORDER BY id",
+                            namespace,
+                            batch));
         }
         return out;
     }
@@ -152,7 +146,7 @@ final class SqlMemoryRepository implements MemoryRepository {
 
     @Override
     public Page<Memory> list(String namespace, MemoryFilter filter, PageRequest page) {
-        MemoryWhere filtered = MemoryWhere.of(namespace, filter);
+        MemoryWhere filtered = MemoryWhere.of(sql.dialect(), namespace, filter);
         String where = filtered.sql();
         List<Object> args = filtered.args();
         return sql.read(
@@ -435,12 +429,13 @@ final class SqlMemoryRepository implements MemoryRepository {
     }
 
     private static void bind(PreparedStatement ps, Object[] args) throws SQLException {
-        for (int i = 0; i < args.length; i++) {
-            Object a = args[i];
+        int index = 1;
+        for (Object a : args) {
             switch (a) {
-                case String s -> ps.setString(i + 1, s);
-                case Boolean b -> ps.setBoolean(i + 1, b);
-                case Integer n -> ps.setInt(i + 1, n);
+                case String s -> ps.setString(index++, s);
+                case Boolean b -> ps.setBoolean(index++, b);
+                case Integer n -> ps.setInt(index++, n);
+                case OneOf values -> index = values.bind(ps, index);
                 default ->
                         throw new IllegalArgumentException(
                                 "illegal argument type: " + a.getClass());

@@ -14,6 +14,7 @@ import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.Transitioned;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
+import dev.cairn.store.ScatteredIds;
 import dev.cairn.store.Store;
 import dev.cairn.store.StoreConfig;
 import java.time.Instant;
@@ -32,6 +33,7 @@ abstract class MemoryRepositoryContractTest {
 
     static final int DIMS = 8;
     static final Instant T0 = Instant.parse("2026-01-10T10:00:00Z");
+    static final long SEED = 20261129L;
 
     protected Store store;
     protected MemoryRepository repo;
@@ -254,6 +256,93 @@ abstract class MemoryRepositoryContractTest {
         return repo.list("alpha", filter, PageRequest.first(100)).items().stream()
                 .map(Memory::id)
                 .toList();
+    }
+
+    /** {@code ids} of users u1 and u2 in turn, in {@code ns}, each saying its namespace. */
+    private void writeUsersMemories(String ns, List<String> ids) {
+        List<MemoryRow> rows = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            Scope scope = new Scope(ns, "u" + (i % 2 + 1), "", "", "", "");
+            rows.add(
+                    MemoryRow.keepEmbedding(
+                            lifecycle.create(
+                                    ids.get(i),
+                                    NewMemory.of(scope, MemoryType.FACT, "kept in " + ns),
+                                    "m1",
+                                    T0)));
+        }
+        repo.write(ns, rows, List.of());
+    }
+
+    private static List<String> numbered(int n) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ids.add(String.format("mem_%03d", i));
+        }
+        return ids;
+    }
+
+    @Test
+    void findAllAnswersTheListedMemoriesOfItsNamespaceOnlyInIdOrder() {
+        List<String> alpha = numbered(60);
+        writeUsersMemories("alpha", alpha);
+        List<String> beta = new ArrayList<>(alpha);
+        beta.add("mem_beta_only");
+        writeUsersMemories("beta", beta);
+        List<String> wanted = new ArrayList<>();
+        for (int i = alpha.size() - 1; i >= 0; i -= 4) {
+            wanted.add(alpha.get(i));
+        }
+        List<String> listed = new ArrayList<>(wanted);
+        listed.add("mem_beta_only");
+
+        List<Memory> found = repo.findAll("alpha", ScatteredIds.among(listed, SEED));
+
+        assertThat(found)
+                .as("seed %d", SEED)
+                .extracting(Memory::id)
+                .containsExactlyElementsOf(wanted.stream().sorted().toList());
+        assertThat(found).extracting(Memory::content).containsOnly("kept in alpha");
+        assertThat(repo.findAll("alpha", List.of())).isEmpty();
+    }
+
+    @Test
+    void listsByManyIdsWithAnotherFilterCountingAndPagingOnlyTheirMatches() {
+        List<String> alpha = numbered(40);
+        writeUsersMemories("alpha", alpha);
+        writeUsersMemories("beta", numbered(41).reversed());
+        // the filter's most ids: the memories scattered among absent ids, seeded
+        List<String> listed = new ArrayList<>();
+        for (int i = 0; listed.size() < MemoryFilter.MAX_IDS - alpha.size() - 1; i++) {
+            listed.add("absent_" + i);
+        }
+        listed.add("mem_040"); // only in beta
+        java.util.Random random = new java.util.Random(SEED);
+        for (String id : alpha) {
+            listed.add(random.nextInt(listed.size() + 1), id);
+        }
+        MemoryFilter filter = MemoryFilter.all().withIds(listed).withUser("u1");
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < alpha.size(); i += 2) {
+            expected.add(alpha.get(i)); // u1's
+        }
+
+        List<String> paged = new ArrayList<>();
+        PageRequest page = PageRequest.first(7);
+        long total;
+        while (true) {
+            Page<Memory> p = repo.list("alpha", filter, page);
+            total = p.total();
+            p.items().forEach(m -> paged.add(m.id()));
+            if (!p.hasMore()) {
+                break;
+            }
+            page = new PageRequest(7, p.nextCursor());
+        }
+
+        assertThat(paged).as("seed %d", SEED).containsExactlyElementsOf(expected);
+        assertThat(total).isEqualTo(expected.size());
+        assertThat(ids(MemoryFilter.all().withIds(listed))).hasSize(alpha.size());
     }
 
     @Test
