@@ -15,19 +15,17 @@ import java.util.Objects;
  * <p>On PostgreSQL the values are one array parameter, {@code column IN (SELECT
  * unnest(?::text[]))}, not a list {@code IN (?, ?, ...)}. The JDBC driver prepares a statement on
  * the server from its fifth use, and PostgreSQL may then plan it once for any values (a generic
- * plan). For a list of parameters that plan compares every row the rest of the condition selects
- * with every parameter in turn, since PostgreSQL hashes a list only when it holds constants; so
- * when the column does not key an index (a feedback row's target, an answer's trace) a batch of 500
- * costs the namespace times 500 comparisons. With 50,000 rows in the namespace, deleting the
- * feedback on 500 memories took 563 ms under the generic plan and 8 ms under a plan for the values;
- * as a semi join with the unnested array the generic plan hashes the values instead (18 ms), and
- * probes the index once per value where the column keys one, as the list did. An {@code = ANY(?)}
- * array compares each row with each element like the list (381 ms), and PostgreSQL chose that plan
- * itself after ten uses. The measurements, per statement: docs/operations.md, "Lists of ids on
- * PostgreSQL".
+ * plan). Unless the column keys an index, that plan compares each row the rest of the condition
+ * selects with every listed parameter in turn: PostgreSQL hashes a list only when it holds
+ * constants. Deleting the feedback on a user's 5,000 memories (50,000 rows in the namespace, the
+ * target column in no index, batches of 500) took 5.0 s under the generic plan, 0.1 s under plans
+ * for the values. As a semi join with the unnested array the generic plan hashes the values (0.08
+ * s), and where the column keys an index it probes the index once per value, as the list did. An
+ * {@code = ANY(?)} array is compared element by element like the list (2.6 s). Measured on
+ * PostgreSQL 15: docs/operations.md, "Lists of ids on PostgreSQL".
  *
- * <p>On SQLite a list of parameters: SQLite has no arrays, and looks each listed value up in an
- * index, or in a b-tree it builds of the list, whatever the parameters.
+ * <p>On SQLite a list of parameters: SQLite has no arrays, and builds an index of the listed values
+ * once per statement, whatever the parameters.
  *
  * @param dialect the dialect the condition is written in
  * @param column the column (as the statement names it, e.g. {@code d.id})
@@ -36,18 +34,13 @@ import java.util.Objects;
 public record OneOf(SqlAccess.Dialect dialect, String column, List<String> values) {
 
     /**
-     * Most values one SQLite statement binds: one parameter each (SQLite allows 32,766); what the
-     * IN lists of both dialects were batched by before PostgreSQL read arrays.
+     * Most values one statement binds, in both dialects (SQLite takes up to 32,766 parameters).
+     * Other batch sizes on PostgreSQL favour one kind of statement over the other: the feedback on
+     * 5,000 memories, whose column keys no index, is deleted in 18 ms as one batch, 80 ms as ten;
+     * 20,000 documents are looked up by primary key in 110 ms in batches of 500, 161 ms in batches
+     * of 10,000 (as IN lists of 500: 98 ms).
      */
-    public static final int SQLITE_BATCH = 500;
-
-    /**
-     * Most values one PostgreSQL statement binds, as one array parameter of some hundred kilobytes.
-     * Larger than {@link #SQLITE_BATCH} because a statement whose column keys no index reads the
-     * namespace once per batch: the feedback on a user's 5,000 memories, 50,000 rows in the
-     * namespace, deleted in 16 ms in one statement, 10 of 500 took 10 times 18 ms.
-     */
-    public static final int POSTGRES_BATCH = 10_000;
+    public static final int BATCH = 500;
 
     public OneOf {
         Objects.requireNonNull(dialect, "dialect");
@@ -59,26 +52,20 @@ public record OneOf(SqlAccess.Dialect dialect, String column, List<String> value
     }
 
     /**
-     * {@code values} without repeats, in their first order, in batches of at most {@link
-     * #batchSize} for {@code sql}'s dialect; none when there are no values.
+     * {@code values} without repeats, in their first order, in batches of at most {@link #BATCH};
+     * none when there are no values.
      */
     public static List<OneOf> batches(SqlAccess sql, String column, Collection<String> values) {
         List<String> distinct = List.copyOf(new LinkedHashSet<>(values));
-        int size = batchSize(sql.dialect());
         List<OneOf> batches = new ArrayList<>();
-        for (int from = 0; from < distinct.size(); from += size) {
+        for (int from = 0; from < distinct.size(); from += BATCH) {
             batches.add(
                     new OneOf(
                             sql.dialect(),
                             column,
-                            distinct.subList(from, Math.min(distinct.size(), from + size))));
+                            distinct.subList(from, Math.min(distinct.size(), from + BATCH))));
         }
         return batches;
-    }
-
-    /** Most values one statement binds in {@code dialect}. */
-    public static int batchSize(SqlAccess.Dialect dialect) {
-        return dialect == SqlAccess.Dialect.POSTGRES ? POSTGRES_BATCH : SQLITE_BATCH;
     }
 
     /** The condition, without {@code AND}; its parameters are bound by {@link #bind}. */

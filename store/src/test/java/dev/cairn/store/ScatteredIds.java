@@ -7,23 +7,22 @@ import java.util.Random;
 
 /**
  * Lists of ids for the tests of reads and deletes by a list of ids ({@link OneOf}): the ids that
- * must match, scattered among ids that match nothing, in a list long enough to cross the batch size
- * of both dialects with a matching id on each side of each boundary, then each matching id again.
+ * must match, scattered among ids that match nothing, in a list of three batches with a matching id
+ * on each side of each boundary, then each matching id again.
  */
 public final class ScatteredIds {
 
     /** The prefix of the ids that match nothing; no test row has an id starting with it. */
     public static final String ABSENT = "absent-";
 
-    /** Distinct ids in a list: one past a PostgreSQL batch and a SQLite batch after it. */
-    public static final int SIZE = OneOf.POSTGRES_BATCH + OneOf.SQLITE_BATCH + 1;
+    /** Distinct ids in a list: two batches and one more. */
+    public static final int SIZE = 2 * OneOf.BATCH + 1;
 
     private ScatteredIds() {}
 
     /**
-     * {@code wanted}, the first of them at the first and last places of the batches of either
-     * dialect and the others at random places (seeded), among {@link #ABSENT} ids; then {@code
-     * wanted} again, reversed.
+     * {@code wanted}, the first of them at the first and last places of the batches and the others
+     * at random places (seeded), among {@link #ABSENT} ids; then {@code wanted} again, reversed.
      */
     public static List<String> among(List<String> wanted, long seed) {
         if (wanted.size() > SIZE) {
@@ -32,14 +31,7 @@ public final class ScatteredIds {
         }
         List<Integer> places = new ArrayList<>();
         for (int edge :
-                new int[] {
-                    0,
-                    OneOf.SQLITE_BATCH - 1,
-                    OneOf.SQLITE_BATCH,
-                    OneOf.POSTGRES_BATCH - 1,
-                    OneOf.POSTGRES_BATCH,
-                    SIZE - 1
-                }) {
+                new int[] {0, OneOf.BATCH - 1, OneOf.BATCH, 2 * OneOf.BATCH - 1, SIZE - 1}) {
             places.add(edge);
         }
         List<Integer> others = new ArrayList<>();
