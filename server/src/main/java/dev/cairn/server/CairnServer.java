@@ -175,9 +175,9 @@ public final class CairnServer implements AutoCloseable {
     }
 
     /**
-     * Stops: long-lived answers end (MCP's listening streams), no new connections, in-flight
-     * requests get the grace period, then the components close. Logs {@code stopping} and {@code
-     * stopped in N ms (web server N ms, components N ms)}.
+     * Stops: long-lived answers end (MCP's listening streams, ARK message watches), no new
+     * connections, in-flight requests get the grace period, then the components close. Logs {@code
+     * stopping} and {@code stopped in N ms (web server N ms, components N ms)}.
      */
     @Override
     public void close() {

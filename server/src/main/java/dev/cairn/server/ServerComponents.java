@@ -59,9 +59,10 @@ public final class ServerComponents implements AutoCloseable {
     private final JudgeService judge;
 
     /**
-     * What ends answers that last as long as their client wants (MCP's listening streams), run as
-     * the server stops: the web server waits up to its grace period for answers in progress, and a
-     * stream whose client left without a word would hold every stop for all of it.
+     * What ends answers that last as long as their client wants (MCP's listening streams, ARK
+     * message watches), run as the server stops: the web server waits up to its grace period for
+     * answers in progress, and a stream whose client left without a word would hold every stop for
+     * all of it.
      */
     private final List<Runnable> endLongAnswers = new CopyOnWriteArrayList<>();
 

@@ -56,16 +56,10 @@ class StopEndsLongAnswersTest {
                             HttpResponse.BodyHandlers.ofString());
             assertThat(notified.statusCode()).as(notified.body()).isEqualTo(202);
             HttpResponse<InputStream> listening =
-                    http.sendAsync(
-                                    HttpRequest.newBuilder(mcp)
-                                            .header("Authorization", "Bearer " + A)
-                                            .header("Accept", "text/event-stream")
-                                            .header("Mcp-Session-Id", session)
-                                            .GET()
-                                            .build(),
-                                    HttpResponse.BodyHandlers.ofInputStream())
-                            .get(10, TimeUnit.SECONDS);
-            assertThat(listening.statusCode()).isEqualTo(200);
+                    openStream(
+                            HttpRequest.newBuilder(mcp)
+                                    .header("Accept", "text/event-stream")
+                                    .header("Mcp-Session-Id", session));
             String received = stopAndRead(cairn, listening, "a listening stream");
             closed = true;
             assertThat(received).as("the stream ended, not broken").startsWith(": listening");
@@ -83,19 +77,12 @@ class StopEndsLongAnswersTest {
         try {
             cairn.call("POST", "/v1/namespaces", A, "{\"name\":\"agents\"}");
             HttpResponse<InputStream> watch =
-                    HttpClient.newHttpClient()
-                            .sendAsync(
-                                    HttpRequest.newBuilder(
-                                                    URI.create(
-                                                            "http://localhost:"
-                                                                    + cairn.server.port()
-                                                                    + "/ark/agents/messages?watch=true"))
-                                            .header("Authorization", "Bearer " + A)
-                                            .GET()
-                                            .build(),
-                                    HttpResponse.BodyHandlers.ofInputStream())
-                            .get(10, TimeUnit.SECONDS);
-            assertThat(watch.statusCode()).isEqualTo(200);
+                    openStream(
+                            HttpRequest.newBuilder(
+                                    URI.create(
+                                            "http://localhost:"
+                                                    + cairn.server.port()
+                                                    + "/ark/agents/messages?watch=true")));
             String received = stopAndRead(cairn, watch, "a message watch");
             closed = true;
             assertThat(received).as("the watch ended, not broken").startsWith(": connected");
@@ -104,6 +91,19 @@ class StopEndsLongAnswersTest {
                 cairn.close();
             }
         }
+    }
+
+    /** Sends {@code request} as a GET with the admin token and answers its open 200 stream. */
+    private static HttpResponse<InputStream> openStream(HttpRequest.Builder request)
+            throws Exception {
+        HttpResponse<InputStream> stream =
+                HttpClient.newHttpClient()
+                        .sendAsync(
+                                request.header("Authorization", "Bearer " + A).GET().build(),
+                                HttpResponse.BodyHandlers.ofInputStream())
+                        .get(10, TimeUnit.SECONDS);
+        assertThat(stream.statusCode()).isEqualTo(200);
+        return stream;
     }
 
     /**

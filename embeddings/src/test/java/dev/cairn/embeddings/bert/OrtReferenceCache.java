@@ -140,7 +140,8 @@ final class OrtReferenceCache {
         }
     }
 
-    private static byte[] resource(String name) {
+    /** The bytes of a class-path resource, such as a model's ONNX file. */
+    static byte[] resource(String name) {
         try (InputStream in = OrtReferenceCache.class.getClassLoader().getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("no resource " + name);

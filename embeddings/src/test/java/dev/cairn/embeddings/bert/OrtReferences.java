@@ -5,9 +5,6 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.cairn.embeddings.Pooling;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.LongBuffer;
 import java.util.HashMap;
 import java.util.List;
@@ -50,19 +47,11 @@ final class OrtReferences {
                 s -> {
                     try {
                         return OrtEnvironment.getEnvironment()
-                                .createSession(readResource(s.onnxResource()));
+                                .createSession(OrtReferenceCache.resource(s.onnxResource()));
                     } catch (OrtException e) {
                         throw new IllegalStateException("ONNX Runtime cannot open " + s, e);
                     }
                 });
-    }
-
-    static byte[] readResource(String name) {
-        try (InputStream in = OrtReferences.class.getClassLoader().getResourceAsStream(name)) {
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** Runs ONNX Runtime on one unpadded input and pools + normalises in plain Java. */
