@@ -150,6 +150,29 @@ public final class PostgresTestDatabase implements AutoCloseable {
         return schema;
     }
 
+    /**
+     * PostgreSQL's plan for {@code sql} in this schema with sequential scans disabled: the plan
+     * names the index a statement can use, whatever the table's size (on a test's few rows the
+     * planner would read the table instead). {@code sql} has no parameters.
+     */
+    public String planWithoutSequentialScans(String sql) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl);
+                Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("SET LOCAL enable_seqscan = off");
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
+                while (rs.next()) {
+                    plan.append(rs.getString(1)).append('\n');
+                }
+            }
+            c.rollback();
+            return plan.toString();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot plan " + sql, e);
+        }
+    }
+
     /** Drops the schema and everything in it. */
     @Override
     public void close() {

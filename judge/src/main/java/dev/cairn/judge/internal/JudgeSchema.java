@@ -18,6 +18,6 @@ public final class JudgeSchema implements Schema {
 
     @Override
     public List<String> migrations() {
-        return List.of("V006__judgements.sql");
+        return List.of("V006__judgements.sql", "V025__answer_trace_index.sql");
     }
 }

@@ -1,5 +1,5 @@
 /**
- * Persistence of the judge over the store's SQL database (migration {@code V006__judgements}):
+ * Persistence of the judge over the store's SQL database (migrations {@code V006__judgements} and {@code V025__answer_trace_index}):
  * {@link dev.cairn.judge.store.JudgementRepository} keeps each judged answer ({@code
  * answer_traces}: query, answer, the evidence used, the retrieval trace id, policy and plan) with
  * its judgement ({@code answer_judgements}: the full judgement as JSON plus the scores as columns);

@@ -31,6 +31,7 @@ public final class RetrievalSchema implements Schema {
                 "V014__trace_entries_in_row.sql",
                 "V016__adaptation_prior.sql",
                 "V017__model_id_without_precision.sql",
-                "V020__trace_user.sql");
+                "V020__trace_user.sql",
+                "V024__feedback_target_index.sql");
     }
 }
