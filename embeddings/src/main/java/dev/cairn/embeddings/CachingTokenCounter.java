@@ -5,16 +5,23 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Remembers the token counts of the most recently counted texts. Context assembly counts the same
- * memories on every recall (each entry's content and its prefix), and a tokenizer call cost about
- * 0.1 ms when this was written: at 25 memories that was most of a recall without the query
- * embedding. Truncation is not cached (it is rare and its result is a string). Thread-safe if the
- * wrapped counter is.
+ * Remembers the token counts and truncations of the most recently seen texts. Context assembly
+ * counts the same memories on every recall (each entry's content and its prefix), and a tokenizer
+ * call cost about 0.1 ms when this was written: at 25 memories that was most of a recall without
+ * the query embedding. It also cuts every memory longer than an entry may be to the same length on
+ * every recall, and a cut encodes the whole text two or three times: for long conversation turns
+ * (100-250 words) that was most of a recall's time (docs/memory.md, "Long turns"). Thread-safe if
+ * the wrapped counter is.
  */
 final class CachingTokenCounter implements TokenCounter {
 
     private final TokenCounter counter;
     private final Map<String, Integer> counts;
+
+    /** Truncations by length, then text; bounded like {@link #counts} together. */
+    private final Map<Truncation, String> truncations;
+
+    private record Truncation(int maxTokens, String text) {}
 
     CachingTokenCounter(TokenCounter counter, int maxEntries) {
         if (maxEntries < 1) {
@@ -22,13 +29,17 @@ final class CachingTokenCounter implements TokenCounter {
                     "illegal maxEntries: " + maxEntries + ", must be >= 1");
         }
         this.counter = Objects.requireNonNull(counter, "counter");
-        this.counts =
-                new LinkedHashMap<>(16, 0.75f, true) {
-                    @Override
-                    protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
-                        return size() > maxEntries;
-                    }
-                };
+        this.counts = lruOf(maxEntries);
+        this.truncations = lruOf(maxEntries);
+    }
+
+    private static <K, V> Map<K, V> lruOf(int maxEntries) {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                return size() > maxEntries;
+            }
+        };
     }
 
     @Override
@@ -48,7 +59,18 @@ final class CachingTokenCounter implements TokenCounter {
 
     @Override
     public String truncate(String text, int maxTokens) {
-        return counter.truncate(text, maxTokens);
+        Truncation key = new Truncation(maxTokens, text);
+        synchronized (truncations) {
+            String known = truncations.get(key);
+            if (known != null) {
+                return known;
+            }
+        }
+        String cut = counter.truncate(text, maxTokens);
+        synchronized (truncations) {
+            truncations.put(key, cut);
+        }
+        return cut;
     }
 
     @Override

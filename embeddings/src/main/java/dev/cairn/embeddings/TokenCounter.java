@@ -20,8 +20,9 @@ public interface TokenCounter {
     }
 
     /**
-     * {@code counter} remembering the counts of the {@code maxEntries} texts counted last, for
-     * callers that count the same texts again and again (context assembly).
+     * {@code counter} remembering the counts of the {@code maxEntries} texts counted last, and as
+     * many truncations, for callers that count and cut the same texts again and again (context
+     * assembly).
      */
     static TokenCounter caching(TokenCounter counter, int maxEntries) {
         return new CachingTokenCounter(counter, maxEntries);

@@ -128,8 +128,24 @@ final class LayeredContextAssembler implements ContextAssembler {
         return new AssembledContext(text, tokens, included, truncated, omitted);
     }
 
-    /** Longest truncation of {@code content} with >= minEntryTokens that fits, or null. */
+    /**
+     * Longest truncation of {@code content} with >= minEntryTokens that fits, or null. For a
+     * counter additive at whitespace the lead, the cut content and the ellipsis add up, so the
+     * longest cut that fits is known before cutting: one cut, checked, instead of a search of a
+     * dozen cuts (each encoding the whole content). The search remains for any other counter, or a
+     * check that fails.
+     */
     private String fitTruncated(String lead, String content, int maxTokens) {
+        if (counter.additiveAtWhitespace()) {
+            int room = maxTokens - counter.count(lead) - counter.count(ELLIPSIS.strip());
+            if (room < config.minEntryTokens()) {
+                return null;
+            }
+            String candidate = counter.truncate(content, room).strip() + ELLIPSIS;
+            if (counter.count(lead + candidate) <= maxTokens) {
+                return candidate;
+            }
+        }
         int lo = config.minEntryTokens();
         int hi = counter.count(content) - 1;
         String best = null;

@@ -97,6 +97,63 @@ class ContextAssemblerTest {
     }
 
     @Test
+    void anEntryCutToTheRestOfTheBudgetIsCutOnceToTheLongestThatFits() {
+        // issue 39's long turns: the entry that meets the budget used to be found by a binary
+        // search of cuts, each encoding its whole text two or three times
+        try (EmbeddingModel bge = EmbeddingModels.bgeSmallEnV15()) {
+            TokenCounter wordPiece = bge.tokenCounter();
+            int[] cuts = new int[1];
+            TokenCounter counting =
+                    new TokenCounter() {
+                        @Override
+                        public int count(String text) {
+                            return wordPiece.count(text);
+                        }
+
+                        @Override
+                        public String truncate(String text, int maxTokens) {
+                            cuts[0]++;
+                            return wordPiece.truncate(text, maxTokens);
+                        }
+
+                        @Override
+                        public boolean additiveAtWhitespace() {
+                            return wordPiece.additiveAtWhitespace();
+                        }
+                    };
+            String[] words = {"river", "stone", "garden", "window", "letter", "autumn", "bridge"};
+            StringBuilder turn = new StringBuilder();
+            for (int i = 0; i < 220; i++) {
+                turn.append(words[i % words.length]).append(' ');
+            }
+            ContextAssembler assembler =
+                    ContextAssembler.create(TokenCounter.caching(counting, 100));
+            List<ScoredMemory> two =
+                    List.of(
+                            scored("m1", MemoryType.FACT, "Prefers tea in the morning", 0.9),
+                            scored("m2", MemoryType.FACT, turn.toString(), 0.8));
+
+            AssembledContext c = assembler.assemble(two, 90);
+
+            assertThat(c.truncated()).containsExactly("m2");
+            assertThat(c.tokens()).isLessThanOrEqualTo(90).isEqualTo(wordPiece.count(c.text()));
+            // one word more before the ellipsis would not fit: the cut is the longest
+            String text = c.text();
+            assertThat(text).endsWith(" …");
+            String withoutEllipsis = text.substring(0, text.length() - " …".length());
+            String line = withoutEllipsis.substring(withoutEllipsis.lastIndexOf('\n') + 1);
+            int wordsKept = line.substring(line.indexOf("] ") + 2).split(" ").length;
+            String oneMore = withoutEllipsis + " " + words[wordsKept % words.length] + " …";
+            assertThat(wordsKept).isGreaterThan(40);
+            assertThat(wordPiece.count(oneMore)).isGreaterThan(90);
+            assertThat(cuts[0]).as("cuts made").isLessThanOrEqualTo(1);
+
+            assembler.assemble(two, 90);
+            assertThat(cuts[0]).as("cuts made by the same recall again").isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
     void contextNeverExceedsItsBudgetWithANonAdditiveCounter() {
         // one token per started block of 7 characters of the whole text: joining texts changes
         // the count, so the additive first pass must fall back to counting whole blocks

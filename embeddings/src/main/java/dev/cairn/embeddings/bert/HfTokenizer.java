@@ -162,11 +162,13 @@ final class HfTokenizer implements TokenCounter, AutoCloseable {
         // until the prefix really has at most maxTokens tokens.
         String prefix = text.substring(0, Math.min(end, text.length()));
         int k = maxTokens - 1;
-        while (count(prefix) > maxTokens && k > 0) {
+        int tokens = count(prefix);
+        while (tokens > maxTokens && k > 0) {
             k--;
             prefix = text.substring(0, Math.min(spans[k].getEnd(), text.length()));
+            tokens = count(prefix);
         }
-        return count(prefix) <= maxTokens ? prefix : "";
+        return tokens <= maxTokens ? prefix : "";
     }
 
     private static String requireText(String text) {
