@@ -9,11 +9,11 @@ import java.time.Duration;
  * The memory service's settings from the {@code cairn.memory} config node: {@code merge-similarity}
  * (0.92), {@code recall.candidates} (100), {@code recall.lexical-weight} (0.1), {@code
  * recall.dense-weight} (0.9), the boosts under {@code recall} ({@link MemoryServiceConfig.Boosts}),
- * {@code recall.drop-question-words} (true), {@code maintenance.user-cap} (2000), {@code
- * maintenance.interval-seconds} (600, 0 disables), {@code maintenance.trace-max-age-days} (0, keeps
- * traces by number only), {@code resident-mb} (a quarter of the heap; 0: no bound: how large the
- * namespaces' memory tables in memory may grow before the least recently used are dropped). An
- * absent key keeps its default.
+ * {@code recall.drop-question-words} (true), {@code recall.turn-windows} (true), {@code
+ * maintenance.user-cap} (2000), {@code maintenance.interval-seconds} (600, 0 disables), {@code
+ * maintenance.trace-max-age-days} (0, keeps traces by number only), {@code resident-mb} (a quarter
+ * of the heap; 0: no bound: how large the namespaces' memory tables in memory may grow before the
+ * least recently used are dropped). An absent key keeps its default.
  */
 public final class MemorySettings {
 
@@ -38,7 +38,8 @@ public final class MemorySettings {
                         m.get("recall.drop-question-words")
                                 .asBoolean()
                                 .orElse(recall.dropQuestionWords()),
-                        recall.recordRecalls()),
+                        recall.recordRecalls(),
+                        m.get("recall.turn-windows").asBoolean().orElse(recall.turnWindows())),
                 new MemoryServiceConfig.Boosts(
                         m.get("recall.exchange-share").asDouble().orElse(boosts.exchangeShare()),
                         m.get("recall.period-bonus").asDouble().orElse(boosts.periodBonus()),

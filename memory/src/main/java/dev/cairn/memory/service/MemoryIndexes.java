@@ -52,28 +52,39 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
     static final class Entry {
         private final Memory memory;
         private final float[] vector;
+        private final List<float[]> windows;
         private final List<NameMentions.Mention> names;
         private final TextParts parts;
 
         Entry(Memory memory, float[] vector) {
+            this(memory, vector, List.of());
+        }
+
+        Entry(Memory memory, float[] vector, List<float[]> windows) {
             this(
                     memory,
                     vector,
+                    windows,
                     NameMentions.of(memory.content()),
                     new TextParts(memory.content()));
         }
 
         private Entry(
-                Memory memory, float[] vector, List<NameMentions.Mention> names, TextParts parts) {
+                Memory memory,
+                float[] vector,
+                List<float[]> windows,
+                List<NameMentions.Mention> names,
+                TextParts parts) {
             this.memory = memory;
             this.vector = vector;
+            this.windows = windows;
             this.names = names;
             this.parts = parts;
         }
 
         /** The same entry for another version of its memory with the same text. */
         Entry with(Memory changed) {
-            return new Entry(changed, vector, names, parts);
+            return new Entry(changed, vector, windows, names, parts);
         }
 
         Memory memory() {
@@ -82,6 +93,11 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
 
         float[] vector() {
             return vector;
+        }
+
+        /** The vectors of its turn windows ({@link dev.cairn.memory.TurnWindows}); often none. */
+        List<float[]> windows() {
+            return windows;
         }
 
         List<NameMentions.Mention> names() {
@@ -210,7 +226,14 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
      * around them. Calibrated against heap measured after a full GC (docs/operations.md, capacity).
      */
     static long bytes(Entry e) {
-        return 4L * e.vector().length + 3L * e.memory().content().length() + ENTRY_OVERHEAD;
+        long windows = 0;
+        for (float[] w : e.windows()) {
+            windows += 4L * w.length + 16;
+        }
+        return 4L * e.vector().length
+                + windows
+                + 3L * e.memory().content().length()
+                + ENTRY_OVERHEAD;
     }
 
     /** The objects of an entry besides its vector and text (records, map node, tags, times). */
@@ -291,18 +314,26 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                 long started = System.nanoTime();
                 List<Memory> rows = new ArrayList<>();
                 List<float[]> vectors = new ArrayList<>();
+                List<List<float[]>> windows = new ArrayList<>();
                 repository.forEachLive(
                         namespace,
-                        (m, v) -> {
+                        (m, v, w) -> {
                             rows.add(m);
                             vectors.add(v);
+                            windows.add(w);
                         });
                 long read = System.nanoTime();
                 // reading each text for names, times and facets is most of a load: on every core
                 Entry[] entries = new Entry[rows.size()];
                 java.util.stream.IntStream.range(0, entries.length)
                         .parallel()
-                        .forEach(i -> entries[i] = new Entry(rows.get(i), vectors.get(i)));
+                        .forEach(
+                                i ->
+                                        entries[i] =
+                                                new Entry(
+                                                        rows.get(i),
+                                                        vectors.get(i),
+                                                        windows.get(i)));
                 Map<String, Entry> loaded = new ConcurrentHashMap<>(entries.length * 2);
                 ConversationTurns said = new ConversationTurns();
                 Set<String> speaking = ConcurrentHashMap.newKeySet();
@@ -462,7 +493,11 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             Entry old = table == null ? null : table.get(memory.id());
             if (table != null) {
                 float[] vector = repository.embedding(ns, memory.id());
-                Entry entry = new Entry(memory, vector);
+                List<float[]> windows =
+                        ConversationTurns.isTurn(memory)
+                                ? repository.windows(ns, memory.id())
+                                : List.of();
+                Entry entry = new Entry(memory, vector, windows);
                 table.put(memory.id(), entry);
                 residentBytes.get(ns).addAndGet(bytes(entry) - (old == null ? 0 : bytes(old)));
                 turns.get(ns).put(memory);

@@ -113,6 +113,7 @@ final class MemoryMaintenance implements AutoCloseable {
             expired += expire(ns);
             pruned += prune(ns);
             reembedded += repairEmbeddings(ns);
+            reembedded += repairWindows(ns);
             clusters.addAll(duplicateClusters(ns));
             purgeOldTraces(ns);
         }
@@ -202,25 +203,68 @@ final class MemoryMaintenance implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Computes the turn windows' vectors ({@link dev.cairn.memory.TurnWindows}) of conversation
+     * turns that have none computed: turns written before windows existed, imported ones, and those
+     * whose embedding maintenance repaired. A turn with a short line is marked as having none.
+     */
+    private int repairWindows(String ns) {
+        return repair(
+                ns,
+                () -> repository.needingWindows(ns, 64),
+                missing -> {
+                    List<List<float[]>> windows =
+                            TurnWindowVectors.of(
+                                    model,
+                                    missing.stream().map(Memory::content).toList(),
+                                    missing.stream().map(ConversationTurns::isTurn).toList());
+                    return (i, current) -> new MemoryRow(current, new float[0], windows.get(i));
+                });
+    }
+
     private int repairEmbeddings(String ns) {
+        return repair(
+                ns,
+                () -> repository.needingEmbedding(ns, model.id(), 64),
+                stale -> {
+                    List<float[]> vectors =
+                            model.embedDocuments(stale.stream().map(Memory::content).toList());
+                    return (i, current) ->
+                            new MemoryRow(withModel(current, model.id()), vectors.get(i));
+                });
+    }
+
+    /** The row that repairs the {@code i}-th memory of a batch, given its current version. */
+    private interface Repaired {
+        MemoryRow row(int i, Memory current);
+    }
+
+    /**
+     * Repairs the batches {@code next} finds until it finds none: each batch's vectors are computed
+     * outside the namespace's lock (the model's work), then, under it, the memories whose text did
+     * not change meanwhile are written. The number of memories written.
+     */
+    private int repair(
+            String ns,
+            java.util.function.Supplier<List<Memory>> next,
+            java.util.function.Function<List<Memory>, Repaired> compute) {
         int n = 0;
         while (true) {
-            List<Memory> stale = repository.needingEmbedding(ns, model.id(), 64);
-            if (stale.isEmpty()) {
+            List<Memory> batch = next.get();
+            if (batch.isEmpty()) {
                 return n;
             }
-            List<float[]> vectors =
-                    model.embedDocuments(stale.stream().map(Memory::content).toList());
+            Repaired repaired = compute.apply(batch);
             ReentrantLock lock = locks.of(ns);
             lock.lock();
             try {
                 List<MemoryRow> rows = new ArrayList<>();
-                for (int i = 0; i < stale.size(); i++) {
-                    Memory current = repository.find(ns, stale.get(i).id()).orElse(null);
-                    if (current == null || !current.content().equals(stale.get(i).content())) {
+                for (int i = 0; i < batch.size(); i++) {
+                    Memory current = repository.find(ns, batch.get(i).id()).orElse(null);
+                    if (current == null || !current.content().equals(batch.get(i).content())) {
                         continue;
                     }
-                    rows.add(new MemoryRow(withModel(current, model.id()), vectors.get(i)));
+                    rows.add(repaired.row(i, current));
                 }
                 writer.persist(ns, rows, List.of());
                 n += rows.size();
@@ -248,7 +292,7 @@ final class MemoryMaintenance implements AutoCloseable {
         if (table.isPresent()) {
             table.get().values().forEach(e -> out.add(new Live(e.memory(), e.vector())));
         } else {
-            repository.forEachLive(ns, (m, v) -> out.add(new Live(m, v)));
+            repository.forEachLive(ns, (m, v, windows) -> out.add(new Live(m, v)));
         }
         return out;
     }

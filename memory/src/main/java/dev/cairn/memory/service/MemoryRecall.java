@@ -34,6 +34,7 @@ import dev.cairn.retrieval.search.SignalRun;
 import dev.cairn.retrieval.search.SignalTask;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.vector.NearestVectors;
+import dev.cairn.store.vector.VectorHit;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -542,7 +543,7 @@ final class MemoryRecall implements AutoCloseable {
             Map<String, MemoryIndexes.Entry> table,
             Predicate<Memory> eligible,
             int count) {
-        return Ranking.dense(
+        List<VectorHit> own =
                 scanFor(inFlight.get())
                         .nearest(
                                 table.values(),
@@ -550,13 +551,80 @@ final class MemoryRecall implements AutoCloseable {
                                 MemoryIndexes.Entry::vector,
                                 e -> eligible.test(e.memory()),
                                 query,
-                                count),
-                query,
-                UnitVectors.COSINE,
-                id -> {
+                                count);
+        if (!config.recall().turnWindows()) {
+            return Ranking.dense(
+                    own,
+                    query,
+                    UnitVectors.COSINE,
+                    id -> {
+                        MemoryIndexes.Entry e = table.get(id);
+                        return e == null ? null : e.vector();
+                    });
+        }
+        return withWindows(own, query, table, eligible, count);
+    }
+
+    /**
+     * {@code own} (the scan's nearest by the memories' own vectors) with each long turn scored by
+     * the best of its own cosine and its windows' ({@link dev.cairn.memory.TurnWindows}): the turns
+     * with windows are scored apart (a few of the table), and the {@code count} best of both are
+     * the ranking. A memory outside it that another signal brings is scored the same way.
+     */
+    private static Ranking withWindows(
+            List<VectorHit> own,
+            float[] query,
+            Map<String, MemoryIndexes.Entry> table,
+            Predicate<Memory> eligible,
+            int count) {
+        Map<String, Double> best = new HashMap<>();
+        own.forEach(h -> best.put(h.id(), h.score()));
+        for (MemoryIndexes.Entry e : table.values()) {
+            if (!e.windows().isEmpty() && eligible.test(e.memory())) {
+                best.put(e.memory().id(), windowedScore(query, e));
+            }
+        }
+        List<ScoredId> ranked =
+                best.entrySet().stream()
+                        .map(x -> new ScoredId(x.getKey(), x.getValue()))
+                        .sorted(
+                                java.util.Comparator.comparingDouble(ScoredId::score)
+                                        .reversed()
+                                        .thenComparing(ScoredId::id))
+                        .limit(count)
+                        .toList();
+        return new Ranking() {
+            @Override
+            public List<ScoredId> entries() {
+                return ranked;
+            }
+
+            @Override
+            public List<ScoredId> scoresOf(java.util.Collection<String> ids) {
+                List<ScoredId> out = new ArrayList<>();
+                for (String id : ids) {
                     MemoryIndexes.Entry e = table.get(id);
-                    return e == null ? null : e.vector();
-                });
+                    if (e != null && e.vector().length == query.length) {
+                        out.add(new ScoredId(id, windowedScore(query, e)));
+                    }
+                }
+                return out;
+            }
+        };
+    }
+
+    /** The best of a memory's own cosine with {@code query} and its windows' (unit vectors). */
+    private static double windowedScore(float[] query, MemoryIndexes.Entry e) {
+        double score =
+                e.vector().length == query.length
+                        ? UnitVectors.COSINE.score(query, e.vector())
+                        : Double.NEGATIVE_INFINITY;
+        for (float[] w : e.windows()) {
+            if (w.length == query.length) {
+                score = Math.max(score, UnitVectors.COSINE.score(query, w));
+            }
+        }
+        return score;
     }
 
     private static Predicate<Memory> eligibility(RecallRequest r) {

@@ -98,6 +98,10 @@ public record MemoryServiceConfig(
      *     "what", "did" or "how" are no stopwords to the English analyzer, and in a conversation
      *     they match the turns that ask something rather than those that answer.
      * @param recordRecalls whether recall updates lastRecalledAt and recalledCount
+     * @param turnWindows whether a long conversation turn's dense score is the best of its own
+     *     cosine and its windows' ({@link dev.cairn.memory.TurnWindows}; {@code
+     *     recall.turn-windows}, true); off, recall reads only the memory's own vector (the windows
+     *     are still written)
      */
     public record Recall(
             int candidates,
@@ -105,7 +109,8 @@ public record MemoryServiceConfig(
             double denseWeight,
             RecallScorer.Weights scoreWeights,
             boolean dropQuestionWords,
-            boolean recordRecalls) {
+            boolean recordRecalls,
+            boolean turnWindows) {
 
         public static final int DEFAULT_CANDIDATES = 100;
         public static final double DEFAULT_LEXICAL_WEIGHT = 0.1;
@@ -134,6 +139,7 @@ public record MemoryServiceConfig(
                     DEFAULT_DENSE_WEIGHT,
                     RecallScorer.Weights.defaults(),
                     true,
+                    true,
                     true);
         }
 
@@ -144,7 +150,8 @@ public record MemoryServiceConfig(
                     denseWeight,
                     scoreWeights,
                     dropQuestionWords,
-                    recordRecalls);
+                    recordRecalls,
+                    turnWindows);
         }
 
         public Recall withHybridWeights(double newLexicalWeight, double newDenseWeight) {
@@ -154,12 +161,19 @@ public record MemoryServiceConfig(
                     newDenseWeight,
                     scoreWeights,
                     dropQuestionWords,
-                    recordRecalls);
+                    recordRecalls,
+                    turnWindows);
         }
 
         public Recall withDropQuestionWords(boolean drop) {
             return new Recall(
-                    candidates, lexicalWeight, denseWeight, scoreWeights, drop, recordRecalls);
+                    candidates,
+                    lexicalWeight,
+                    denseWeight,
+                    scoreWeights,
+                    drop,
+                    recordRecalls,
+                    turnWindows);
         }
 
         public Recall withRecordRecalls(boolean record) {
@@ -169,7 +183,19 @@ public record MemoryServiceConfig(
                     denseWeight,
                     scoreWeights,
                     dropQuestionWords,
-                    record);
+                    record,
+                    turnWindows);
+        }
+
+        public Recall withTurnWindows(boolean windows) {
+            return new Recall(
+                    candidates,
+                    lexicalWeight,
+                    denseWeight,
+                    scoreWeights,
+                    dropQuestionWords,
+                    recordRecalls,
+                    windows);
         }
     }
 

@@ -104,15 +104,30 @@ final class MemoryWriter {
                 clean.isEmpty()
                         ? List.of()
                         : model.embedDocuments(clean.stream().map(NewMemory::content).toList());
+        List<List<float[]>> windows =
+                TurnWindowVectors.of(
+                        model,
+                        clean.stream().map(NewMemory::content).toList(),
+                        clean.stream().map(MemoryWriter::isTurn).toList());
         List<WriteResult> results = new ArrayList<>();
         for (int i = 0; i < clean.size(); i++) {
-            results.add(writeOne(clean.get(i), vectors.get(i), guards.get(i), at));
+            results.add(writeOne(clean.get(i), vectors.get(i), windows.get(i), guards.get(i), at));
         }
         return results;
     }
 
+    /** Whether a memory to write will be a conversation turn ({@link ConversationTurns#isTurn}). */
+    private static boolean isTurn(NewMemory m) {
+        return m.source().kind() == dev.cairn.memory.MemorySource.Kind.CONVERSATION
+                && !m.scope().sessionName().isEmpty();
+    }
+
     private WriteResult writeOne(
-            NewMemory clean, float[] vector, WriteGuard.Guarded guarded, Instant at) {
+            NewMemory clean,
+            float[] vector,
+            List<float[]> windows,
+            WriteGuard.Guarded guarded,
+            Instant at) {
         List<SafetyRule> flagged = guarded.storeDisabled() ? guarded.safety().rules() : List.of();
         String ns = clean.scope().namespace();
         ReentrantLock lock = locks.of(ns);
@@ -153,7 +168,7 @@ final class MemoryWriter {
                     }
                     List<MemoryRow> rows = new ArrayList<>();
                     List<StatusTransition> transitions = new ArrayList<>();
-                    rows.add(new MemoryRow(created, vector));
+                    rows.add(new MemoryRow(created, vector, windows));
                     List<String> superseded = new ArrayList<>();
                     for (Memory older :
                             lifecycle.supersededBy(
@@ -298,7 +313,15 @@ final class MemoryWriter {
                             disabled,
                             m.deleted(),
                             newContent ? model.id() : m.embeddingModel());
-            persist(namespace, List.of(new MemoryRow(updated, vector)), List.of());
+            List<float[]> windows =
+                    newContent
+                            ? TurnWindowVectors.of(
+                                            model,
+                                            List.of(content),
+                                            List.of(ConversationTurns.isTurn(updated)))
+                                    .getFirst()
+                            : null;
+            persist(namespace, List.of(new MemoryRow(updated, vector, windows)), List.of());
             return new WriteResult(
                     updated, WriteResult.Outcome.UPDATED, 0.0, List.of(), redactions, flagged);
         } finally {

@@ -32,13 +32,15 @@ final class MemoryColumns {
                     + " last_recalled_at, recalled_count, disabled, deleted, embedding_model";
 
     /**
-     * Inserts or replaces a memory; its embedding is parameter {@link #EMBEDDING}, kept when null.
+     * Inserts or replaces a memory; its embedding is parameter {@link #EMBEDDING}, kept when null,
+     * and its windows' vectors parameter {@link #WINDOWS}: replaced with a new embedding (NULL: not
+     * computed), else kept unless given.
      */
     static final String UPSERT =
             "INSERT INTO memories ("
                     + COLUMNS
-                    + ", embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                    + " ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (namespace, id) DO UPDATE SET"
+                    + ", embedding, windows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                    + " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (namespace, id) DO UPDATE SET"
                     + " user_id = excluded.user_id, agent_id = excluded.agent_id,"
                     + " session_name = excluded.session_name, task_name = excluded.task_name,"
                     + " parent_task = excluded.parent_task, type = excluded.type,"
@@ -52,10 +54,53 @@ final class MemoryColumns {
                     + " last_recalled_at = excluded.last_recalled_at,"
                     + " recalled_count = excluded.recalled_count, disabled = excluded.disabled,"
                     + " deleted = excluded.deleted, embedding_model = excluded.embedding_model,"
-                    + " embedding = COALESCE(excluded.embedding, memories.embedding)";
+                    + " embedding = COALESCE(excluded.embedding, memories.embedding),"
+                    + " windows = CASE WHEN excluded.embedding IS NOT NULL"
+                    + " OR excluded.windows IS NOT NULL THEN excluded.windows"
+                    + " ELSE memories.windows END";
 
     /** The parameter of {@link #UPSERT} that takes the embedding. */
     static final int EMBEDDING = 27;
+
+    /** The parameter of {@link #UPSERT} that takes the windows' vectors. */
+    static final int WINDOWS = 28;
+
+    /** The windows' vectors packed for the {@code windows} column (float32, little-endian). */
+    static byte[] packWindows(List<float[]> windows, int dimensions) {
+        java.nio.ByteBuffer buffer =
+                java.nio.ByteBuffer.allocate(windows.size() * dimensions * Float.BYTES)
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (float[] w : windows) {
+            if (w.length != dimensions) {
+                throw new IllegalArgumentException(
+                        "illegal window vector: "
+                                + w.length
+                                + " dimensions, must be "
+                                + dimensions);
+            }
+            buffer.asFloatBuffer().put(w);
+            buffer.position(buffer.position() + w.length * Float.BYTES);
+        }
+        return buffer.array();
+    }
+
+    /** The windows' vectors of a {@code windows} column: empty for NULL or none. */
+    static List<float[]> unpackWindows(byte[] packed, int dimensions) {
+        if (packed == null || packed.length == 0 || dimensions == 0) {
+            return List.of();
+        }
+        java.nio.FloatBuffer floats =
+                java.nio.ByteBuffer.wrap(packed)
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .asFloatBuffer();
+        List<float[]> out = new java.util.ArrayList<>(floats.remaining() / dimensions);
+        while (floats.remaining() >= dimensions) {
+            float[] w = new float[dimensions];
+            floats.get(w);
+            out.add(w);
+        }
+        return out;
+    }
 
     private final SqlAccess sql;
 

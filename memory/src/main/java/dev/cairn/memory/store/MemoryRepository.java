@@ -10,7 +10,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.BiConsumer;
 
 /**
  * Memories and their status history in the store. Every method works inside one namespace; a memory
@@ -43,6 +42,12 @@ public interface MemoryRepository {
     /** The stored embedding of a memory, empty when it has none or does not exist. */
     float[] embedding(String namespace, String id);
 
+    /**
+     * The stored vectors of a memory's turn windows ({@link dev.cairn.memory.TurnWindows}), empty
+     * when it has none, they are not computed yet, or it does not exist.
+     */
+    List<float[]> windows(String namespace, String id);
+
     /** Memories matching {@code filter}, by id ascending; the cursor is the last id of a page. */
     Page<Memory> list(String namespace, MemoryFilter filter, PageRequest page);
 
@@ -55,11 +60,28 @@ public interface MemoryRepository {
     /** Not-deleted memories with this non-empty conflict key, by id. */
     List<Memory> withConflictKey(String namespace, String conflictKey);
 
+    /** What {@link #forEachLive} hands on for each memory. */
+    @FunctionalInterface
+    interface LiveMemory {
+        /**
+         * @param vector its embedding (a fresh array, empty when it has none)
+         * @param windows its turn windows' vectors, empty when none or not computed
+         */
+        void accept(Memory memory, float[] vector, List<float[]> windows);
+    }
+
     /**
-     * Streams every memory that is not deleted, in id order, with its vector (a fresh array, empty
-     * when it has none). The consumer must not call back into the repository.
+     * Streams every memory that is not deleted, in id order, with its vector and its turn windows'
+     * vectors. The consumer must not call back into the repository.
      */
-    void forEachLive(String namespace, BiConsumer<Memory, float[]> consumer);
+    void forEachLive(String namespace, LiveMemory consumer);
+
+    /**
+     * Not-deleted conversation turns with an embedding whose windows were never computed (written
+     * before windows existed, or by a path that does not compute them) and whose text is long
+     * enough to need some, by id, at most {@code limit}.
+     */
+    List<Memory> needingWindows(String namespace, int limit);
 
     /** ACTIVE memories with {@code expiresAt <= now}, by id, at most {@code limit}. */
     List<Memory> expired(String namespace, Instant now, int limit);

@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.BiConsumer;
 
 /**
  * {@link MemoryRepository} over {@link SqlAccess}, SQLite and PostgreSQL: the statements; a row's
@@ -69,6 +68,12 @@ final class SqlMemoryRepository implements MemoryRepository {
                             }
                             columns.bind(ps, row.memory());
                             sql.bindVector(ps, MemoryColumns.EMBEDDING, row.embedding());
+                            List<float[]> windows = row.windows();
+                            ps.setBytes(
+                                    MemoryColumns.WINDOWS,
+                                    windows == null
+                                            ? null
+                                            : MemoryColumns.packWindows(windows, dimensions));
                             ps.executeUpdate();
                         }
                     }
@@ -128,20 +133,64 @@ final class SqlMemoryRepository implements MemoryRepository {
 
     @Override
     public float[] embedding(String namespace, String id) {
+        return column(
+                namespace,
+                id,
+                sql.selectVector("embedding"),
+                rs -> sql.readVector(rs, "embedding"),
+                new float[0]);
+    }
+
+    @Override
+    public List<float[]> windows(String namespace, String id) {
+        return column(
+                namespace,
+                id,
+                "windows",
+                rs -> MemoryColumns.unpackWindows(rs.getBytes("windows"), dimensions),
+                List.of());
+    }
+
+    /** What a column read of one row gives. */
+    private interface ColumnReader<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * {@code selected} of the memory {@code id}, read by {@code reader}; {@code absent} without it.
+     */
+    private <T> T column(
+            String namespace, String id, String selected, ColumnReader<T> reader, T absent) {
         return sql.read(
                 c -> {
                     try (PreparedStatement ps =
                             c.prepareStatement(
                                     "SELECT "
-                                            + sql.selectVector("embedding")
+                                            + selected
                                             + " FROM memories WHERE namespace = ? AND id = ?")) {
                         ps.setString(1, namespace);
                         ps.setString(2, id);
                         try (ResultSet rs = ps.executeQuery()) {
-                            return rs.next() ? sql.readVector(rs, "embedding") : new float[0];
+                            return rs.next() ? reader.read(rs) : absent;
                         }
                     }
                 });
+    }
+
+    @Override
+    public List<Memory> needingWindows(String namespace, int limit) {
+        // a turn of more than TurnWindows.ABOVE words has at least that many characters more
+        return query(
+                "SELECT "
+                        + MemoryColumns.COLUMNS
+                        + " FROM memories WHERE namespace = ? AND deleted = ? AND windows IS NULL"
+                        + " AND embedding IS NOT NULL AND source_kind = ? AND session_name <> ''"
+                        + " AND length(content) > ? ORDER BY id LIMIT "
+                        + limit,
+                namespace,
+                Boolean.FALSE,
+                dev.cairn.memory.MemorySource.Kind.CONVERSATION.name(),
+                2 * dev.cairn.memory.TurnWindows.ABOVE);
     }
 
     @Override
@@ -244,7 +293,7 @@ final class SqlMemoryRepository implements MemoryRepository {
     }
 
     @Override
-    public void forEachLive(String namespace, BiConsumer<Memory, float[]> consumer) {
+    public void forEachLive(String namespace, LiveMemory consumer) {
         sql.read(
                 c -> {
                     try (PreparedStatement ps =
@@ -253,13 +302,17 @@ final class SqlMemoryRepository implements MemoryRepository {
                                             + MemoryColumns.COLUMNS
                                             + ", "
                                             + sql.selectVector("embedding")
-                                            + " FROM memories WHERE namespace = ? AND"
+                                            + ", windows FROM memories WHERE namespace = ? AND"
                                             + " deleted = ? ORDER BY id")) {
                         ps.setString(1, namespace);
                         ps.setBoolean(2, false);
                         try (ResultSet rs = ps.executeQuery()) {
                             while (rs.next()) {
-                                consumer.accept(columns.read(rs), sql.readVector(rs, "embedding"));
+                                consumer.accept(
+                                        columns.read(rs),
+                                        sql.readVector(rs, "embedding"),
+                                        MemoryColumns.unpackWindows(
+                                                rs.getBytes("windows"), dimensions));
                             }
                         }
                     }

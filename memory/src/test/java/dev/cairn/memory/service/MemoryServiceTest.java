@@ -16,6 +16,7 @@ import dev.cairn.memory.Scope;
 import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.TrigramEmbeddingModel;
+import dev.cairn.memory.TurnWindows;
 import dev.cairn.memory.service.MemoryServiceConfig.Boosts;
 import dev.cairn.memory.service.MemoryServiceConfig.Maintenance;
 import dev.cairn.memory.store.MemoryFilter;
@@ -627,6 +628,75 @@ class MemoryServiceTest {
         // a memory that is no conversation turn keeps its relevance however short
         assertThat(with.get(note) / with.get(answer))
                 .isCloseTo(without.get(note) / without.get(answer), within(1e-9));
+    }
+
+    @Test
+    void aFactMidwayThroughALongTurnIsFoundByTheWindowThatHoldsIt() {
+        String longTurn =
+                "Caro: honestly this week has been a lot, the trains were cancelled twice so I"
+                        + " worked from the kitchen table, the boiler is making that noise again"
+                        + " and the landlord says next month, work wants the quarterly report by"
+                        + " friday, anyway my sister finally adopted a greyhound called Biscuit"
+                        + " from the shelter near her flat, and then on sunday we went to the"
+                        + " market for plums and bread and got completely soaked on the way back"
+                        + " because of course I forgot the umbrella again at the office";
+        List<String> said =
+                converse("s1", "Mel: how was your week?", longTurn, "Mel: who is Biscuit?");
+        String turn = said.get(1);
+        String other = said.get(2);
+        RecallRequest dog =
+                RecallRequest.of("team", "Who adopted a greyhound called Biscuit?")
+                        .withMode(RecallMode.DENSE)
+                        .withThreshold(-1.0);
+        MemoryServiceConfig alone =
+                unscheduled().withBoosts(everyTurnAlike().withExchangeShare(0).withSessionShare(0));
+        service.close();
+        service = open(alone);
+        Map<String, Double> with = relevance(dog);
+        assertThat(service.recall(dog).memories().getFirst().id()).isEqualTo(turn);
+
+        service.close();
+        service = open(alone.withRecall(alone.recall().withTurnWindows(false)));
+        Map<String, Double> without = relevance(dog);
+
+        // the whole turn's one vector sits among its many topics; the window holds the fact
+        assertThat(without.get(turn)).isLessThan(without.get(other));
+        assertThat(with.get(turn)).isGreaterThan(without.get(turn));
+        assertThat(with.get(other)).isEqualTo(without.get(other));
+    }
+
+    @Test
+    void maintenanceComputesTheWindowsOfTurnsWrittenWithoutThem() {
+        // as a turn written before windows existed, or imported with its vector, is stored
+        String longTurn =
+                "Caro: the week started badly with the car failing its inspection on monday,"
+                        + " then the dentist on tuesday, then the printer at work jammed for the"
+                        + " third time, and on wednesday my cousin rang to say she is moving to"
+                        + " Lisbon in spring for a job at the aquarium, which nobody saw coming,"
+                        + " and meanwhile the cat has decided the laundry basket is hers now and"
+                        + " the neighbours are repainting their fence a very loud shade of green";
+        List<String> said = converse("s1", "Mel: any news?", longTurn);
+        MemoryRepository repository = MemoryRepository.over(store);
+        Memory turn = service.get("team", said.get(1));
+        float[] vector = repository.embedding("team", turn.id());
+        repository.write("team", List.of(new MemoryRow(turn, vector)), List.of());
+        assertThat(repository.windows("team", turn.id())).isEmpty();
+        store.changeLog().catchUp(); // the service's table follows the write it did not make
+        RecallRequest cousin =
+                RecallRequest.of("team", "Who is moving to Lisbon for a job at the aquarium?")
+                        .withMode(RecallMode.DENSE)
+                        .withThreshold(-1.0);
+        double before = relevance(cousin).get(turn.id());
+
+        service.maintain();
+
+        assertThat(repository.windows("team", turn.id()))
+                .hasSize(TurnWindows.of(longTurn).size())
+                .allSatisfy(w -> assertThat(w).hasSize(DIMS));
+        assertThat(repository.windows("team", said.get(0))).isEmpty();
+        assertThat(relevance(cousin).get(turn.id())).isGreaterThan(before);
+        service.maintain();
+        assertThat(repository.needingWindows("team", 10)).isEmpty();
     }
 
     @Test

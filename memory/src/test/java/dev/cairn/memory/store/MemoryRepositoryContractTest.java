@@ -442,8 +442,93 @@ abstract class MemoryRepositoryContractTest {
                         MemoryRow.keepEmbedding(gone)),
                 List.of());
         List<String> seen = new ArrayList<>();
-        repo.forEachLive("alpha", (m, v) -> seen.add(m.id() + ":" + v.length));
+        repo.forEachLive("alpha", (m, v, windows) -> seen.add(m.id() + ":" + v.length));
 
         assertThat(seen).containsExactly("mem_a:" + DIMS, "mem_b:0");
+    }
+
+    private Memory turn(String id, String content) {
+        NewMemory draft =
+                NewMemory.of(new Scope("alpha", "u1", "", "s1", "", ""), MemoryType.EVENT, content)
+                        .withSource(MemorySource.of(MemorySource.Kind.CONVERSATION, "s1:" + id));
+        return lifecycle.create(id, draft, "m1", T0);
+    }
+
+    private List<String> firstValues(List<float[]> vectors) {
+        return vectors.stream().map(v -> v[0] + "/" + v.length).toList();
+    }
+
+    @Test
+    void turnWindowsGoWithTheEmbeddingAndAreKeptWithIt() {
+        String said =
+                "Caro: "
+                        + "so much happened this week that I hardly know where to start ".repeat(4);
+        Memory m = turn("mem_w", said);
+        repo.write(
+                "alpha",
+                List.of(new MemoryRow(m, vec(1f), List.of(vec(0.25f), vec(0.75f)))),
+                List.of());
+
+        assertThat(firstValues(repo.windows("alpha", "mem_w")))
+                .containsExactly("0.25/" + DIMS, "0.75/" + DIMS);
+        List<String> streamed = new ArrayList<>();
+        repo.forEachLive("alpha", (x, v, windows) -> streamed.addAll(firstValues(windows)));
+        assertThat(streamed).containsExactly("0.25/" + DIMS, "0.75/" + DIMS);
+        assertThat(repo.needingWindows("alpha", 10)).isEmpty();
+
+        // a status change keeps the embedding and the windows
+        repo.write("alpha", List.of(MemoryRow.keepEmbedding(m.withDisabled(true, T0))), List.of());
+        assertThat(repo.windows("alpha", "mem_w")).hasSize(2);
+
+        // a new embedding without windows clears them: not computed, so maintenance computes them
+        repo.write("alpha", List.of(new MemoryRow(m, vec(0.5f))), List.of());
+        assertThat(repo.windows("alpha", "mem_w")).isEmpty();
+        assertThat(repo.needingWindows("alpha", 10))
+                .extracting(Memory::id)
+                .containsExactly("mem_w");
+
+        // computed windows, even none, are no longer needed; a kept embedding may take them
+        repo.write("alpha", List.of(new MemoryRow(m, new float[0], List.of())), List.of());
+        assertThat(repo.needingWindows("alpha", 10)).isEmpty();
+        assertThat(repo.embedding("alpha", "mem_w")[0]).isEqualTo(0.5f);
+        repo.write(
+                "alpha", List.of(new MemoryRow(m, new float[0], List.of(vec(0.125f)))), List.of());
+        assertThat(firstValues(repo.windows("alpha", "mem_w"))).containsExactly("0.125/" + DIMS);
+        assertThat(repo.embedding("alpha", "mem_w")[0]).isEqualTo(0.5f);
+    }
+
+    @Test
+    void onlyLongConversationTurnsWithAnEmbeddingNeedWindows() {
+        String longText =
+                "we drove up the coast and stopped at every single bakery on the way ".repeat(3);
+        repo.write(
+                "alpha",
+                List.of(
+                        new MemoryRow(turn("mem_long", longText), vec(1f)),
+                        new MemoryRow(turn("mem_short", "ok see you thursday"), vec(1f)),
+                        MemoryRow.keepEmbedding(turn("mem_unembedded", longText)),
+                        new MemoryRow(
+                                memory("mem_fact", "alpha", MemoryType.FACT, longText), vec(1f)),
+                        new MemoryRow(turn("mem_gone", longText).withDeleted(true, T0), vec(1f))),
+                List.of());
+
+        assertThat(repo.needingWindows("alpha", 10))
+                .extracting(Memory::id)
+                .containsExactly("mem_long");
+        assertThat(repo.needingWindows("beta", 10)).isEmpty();
+    }
+
+    @Test
+    void windowsOfAnotherLengthThanTheStoresVectorsAreRefused() {
+        Memory m = turn("mem_bad", "hello");
+        assertThatThrownBy(
+                        () ->
+                                repo.write(
+                                        "alpha",
+                                        List.of(new MemoryRow(m, vec(1f), List.of(new float[3]))),
+                                        List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("3 dimensions");
+        assertThat(repo.find("alpha", "mem_bad")).isEmpty();
     }
 }

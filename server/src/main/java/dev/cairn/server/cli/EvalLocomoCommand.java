@@ -153,6 +153,15 @@ final class EvalLocomoCommand implements Callable<Integer> {
     Boolean dropQuestionWords;
 
     @Option(
+            names = "--turn-windows",
+            paramLabel = "true|false",
+            arity = "1",
+            description =
+                    "whether a long turn is scored by the best of its own and its windows'"
+                            + " cosines (default true)")
+    Boolean turnWindows;
+
+    @Option(
             names = "--speaker-bonus",
             paramLabel = "X,Y",
             split = ",",
@@ -265,6 +274,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
                         .withCandidates(candidates);
         if (dropQuestionWords != null) {
             recall = recall.withDropQuestionWords(dropQuestionWords);
+        }
+        if (turnWindows != null) {
+            recall = recall.withTurnWindows(turnWindows);
         }
         if (weights != null) {
             if (weights.size() != 2) {
@@ -414,6 +426,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("timeBonus", config.boosts().timeBonus());
             out.put("sessionShare", config.boosts().sessionShare());
             out.put("dropQuestionWords", config.recall().dropQuestionWords());
+            out.put("turnWindows", config.recall().turnWindows());
             out.put(
                     "speakerBonus",
                     List.of(config.boosts().speakerBonus(), config.boosts().listSpeakerBonus()));
