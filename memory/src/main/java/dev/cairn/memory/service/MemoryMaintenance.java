@@ -28,6 +28,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.jgrapht.alg.util.UnionFind;
 
@@ -245,9 +247,7 @@ final class MemoryMaintenance implements AutoCloseable {
      * not change meanwhile are written. The number of memories written.
      */
     private int repair(
-            String ns,
-            java.util.function.Supplier<List<Memory>> next,
-            java.util.function.Function<List<Memory>, Repaired> compute) {
+            String ns, Supplier<List<Memory>> next, Function<List<Memory>, Repaired> compute) {
         int n = 0;
         while (true) {
             List<Memory> batch = next.get();

@@ -38,6 +38,8 @@ import dev.cairn.store.vector.VectorHit;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -588,7 +590,7 @@ final class MemoryRecall implements AutoCloseable {
                 best.entrySet().stream()
                         .map(x -> new ScoredId(x.getKey(), x.getValue()))
                         .sorted(
-                                java.util.Comparator.comparingDouble(ScoredId::score)
+                                Comparator.comparingDouble(ScoredId::score)
                                         .reversed()
                                         .thenComparing(ScoredId::id))
                         .limit(count)
@@ -600,7 +602,7 @@ final class MemoryRecall implements AutoCloseable {
             }
 
             @Override
-            public List<ScoredId> scoresOf(java.util.Collection<String> ids) {
+            public List<ScoredId> scoresOf(Collection<String> ids) {
                 List<ScoredId> out = new ArrayList<>();
                 for (String id : ids) {
                     MemoryIndexes.Entry e = table.get(id);

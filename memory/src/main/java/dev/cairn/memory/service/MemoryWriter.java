@@ -118,7 +118,7 @@ final class MemoryWriter {
 
     /** Whether a memory to write will be a conversation turn ({@link ConversationTurns#isTurn}). */
     private static boolean isTurn(NewMemory m) {
-        return m.source().kind() == dev.cairn.memory.MemorySource.Kind.CONVERSATION
+        return m.source().kind() == MemorySource.Kind.CONVERSATION
                 && !m.scope().sessionName().isEmpty();
     }
 

@@ -10,9 +10,13 @@ import dev.cairn.memory.MemoryStatus;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.Scope;
 import dev.cairn.store.SqlAccess;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -67,9 +71,9 @@ final class MemoryColumns {
 
     /** The windows' vectors packed for the {@code windows} column (float32, little-endian). */
     static byte[] packWindows(List<float[]> windows, int dimensions) {
-        java.nio.ByteBuffer buffer =
-                java.nio.ByteBuffer.allocate(windows.size() * dimensions * Float.BYTES)
-                        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buffer =
+                ByteBuffer.allocate(windows.size() * dimensions * Float.BYTES)
+                        .order(ByteOrder.LITTLE_ENDIAN);
         for (float[] w : windows) {
             if (w.length != dimensions) {
                 throw new IllegalArgumentException(
@@ -89,11 +93,8 @@ final class MemoryColumns {
         if (packed == null || packed.length == 0 || dimensions == 0) {
             return List.of();
         }
-        java.nio.FloatBuffer floats =
-                java.nio.ByteBuffer.wrap(packed)
-                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                        .asFloatBuffer();
-        List<float[]> out = new java.util.ArrayList<>(floats.remaining() / dimensions);
+        FloatBuffer floats = ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+        List<float[]> out = new ArrayList<>(floats.remaining() / dimensions);
         while (floats.remaining() >= dimensions) {
             float[] w = new float[dimensions];
             floats.get(w);

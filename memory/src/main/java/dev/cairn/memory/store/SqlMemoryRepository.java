@@ -1,8 +1,10 @@
 package dev.cairn.memory.store;
 
 import dev.cairn.memory.Memory;
+import dev.cairn.memory.MemorySource;
 import dev.cairn.memory.MemoryStatus;
 import dev.cairn.memory.StatusTransition;
+import dev.cairn.memory.TurnWindows;
 import dev.cairn.store.Change;
 import dev.cairn.store.OneOf;
 import dev.cairn.store.Page;
@@ -189,8 +191,8 @@ final class SqlMemoryRepository implements MemoryRepository {
                         + limit,
                 namespace,
                 Boolean.FALSE,
-                dev.cairn.memory.MemorySource.Kind.CONVERSATION.name(),
-                2 * dev.cairn.memory.TurnWindows.ABOVE);
+                MemorySource.Kind.CONVERSATION.name(),
+                2 * TurnWindows.ABOVE);
     }
 
     @Override
