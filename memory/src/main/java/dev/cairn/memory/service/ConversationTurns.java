@@ -2,6 +2,7 @@ package dev.cairn.memory.service;
 
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.MemorySource;
+import dev.cairn.memory.Scope;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.Map;
@@ -31,8 +32,12 @@ final class ConversationTurns {
 
     /** Whether {@code m} is a conversation turn with a session. */
     static boolean isTurn(Memory m) {
-        return m.source().kind() == MemorySource.Kind.CONVERSATION
-                && !m.scope().sessionName().isEmpty();
+        return isTurn(m.source(), m.scope());
+    }
+
+    /** Whether a memory of this source and scope is a conversation turn (written or to write). */
+    static boolean isTurn(MemorySource source, Scope scope) {
+        return source.kind() == MemorySource.Kind.CONVERSATION && !scope.sessionName().isEmpty();
     }
 
     /** Adds or moves {@code m}; a memory that is no turn is only removed. */

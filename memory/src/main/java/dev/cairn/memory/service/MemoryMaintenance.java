@@ -207,8 +207,9 @@ final class MemoryMaintenance implements AutoCloseable {
 
     /**
      * Computes the turn windows' vectors ({@link dev.cairn.memory.TurnWindows}) of conversation
-     * turns that have none computed: turns written before windows existed, imported ones, and those
-     * whose embedding maintenance repaired. A turn with a short line is marked as having none.
+     * turns that have none computed: turns written before windows existed and imported ones (an
+     * embedding maintenance repairs comes with its windows). A turn with a short line is marked as
+     * having none.
      */
     private int repairWindows(String ns) {
         return repair(
@@ -216,7 +217,7 @@ final class MemoryMaintenance implements AutoCloseable {
                 () -> repository.needingWindows(ns, 64),
                 missing -> {
                     List<List<float[]>> windows =
-                            TurnWindowVectors.of(
+                            TurnWindowVectors.windowsOf(
                                     model,
                                     missing.stream().map(Memory::content).toList(),
                                     missing.stream().map(ConversationTurns::isTurn).toList());
@@ -229,10 +230,16 @@ final class MemoryMaintenance implements AutoCloseable {
                 ns,
                 () -> repository.needingEmbedding(ns, model.id(), 64),
                 stale -> {
-                    List<float[]> vectors =
-                            model.embedDocuments(stale.stream().map(Memory::content).toList());
+                    TurnWindowVectors.Embedded embedded =
+                            TurnWindowVectors.embed(
+                                    model,
+                                    stale.stream().map(Memory::content).toList(),
+                                    stale.stream().map(ConversationTurns::isTurn).toList());
                     return (i, current) ->
-                            new MemoryRow(withModel(current, model.id()), vectors.get(i));
+                            new MemoryRow(
+                                    withModel(current, model.id()),
+                                    embedded.vectors().get(i),
+                                    embedded.windows().get(i));
                 });
     }
 

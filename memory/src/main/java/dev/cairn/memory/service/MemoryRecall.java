@@ -38,7 +38,6 @@ import dev.cairn.store.vector.VectorHit;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -595,24 +594,14 @@ final class MemoryRecall implements AutoCloseable {
                                         .thenComparing(ScoredId::id))
                         .limit(count)
                         .toList();
-        return new Ranking() {
-            @Override
-            public List<ScoredId> entries() {
-                return ranked;
-            }
-
-            @Override
-            public List<ScoredId> scoresOf(Collection<String> ids) {
-                List<ScoredId> out = new ArrayList<>();
-                for (String id : ids) {
+        return Ranking.scored(
+                ranked,
+                id -> {
                     MemoryIndexes.Entry e = table.get(id);
-                    if (e != null && e.vector().length == query.length) {
-                        out.add(new ScoredId(id, windowedScore(query, e)));
-                    }
-                }
-                return out;
-            }
-        };
+                    return e != null && e.vector().length == query.length
+                            ? windowedScore(query, e)
+                            : null;
+                });
     }
 
     /** The best of a memory's own cosine with {@code query} and its windows' (unit vectors). */

@@ -100,26 +100,24 @@ final class MemoryWriter {
         for (String ns : clean.stream().map(d -> d.scope().namespace()).distinct().toList()) {
             requireNamespace(ns);
         }
-        List<float[]> vectors =
-                clean.isEmpty()
-                        ? List.of()
-                        : model.embedDocuments(clean.stream().map(NewMemory::content).toList());
-        List<List<float[]>> windows =
-                TurnWindowVectors.of(
+        TurnWindowVectors.Embedded embedded =
+                TurnWindowVectors.embed(
                         model,
                         clean.stream().map(NewMemory::content).toList(),
-                        clean.stream().map(MemoryWriter::isTurn).toList());
+                        clean.stream()
+                                .map(d -> ConversationTurns.isTurn(d.source(), d.scope()))
+                                .toList());
         List<WriteResult> results = new ArrayList<>();
         for (int i = 0; i < clean.size(); i++) {
-            results.add(writeOne(clean.get(i), vectors.get(i), windows.get(i), guards.get(i), at));
+            results.add(
+                    writeOne(
+                            clean.get(i),
+                            embedded.vectors().get(i),
+                            embedded.windows().get(i),
+                            guards.get(i),
+                            at));
         }
         return results;
-    }
-
-    /** Whether a memory to write will be a conversation turn ({@link ConversationTurns#isTurn}). */
-    private static boolean isTurn(NewMemory m) {
-        return m.source().kind() == MemorySource.Kind.CONVERSATION
-                && !m.scope().sessionName().isEmpty();
     }
 
     private WriteResult writeOne(
@@ -289,8 +287,14 @@ final class MemoryWriter {
                 }
             }
             boolean newContent = !content.equals(m.content());
-            float[] vector =
-                    newContent ? model.embedDocuments(List.of(content)).getFirst() : new float[0];
+            TurnWindowVectors.Embedded embedded =
+                    newContent
+                            ? TurnWindowVectors.embed(
+                                    model,
+                                    List.of(content),
+                                    List.of(ConversationTurns.isTurn(m.source(), m.scope())))
+                            : null;
+            float[] vector = newContent ? embedded.vectors().getFirst() : new float[0];
             Memory updated =
                     new Memory(
                             m.id(),
@@ -313,14 +317,7 @@ final class MemoryWriter {
                             disabled,
                             m.deleted(),
                             newContent ? model.id() : m.embeddingModel());
-            List<float[]> windows =
-                    newContent
-                            ? TurnWindowVectors.of(
-                                            model,
-                                            List.of(content),
-                                            List.of(ConversationTurns.isTurn(updated)))
-                                    .getFirst()
-                            : null;
+            List<float[]> windows = newContent ? embedded.windows().getFirst() : null;
             persist(namespace, List.of(new MemoryRow(updated, vector, windows)), List.of());
             return new WriteResult(
                     updated, WriteResult.Outcome.UPDATED, 0.0, List.of(), redactions, flagged);

@@ -6,33 +6,52 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Embeds the windows of long conversation turns ({@link TurnWindows}) for a batch of memories in
+ * Embeds memories and the windows of long conversation turns ({@link TurnWindows}) for a batch in
  * one call of the model. Stateless.
  */
 final class TurnWindowVectors {
 
+    /**
+     * A batch embedded.
+     *
+     * @param vectors each text's embedding, in order
+     * @param windows each text's windows' vectors, in order (empty for none)
+     */
+    record Embedded(List<float[]> vectors, List<List<float[]>> windows) {}
+
     private TurnWindowVectors() {}
 
     /**
-     * Each text's windows' vectors, in order: empty for a text that is no conversation turn ({@code
-     * turns} false) or whose own line is short.
+     * Each text's embedding and its windows' vectors: none for a text that is no conversation turn
+     * ({@code turns} false) or whose own line is short.
      */
-    static List<List<float[]>> of(
+    static Embedded embed(EmbeddingModel model, List<String> contents, List<Boolean> turns) {
+        return embed(model, contents, turns, true);
+    }
+
+    /** Each text's windows' vectors alone, as {@link #embed} gives them. */
+    static List<List<float[]>> windowsOf(
             EmbeddingModel model, List<String> contents, List<Boolean> turns) {
-        List<List<String>> texts = new ArrayList<>(contents.size());
-        List<String> all = new ArrayList<>();
+        return embed(model, contents, turns, false).windows();
+    }
+
+    private static Embedded embed(
+            EmbeddingModel model, List<String> contents, List<Boolean> turns, boolean whole) {
+        List<String> all = new ArrayList<>(whole ? contents : List.of());
+        List<Integer> counts = new ArrayList<>(contents.size());
         for (int i = 0; i < contents.size(); i++) {
             List<String> windows = turns.get(i) ? TurnWindows.of(contents.get(i)) : List.of();
-            texts.add(windows);
+            counts.add(windows.size());
             all.addAll(windows);
         }
         List<float[]> vectors = all.isEmpty() ? List.of() : model.embedDocuments(all);
-        List<List<float[]>> out = new ArrayList<>(contents.size());
-        int next = 0;
-        for (List<String> windows : texts) {
-            out.add(List.copyOf(vectors.subList(next, next + windows.size())));
-            next += windows.size();
+        int next = whole ? contents.size() : 0;
+        List<List<float[]>> windows = new ArrayList<>(contents.size());
+        for (int count : counts) {
+            windows.add(List.copyOf(vectors.subList(next, next + count)));
+            next += count;
         }
-        return out;
+        return new Embedded(
+                whole ? List.copyOf(vectors.subList(0, contents.size())) : List.of(), windows);
     }
 }

@@ -45,6 +45,33 @@ public interface Ranking {
     }
 
     /**
+     * A ranking of {@code ranked} (best first) that scores any other candidate through {@code
+     * scoreOf} (null: it cannot score that one).
+     */
+    static Ranking scored(List<ScoredId> ranked, Function<String, Double> scoreOf) {
+        Objects.requireNonNull(scoreOf, "scoreOf");
+        List<ScoredId> entries = List.copyOf(ranked);
+        return new Ranking() {
+            @Override
+            public List<ScoredId> entries() {
+                return entries;
+            }
+
+            @Override
+            public List<ScoredId> scoresOf(Collection<String> ids) {
+                List<ScoredId> out = new ArrayList<>();
+                for (String id : ids) {
+                    Double score = scoreOf.apply(id);
+                    if (score != null) {
+                        out.add(new ScoredId(id, score));
+                    }
+                }
+                return out;
+            }
+        };
+    }
+
+    /**
      * A nearest-vector scan's answer; it scores other candidates by the same {@code similarity} to
      * {@code query}, through {@code vectorOf} (null, or a vector of another length: not scored).
      */
@@ -60,24 +87,11 @@ public interface Ranking {
         for (VectorHit hit : hits) {
             entries.add(new ScoredId(hit.id(), hit.score()));
         }
-        List<ScoredId> ranked = List.copyOf(entries);
-        return new Ranking() {
-            @Override
-            public List<ScoredId> entries() {
-                return ranked;
-            }
-
-            @Override
-            public List<ScoredId> scoresOf(Collection<String> ids) {
-                List<ScoredId> out = new ArrayList<>();
-                for (String id : ids) {
+        return scored(
+                entries,
+                id -> {
                     float[] v = vectorOf.apply(id);
-                    if (v != null && v.length == q.length) {
-                        out.add(new ScoredId(id, similarity.score(q, v)));
-                    }
-                }
-                return out;
-            }
-        };
+                    return v != null && v.length == q.length ? similarity.score(q, v) : null;
+                });
     }
 }
