@@ -1,14 +1,20 @@
 package dev.cairn.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.memory.TurnWindows;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.PostgresTestDatabase;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -22,9 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A namespace exported from a server on the embedded store and imported into a server on
  * PostgreSQL: the same memories field for field (statuses, soft deletion, recall bookkeeping,
  * provenance), the same histories, the same recall answers, the same retrieve answers over its
- * runbooks (front matter entities and relations kept); vectors reused, not embedded again; a second
- * import of the same file changes nothing; a truncated or malformed file is refused with its line
- * and leaves no trace.
+ * runbooks (front matter entities and relations kept); vectors reused, not embedded again, turn
+ * windows with them; a second import of the same file changes nothing; a truncated or malformed
+ * file is refused with its line and leaves no trace.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -572,6 +578,134 @@ class NamespaceTransferTest {
 
     private CairnCalls.Response importInto(String namespace, String lines) {
         return target.call("POST", "/v1/namespaces/" + namespace + "/import", A, lines, LINES);
+    }
+
+    /**
+     * A long conversation turn's windows (issue 39) go with it: the copy holds the same window
+     * vectors and recalls the middle of the turn as the original does, before any maintenance; a
+     * file that does not carry them (as version 2 wrote it) is read, and its copy finds the turn by
+     * its own vector only until maintenance computes them.
+     */
+    @Test
+    void aLongTurnsWindowsTravelWithItAndTheCopyRecallsItsMiddleAtOnce()
+            throws JsonProcessingException {
+        String line =
+                "so much news, the garden is finally planted and the tomatoes look great, my"
+                        + " brother sold his old van to a neighbour, and my cousin is moving to"
+                        + " Lisbon in spring for a job at the aquarium, which nobody saw coming,"
+                        + " and meanwhile the cat has decided the laundry basket is hers now and"
+                        + " the neighbours are repainting their fence a very loud shade of green";
+        create(source, "chat");
+        String shortTurn = remember(source, "chat", "mel", "Mel: any news?");
+        String longTurn = remember(source, "chat", "caro", "Caro: " + line);
+        String file = source.call("GET", "/v1/namespaces/chat/export", A, null).body();
+        assertThat(file).startsWith("{\"format\":\"cairn-namespace-export\",\"version\":3,");
+        Map<String, String> windows = windowsById(file);
+        int dimensions = 384;
+        assertThat(Base64.getDecoder().decode(windows.get(longTurn)))
+                .hasSize(TurnWindows.of(line).size() * dimensions * Float.BYTES);
+        assertThat(windows.get(shortTurn)).isEmpty(); // computed: none
+
+        create(target, "chat-copy");
+        var imported = importInto("chat-copy", file);
+        assertThat(imported.status()).as(imported.body()).isEqualTo(200);
+        assertThat(imported.json().path("embedded").asLong()).isZero();
+        assertThat(
+                        windowsById(
+                                target.call("GET", "/v1/namespaces/chat-copy/export", A, null)
+                                        .body()))
+                .isEqualTo(windows);
+        // before a recall changes their bookkeeping: stored exactly so, windows too
+        var again = importInto("chat-copy", file);
+        assertThat(again.json().path("unchanged").asLong()).as(again.body()).isEqualTo(2);
+        String question = "Who is moving to Lisbon for a job at the aquarium?";
+        double original = relevance(source, "chat", question, longTurn);
+        assertThat(relevance(target, "chat-copy", question, longTurn))
+                .isCloseTo(original, within(1e-6));
+
+        // version 2 had no windows: the importer leaves them to maintenance
+        String older =
+                file.replace("\"version\":3,", "\"version\":2,")
+                        .replaceAll(",\"windows\":(\"[^\"]*\"|null)", "");
+        assertThat(older).doesNotContain("\"windows\"");
+        create(target, "chat-older");
+        var read = importInto("chat-older", older);
+        assertThat(read.status()).as(read.body()).isEqualTo(200);
+        assertThat(relevance(target, "chat-older", question, longTurn)).isLessThan(original);
+
+        // windows that are not whole vectors, or come without a vector, refuse the file
+        String[] lines = file.split("\n");
+        int at = indexOfLine(lines, longTurn);
+        String[] cut = lines.clone();
+        cut[at] = cut[at].replace(windows.get(longTurn), windows.get(longTurn).substring(16));
+        var wrong = importInto("chat-older", String.join("\n", cut) + "\n");
+        assertThat(wrong.status()).isEqualTo(400);
+        assertThat(wrong.json().path("detail").asText())
+                .startsWith("line " + (at + 1) + ":")
+                .contains("illegal windows of memory '" + longTurn + "'")
+                .contains("not a whole number of 384-dimensional vectors");
+        String[] bare = lines.clone();
+        bare[at] = bare[at].replaceAll("\"vector\":\"[^\"]*\"", "\"vector\":\"\"");
+        var alone = importInto("chat-older", String.join("\n", bare) + "\n");
+        assertThat(alone.status()).isEqualTo(400);
+        assertThat(alone.json().path("detail").asText()).contains("windows with no vector");
+    }
+
+    private static String remember(ServerFixture server, String ns, String user, String turn) {
+        ObjectNode body =
+                Json.MAPPER
+                        .createObjectNode()
+                        .put("type", "fact")
+                        .put("content", turn)
+                        .put("userId", user)
+                        .put("sessionName", "s1")
+                        .put("source", "conversation");
+        var created = server.call("POST", "/v1/namespaces/" + ns + "/memories", A, body.toString());
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        return created.json().path("id").asText();
+    }
+
+    /** Each memory line's {@code windows}, by memory id (JSON null as null). */
+    private static Map<String, String> windowsById(String file) throws JsonProcessingException {
+        Map<String, String> out = new TreeMap<>();
+        for (String line : file.split("\n")) {
+            JsonNode record = Json.MAPPER.readTree(line);
+            if (record.path("type").asText().equals("memory")) {
+                JsonNode w = record.get("windows");
+                out.put(record.path("id").asText(), w == null || w.isNull() ? null : w.asText());
+            }
+        }
+        return out;
+    }
+
+    private static int indexOfLine(String[] lines, String memoryId) {
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].contains("\"id\":\"" + memoryId + "\"")) {
+                return i;
+            }
+        }
+        throw new AssertionError(memoryId + " is in no line");
+    }
+
+    /** The relevance a dense recall gives {@code memoryId} for {@code query}. */
+    private static double relevance(
+            ServerFixture server, String ns, String query, String memoryId) {
+        var answer =
+                server.call(
+                        "POST",
+                        "/v1/namespaces/" + ns + "/recall",
+                        A,
+                        "{\"query\":\""
+                                + query
+                                + "\",\"mode\":\"dense\",\"threshold\":-1,"
+                                + "\"scope\":\"namespace\"}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        for (JsonNode m : answer.json().path("memories")) {
+            if (m.path("memory").path("id").asText().equals(memoryId)) {
+                return m.path("components").path("relevance").asDouble();
+            }
+        }
+        throw new AssertionError(memoryId + " not recalled: " + answer.body());
     }
 
     @Test

@@ -495,7 +495,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                 float[] vector = repository.embedding(ns, memory.id());
                 List<float[]> windows =
                         ConversationTurns.isTurn(memory)
-                                ? repository.windows(ns, memory.id())
+                                ? repository.windows(ns, memory.id()).orElse(List.of())
                                 : List.of();
                 Entry entry = new Entry(memory, vector, windows);
                 table.put(memory.id(), entry);

@@ -230,11 +230,7 @@ final class MemoryMaintenance implements AutoCloseable {
                 ns,
                 () -> repository.needingEmbedding(ns, model.id(), 64),
                 stale -> {
-                    TurnWindowVectors.Embedded embedded =
-                            TurnWindowVectors.embed(
-                                    model,
-                                    stale.stream().map(Memory::content).toList(),
-                                    stale.stream().map(ConversationTurns::isTurn).toList());
+                    TurnWindowVectors.Embedded embedded = TurnWindowVectors.embed(model, stale);
                     return (i, current) ->
                             new MemoryRow(
                                     withModel(current, model.id()),

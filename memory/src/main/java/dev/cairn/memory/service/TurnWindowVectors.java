@@ -1,6 +1,7 @@
 package dev.cairn.memory.service;
 
 import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.memory.Memory;
 import dev.cairn.memory.TurnWindows;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.List;
  * Embeds memories and the windows of long conversation turns ({@link TurnWindows}) for a batch in
  * one call of the model. Stateless.
  */
-final class TurnWindowVectors {
+public final class TurnWindowVectors {
 
     /**
      * A batch embedded.
@@ -17,9 +18,20 @@ final class TurnWindowVectors {
      * @param vectors each text's embedding, in order
      * @param windows each text's windows' vectors, in order (empty for none)
      */
-    record Embedded(List<float[]> vectors, List<List<float[]>> windows) {}
+    public record Embedded(List<float[]> vectors, List<List<float[]>> windows) {}
 
     private TurnWindowVectors() {}
+
+    /**
+     * Each memory's embedding and its windows' vectors, as a write stores them: what maintenance
+     * and an import that embeds again store beside a memory.
+     */
+    public static Embedded embed(EmbeddingModel model, List<Memory> memories) {
+        return embed(
+                model,
+                memories.stream().map(Memory::content).toList(),
+                memories.stream().map(ConversationTurns::isTurn).toList());
+    }
 
     /**
      * Each text's embedding and its windows' vectors: none for a text that is no conversation turn

@@ -43,10 +43,10 @@ public interface MemoryRepository {
     float[] embedding(String namespace, String id);
 
     /**
-     * The stored vectors of a memory's turn windows ({@link dev.cairn.memory.TurnWindows}), empty
-     * when it has none, they are not computed yet, or it does not exist.
+     * The stored vectors of a memory's turn windows ({@link dev.cairn.memory.TurnWindows}): an
+     * empty list when it has none, empty when they are not computed yet or it does not exist.
      */
-    List<float[]> windows(String namespace, String id);
+    Optional<List<float[]>> windows(String namespace, String id);
 
     /** Memories matching {@code filter}, by id ascending; the cursor is the last id of a page. */
     Page<Memory> list(String namespace, MemoryFilter filter, PageRequest page);

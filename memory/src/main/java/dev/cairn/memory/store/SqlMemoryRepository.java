@@ -144,13 +144,15 @@ final class SqlMemoryRepository implements MemoryRepository {
     }
 
     @Override
-    public List<float[]> windows(String namespace, String id) {
+    public Optional<List<float[]>> windows(String namespace, String id) {
         return column(
                 namespace,
                 id,
                 "windows",
-                rs -> MemoryColumns.unpackWindows(rs.getBytes("windows"), dimensions),
-                List.of());
+                rs ->
+                        Optional.ofNullable(rs.getBytes("windows"))
+                                .map(packed -> MemoryColumns.unpackWindows(packed, dimensions)),
+                Optional.empty());
     }
 
     /** What a column read of one row gives. */

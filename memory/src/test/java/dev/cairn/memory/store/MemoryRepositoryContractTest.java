@@ -469,7 +469,7 @@ abstract class MemoryRepositoryContractTest {
                 List.of(new MemoryRow(m, vec(1f), List.of(vec(0.25f), vec(0.75f)))),
                 List.of());
 
-        assertThat(firstValues(repo.windows("alpha", "mem_w")))
+        assertThat(firstValues(repo.windows("alpha", "mem_w").orElseThrow()))
                 .containsExactly("0.25/" + DIMS, "0.75/" + DIMS);
         List<String> streamed = new ArrayList<>();
         repo.forEachLive("alpha", (x, v, windows) -> streamed.addAll(firstValues(windows)));
@@ -478,7 +478,7 @@ abstract class MemoryRepositoryContractTest {
 
         // a status change keeps the embedding and the windows
         repo.write("alpha", List.of(MemoryRow.keepEmbedding(m.withDisabled(true, T0))), List.of());
-        assertThat(repo.windows("alpha", "mem_w")).hasSize(2);
+        assertThat(repo.windows("alpha", "mem_w").orElseThrow()).hasSize(2);
 
         // a new embedding without windows clears them: not computed, so maintenance computes them
         repo.write("alpha", List.of(new MemoryRow(m, vec(0.5f))), List.of());
@@ -490,10 +490,12 @@ abstract class MemoryRepositoryContractTest {
         // computed windows, even none, are no longer needed; a kept embedding may take them
         repo.write("alpha", List.of(new MemoryRow(m, new float[0], List.of())), List.of());
         assertThat(repo.needingWindows("alpha", 10)).isEmpty();
+        assertThat(repo.windows("alpha", "mem_w")).hasValueSatisfying(w -> assertThat(w).isEmpty());
         assertThat(repo.embedding("alpha", "mem_w")[0]).isEqualTo(0.5f);
         repo.write(
                 "alpha", List.of(new MemoryRow(m, new float[0], List.of(vec(0.125f)))), List.of());
-        assertThat(firstValues(repo.windows("alpha", "mem_w"))).containsExactly("0.125/" + DIMS);
+        assertThat(firstValues(repo.windows("alpha", "mem_w").orElseThrow()))
+                .containsExactly("0.125/" + DIMS);
         assertThat(repo.embedding("alpha", "mem_w")[0]).isEqualTo(0.5f);
     }
 

@@ -56,6 +56,7 @@ final class ExportFileCheck {
                             throw new IllegalArgumentException(
                                     "illegal memory '" + memory.id() + "': a vector with no model");
                         }
+                        memory.windowVectors(dimensions);
                     }
 
                     @Override

@@ -22,11 +22,14 @@ final class ExportFormat {
     /** The {@code format} of the header line. */
     static final String FORMAT = "cairn-namespace-export";
 
-    /** The version this build writes. */
-    static final int VERSION = 2;
+    /** The version this build writes: 3 gives memories their turn windows' vectors. */
+    static final int VERSION = 3;
 
-    /** The versions this build reads: 1 holds only the first four record types. */
-    static final java.util.Set<Integer> READABLE = java.util.Set.of(1, 2);
+    /**
+     * The versions this build reads: 1 holds only the first four record types, 1 and 2 no turn
+     * windows.
+     */
+    static final java.util.Set<Integer> READABLE = java.util.Set.of(1, 2, 3);
 
     /** The record types of version 1, in the order an export writes them. */
     static final java.util.List<String> VERSION_1_TYPES =
@@ -36,7 +39,7 @@ final class ExportFormat {
                     ExportedConversation.TYPE,
                     ExportedEntry.TYPE);
 
-    /** The record types of version 2, in the order an export writes them. */
+    /** The record types of versions 2 and 3, in the order an export writes them. */
     static final java.util.List<String> RECORD_TYPES =
             java.util.List.of(
                     ExportedDocument.TYPE,

@@ -99,6 +99,7 @@ public final class NamespaceExport {
                                     ExportedMemory.of(
                                             m,
                                             memories.embedding(namespace, m.id()),
+                                            memories.windows(namespace, m.id()),
                                             memories.transitions(namespace, m.id()))));
             List<ConversationCopy> conversations = new ArrayList<>();
             ConversationRepository.sql(store.sql()).forEachCopy(namespace, conversations::add);

@@ -7,6 +7,7 @@ import dev.cairn.judge.store.PolicyRepository;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.StatusTransition;
 import dev.cairn.memory.proposal.ProposalRepository;
+import dev.cairn.memory.service.TurnWindowVectors;
 import dev.cairn.memory.store.MemoryRepository;
 import dev.cairn.memory.store.MemoryRow;
 import dev.cairn.retrieval.DocumentCopy;
@@ -21,9 +22,11 @@ import dev.cairn.store.Namespace;
 import dev.cairn.store.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * Reads an export file into a namespace, in two passes: the first reads every line and refuses the
@@ -239,6 +242,13 @@ public final class NamespaceImport {
         tally[4] += r.embedded();
     }
 
+    private static boolean sameVectors(Optional<List<float[]>> stored, List<float[]> given) {
+        return stored.isPresent()
+                && stored.get().size() == given.size()
+                && IntStream.range(0, given.size())
+                        .allMatch(i -> Arrays.equals(stored.get().get(i), given.get(i)));
+    }
+
     private void write(
             MemoryRepository memories,
             String namespace,
@@ -257,17 +267,22 @@ public final class NamespaceImport {
             boolean embed = !reuse && !e.deleted();
             String modelId = reuse || embed ? model.id() : "";
             Memory memory = e.memory(namespace, modelId);
+            // the file's windows go with the vector they were computed beside; without them
+            // (an older file, or windows never computed) maintenance computes them
+            List<float[]> windows = reuse ? e.windowVectors(vector.length) : null;
             List<StatusTransition> history = e.transitions();
             List<StatusTransition> stored = memories.transitions(namespace, e.id());
             Optional<Memory> existing = memories.find(namespace, e.id());
-            boolean sameVector =
+            boolean sameVectors =
                     !reuse
-                            || java.util.Arrays.equals(
-                                    memories.embedding(namespace, e.id()), vector);
+                            || Arrays.equals(memories.embedding(namespace, e.id()), vector)
+                                    && (windows == null
+                                            || sameVectors(
+                                                    memories.windows(namespace, e.id()), windows));
             if (existing.isPresent()
                     && existing.get().equals(memory)
                     && stored.size() >= history.size()
-                    && sameVector) {
+                    && sameVectors) {
                 tally[1]++;
                 continue;
             }
@@ -275,7 +290,7 @@ public final class NamespaceImport {
                 appended.addAll(history.subList(stored.size(), history.size()));
             }
             if (reuse) {
-                rows.add(new MemoryRow(memory, vector));
+                rows.add(new MemoryRow(memory, vector, windows));
                 tally[3]++;
             } else {
                 if (embed) {
@@ -285,12 +300,17 @@ public final class NamespaceImport {
             }
         }
         if (!toEmbed.isEmpty()) {
-            List<float[]> vectors =
-                    model.embedDocuments(
-                            toEmbed.stream().map(i -> rows.get(i).memory().content()).toList());
+            TurnWindowVectors.Embedded embedded =
+                    TurnWindowVectors.embed(
+                            model, toEmbed.stream().map(i -> rows.get(i).memory()).toList());
             for (int k = 0; k < toEmbed.size(); k++) {
                 int i = toEmbed.get(k);
-                rows.set(i, new MemoryRow(rows.get(i).memory(), vectors.get(k)));
+                rows.set(
+                        i,
+                        new MemoryRow(
+                                rows.get(i).memory(),
+                                embedded.vectors().get(k),
+                                embedded.windows().get(k)));
             }
             tally[4] += toEmbed.size();
         }
