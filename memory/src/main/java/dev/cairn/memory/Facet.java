@@ -142,6 +142,11 @@ public enum Facet {
         this.tells = tells;
     }
 
+    /** The facet's name in answers: {@code place}, {@code pastime}, {@code books_and_screen}. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
     /** The facets {@code text} tells of. */
     public static Set<Facet> told(String text) {
         return TELLS.find(text);

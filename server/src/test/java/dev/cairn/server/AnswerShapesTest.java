@@ -300,6 +300,7 @@ class AnswerShapesTest {
                         "partial",
                         "tookMs",
                         "people",
+                        "facets",
                         "scope",
                         "adaptation");
         assertThat(fields(recalled.at("/memories/0")))

@@ -498,6 +498,10 @@ class MemoryEndpointsTest {
         assertThat(spelled.at("/people/0/via").asText()).isEqualTo("label");
         assertThat(spelled.at("/people/0/match").asText()).isEqualTo("spelling");
         assertThat(spelled.at("/memories/0/memory/id").asText()).isEqualTo(faheem);
+        // a list question says which facets it asked for; others say none
+        assertThat(spelled.path("facets").toString()).isEqualTo("[\"place\"]");
+        assertThat(declared.path("facets").isArray()).isTrue();
+        assertThat(declared.path("facets")).isEmpty();
         // the named person's memory says how much the speaker boost added to its relevance
         JsonNode components = spelled.at("/memories/0/components");
         double speaker = components.path("boosts").path("speaker").asDouble();

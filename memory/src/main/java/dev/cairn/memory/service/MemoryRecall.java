@@ -401,6 +401,7 @@ final class MemoryRecall implements AutoCloseable {
                 partial,
                 (System.nanoTime() - started) / 1_000_000,
                 named,
+                List.copyOf(facets),
                 request.userId().isEmpty()
                         ? Namespace.RecallScope.NAMESPACE
                         : Namespace.RecallScope.USER,

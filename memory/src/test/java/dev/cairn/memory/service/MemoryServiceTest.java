@@ -577,8 +577,12 @@ class MemoryServiceTest {
                 .isCloseTo(
                         without.get(lisbon) / without.get(chat) * (1 + Boosts.DEFAULT_FACET_BONUS),
                         within(1e-9));
+        // the answer says which facets the question asked for
+        assertThat(service.recall(countries).facets())
+                .containsExactly(dev.cairn.memory.Facet.PLACE);
         // a question asking for one thing gets no facet bonus
         assertThat(relevance(one)).isEqualTo(oneWithout);
+        assertThat(service.recall(one).facets()).isEmpty();
     }
 
     @Test

@@ -9,6 +9,8 @@ import dev.cairn.server.api.view.MemoryViews;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.Namespace;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -143,6 +145,16 @@ final class RecallCommand implements Callable<Integer> {
                     person.path("name").asText(),
                     person.path("via").asText(),
                     person.path("match").asText());
+        }
+        List<String> facets = new ArrayList<>();
+        answer.path("facets").forEach(f -> facets.add(f.asText()));
+        if (!facets.isEmpty()) {
+            // what a question asking for several things gathers: memories telling of it rose
+            System.out.printf(
+                    Locale.ROOT,
+                    "gathers: %s (memories telling of %s rose)%n",
+                    String.join(", ", facets),
+                    facets.size() == 1 ? "it" : "them");
         }
         if (answer.path("memories").isEmpty()) {
             System.out.printf(

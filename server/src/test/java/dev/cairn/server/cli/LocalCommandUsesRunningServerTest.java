@@ -143,6 +143,7 @@ class LocalCommandUsesRunningServerTest {
             assertThat(o.exit()).as(o.err()).isZero();
             assertThat(o.out())
                     .contains("named: Faheem R. as Fahim (faheem, label, spelling)")
+                    .contains("gathers: place (memories telling of it rose)")
                     .contains("Istanbul");
         }
     }

@@ -7,9 +7,10 @@ import java.util.Map;
 /**
  * The answer of {@code POST recall} (also the {@code recall_memory} tool's and the command line's):
  * the scored memories, the assembled context with its token count and the memory ids per layer, and
- * the people the query named (whose memories were more relevant) with the name that matched, whose
- * memories were read ({@code scope}) and the namespace's recall adaptation it applied (the same
- * shape as retrieve's).
+ * the people the query named (whose memories were more relevant) with the name that matched, the
+ * facets a list question asked for ({@code place}, {@code pastime}, ...: memories telling of them
+ * were more relevant), whose memories were read ({@code scope}) and the namespace's recall
+ * adaptation it applied (the same shape as retrieve's).
  */
 public record RecallAnswer(
         List<Scored> memories,
@@ -19,6 +20,7 @@ public record RecallAnswer(
         boolean partial,
         long tookMs,
         List<Person> people,
+        List<String> facets,
         String scope,
         RetrieveAnswer.Adaptation adaptation) {
 

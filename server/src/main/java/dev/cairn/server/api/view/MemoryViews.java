@@ -4,6 +4,7 @@ import dev.cairn.api.view.MemoryView;
 import dev.cairn.api.view.ProposalView;
 import dev.cairn.api.view.RecallAnswer;
 import dev.cairn.memory.AssembledContext;
+import dev.cairn.memory.Facet;
 import dev.cairn.memory.Memory;
 import dev.cairn.memory.PersonNames;
 import dev.cairn.memory.ScoreComponents;
@@ -105,6 +106,7 @@ public final class MemoryViews {
                 r.partial(),
                 r.tookMillis(),
                 r.people().stream().map(MemoryViews::person).toList(),
+                r.facets().stream().map(Facet::label).toList(),
                 r.scope().label(),
                 KnowledgeViews.adaptation(r.adaptation()));
     }
