@@ -3,10 +3,8 @@ package dev.cairn.eval.locomo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,17 +24,8 @@ class LongRunningChatTest {
 
     private static final int SHORT = 25;
 
-    static Path chats() throws URISyntaxException {
-        return Path.of(LongRunningChatTest.class.getResource("/chats/long-running.json").toURI());
-    }
-
-    static int words(String text) {
-        String s = text.strip();
-        return s.isEmpty() ? 0 : s.split("\\s+").length;
-    }
-
     private static Locomo.Conversation chat() throws URISyntaxException {
-        List<Locomo.Conversation> all = Locomo.read(chats());
+        List<Locomo.Conversation> all = ChatSets.read("long-running.json");
         assertThat(all).extracting(Locomo.Conversation::sampleId).containsExactly("run-a1");
         return all.get(0);
     }
@@ -63,18 +52,15 @@ class LongRunningChatTest {
         assertThat(Duration.between(first, previous).toDays())
                 .as("days spanned")
                 .isBetween(365L, 500L);
-        Map<Integer, Integer> next = new HashMap<>();
-        for (Locomo.Turn t : c.turns()) {
-            int n = next.merge(t.session(), 1, Integer::sum);
-            assertThat(t.diaId()).isEqualTo("D" + t.session() + ":" + n);
-            assertThat(t.speaker()).isIn(c.speakerA(), c.speakerB());
-        }
+        ChatSets.assertNumberedInSessions(c);
+        assertThat(c.turns())
+                .allSatisfy(t -> assertThat(t.speaker()).isIn(c.speakerA(), c.speakerB()));
     }
 
     @Test
     void eightyQuestionsOfEveryKindWhoseEvidenceNamesTurns() throws Exception {
         Locomo.Conversation c = chat();
-        Map<String, Locomo.Turn> byId = byId(c);
+        Map<String, Locomo.Turn> byId = ChatSets.byId(c);
 
         assertThat(c.questions()).hasSize(80);
         for (Locomo.Question q : c.questions()) {
@@ -96,17 +82,12 @@ class LongRunningChatTest {
     @Test
     void multiHopQuestionsGatherTurnsFromSeveralSessions() throws Exception {
         Locomo.Conversation c = chat();
-        Map<String, Locomo.Turn> byId = byId(c);
+        Map<String, Locomo.Turn> byId = ChatSets.byId(c);
         for (Locomo.Question q : c.questions()) {
             if (q.category() != 1) {
                 continue;
             }
-            assertThat(
-                            q.evidence().stream()
-                                    .map(byId::get)
-                                    .filter(Objects::nonNull)
-                                    .map(Locomo.Turn::session)
-                                    .collect(Collectors.toSet()))
+            assertThat(ChatSets.evidenceSessions(q, byId))
                     .as(q.question())
                     .hasSizeGreaterThanOrEqualTo(2);
         }
@@ -115,18 +96,18 @@ class LongRunningChatTest {
     @Test
     void turnsAreMostlyShortWithSomeLongOnes() throws Exception {
         Locomo.Conversation c = chat();
-        long shortTurns = c.turns().stream().filter(t -> words(t.text()) <= SHORT).count();
+        long shortTurns = c.turns().stream().filter(t -> ChatSets.words(t.text()) <= SHORT).count();
         assertThat(shortTurns * 100)
                 .as("turns of at most " + SHORT + " words")
                 .isGreaterThanOrEqualTo(60L * c.turns().size());
-        long longTurns = c.turns().stream().filter(t -> words(t.text()) >= 40).count();
+        long longTurns = c.turns().stream().filter(t -> ChatSets.words(t.text()) >= 40).count();
         assertThat(longTurns).as("turns of at least 40 words").isGreaterThanOrEqualTo(15L);
     }
 
     @Test
     void evidenceIsSpreadOverEachThirdOfTheChat() throws Exception {
         Locomo.Conversation c = chat();
-        Map<String, Locomo.Turn> byId = byId(c);
+        Map<String, Locomo.Turn> byId = ChatSets.byId(c);
         List<Integer> order = List.copyOf(sessions(c).keySet());
         Map<Integer, Long> byThird =
                 c.questions().stream()
@@ -165,11 +146,5 @@ class LongRunningChatTest {
                 .collect(
                         Collectors.groupingBy(
                                 Locomo.Turn::session, TreeMap::new, Collectors.toList()));
-    }
-
-    private static Map<String, Locomo.Turn> byId(Locomo.Conversation c) {
-        Map<String, Locomo.Turn> byId = new HashMap<>();
-        c.turns().forEach(t -> byId.put(t.diaId(), t));
-        return byId;
     }
 }

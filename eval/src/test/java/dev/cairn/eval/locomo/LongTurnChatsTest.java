@@ -2,14 +2,10 @@ package dev.cairn.eval.locomo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,25 +20,16 @@ class LongTurnChatsTest {
 
     private static final int LONG = 80;
 
-    static Path chats() throws URISyntaxException {
-        return Path.of(LongTurnChatsTest.class.getResource("/chats/long-turns.json").toURI());
-    }
-
-    static int words(String text) {
-        String s = text.strip();
-        return s.isEmpty() ? 0 : s.split("\\s+").length;
-    }
-
     @Test
     void fourDatedConversationsWhoseEvidenceAllNamesTurns() throws Exception {
-        List<Locomo.Conversation> all = Locomo.read(chats());
+        List<Locomo.Conversation> all = ChatSets.read("long-turns.json");
 
         assertThat(all)
                 .extracting(Locomo.Conversation::sampleId)
                 .containsExactly("long-a1", "long-b1", "long-a2", "long-b2");
         int questions = 0;
         for (Locomo.Conversation c : all) {
-            Map<String, Locomo.Turn> byId = byId(c);
+            Map<String, Locomo.Turn> byId = ChatSets.byId(c);
             assertThat(c.turns()).as(c.sampleId()).hasSizeBetween(90, 140);
             assertThat(c.turns().stream().map(Locomo.Turn::session).distinct().count())
                     .as(c.sampleId())
@@ -50,11 +37,7 @@ class LongTurnChatsTest {
             assertThat(c.turns())
                     .allSatisfy(
                             t -> assertThat(t.at()).isAfter(Instant.parse("2023-01-01T00:00:00Z")));
-            Map<Integer, Integer> next = new HashMap<>();
-            for (Locomo.Turn t : c.turns()) {
-                int n = next.merge(t.session(), 1, Integer::sum);
-                assertThat(t.diaId()).isEqualTo("D" + t.session() + ":" + n);
-            }
+            ChatSets.assertNumberedInSessions(c);
             for (Locomo.Question q : c.questions()) {
                 assertThat(byId.keySet())
                         .as(c.sampleId() + ": " + q.question())
@@ -68,20 +51,22 @@ class LongTurnChatsTest {
 
     @Test
     void turnsAreLongAndSoAreTheTurnsQuestionsNeed() throws Exception {
-        for (Locomo.Conversation c : Locomo.read(chats())) {
-            long longTurns = c.turns().stream().filter(t -> words(t.text()) >= LONG).count();
+        for (Locomo.Conversation c : ChatSets.read("long-turns.json")) {
+            long longTurns =
+                    c.turns().stream().filter(t -> ChatSets.words(t.text()) >= LONG).count();
             assertThat(longTurns * 100)
                     .as(c.sampleId() + ": turns of at least " + LONG + " words")
                     .isGreaterThanOrEqualTo(70L * c.turns().size());
 
-            Map<String, Locomo.Turn> byId = byId(c);
+            Map<String, Locomo.Turn> byId = ChatSets.byId(c);
             List<Locomo.Turn> evidence =
                     c.questions().stream()
                             .flatMap(q -> q.evidence().stream())
                             .map(byId::get)
                             .filter(Objects::nonNull)
                             .toList();
-            long longEvidence = evidence.stream().filter(t -> words(t.text()) >= LONG).count();
+            long longEvidence =
+                    evidence.stream().filter(t -> ChatSets.words(t.text()) >= LONG).count();
             assertThat(longEvidence * 100)
                     .as(c.sampleId() + ": evidence turns of at least " + LONG + " words")
                     .isGreaterThanOrEqualTo(75L * evidence.size());
@@ -90,18 +75,13 @@ class LongTurnChatsTest {
 
     @Test
     void multiHopQuestionsGatherTurnsFromSeveralSessions() throws Exception {
-        for (Locomo.Conversation c : Locomo.read(chats())) {
-            Map<String, Locomo.Turn> byId = byId(c);
+        for (Locomo.Conversation c : ChatSets.read("long-turns.json")) {
+            Map<String, Locomo.Turn> byId = ChatSets.byId(c);
             List<Locomo.Question> multiHop =
                     c.questions().stream().filter(q -> q.category() == 1).toList();
             assertThat(multiHop).as(c.sampleId()).hasSizeGreaterThanOrEqualTo(12);
             for (Locomo.Question q : multiHop) {
-                assertThat(
-                                q.evidence().stream()
-                                        .map(byId::get)
-                                        .filter(Objects::nonNull)
-                                        .map(Locomo.Turn::session)
-                                        .collect(Collectors.toSet()))
+                assertThat(ChatSets.evidenceSessions(q, byId))
                         .as(c.sampleId() + ": " + q.question())
                         .hasSizeGreaterThanOrEqualTo(2);
             }
@@ -110,22 +90,10 @@ class LongTurnChatsTest {
 
     @Test
     void peopleAreCalledByNamesTheirSpeakerLabelsDoNotCarry() throws Exception {
-        for (Locomo.Conversation c : Locomo.read(chats())) {
-            long namedByLabel =
-                    c.questions().stream()
-                            .filter(
-                                    q ->
-                                            q.question().contains(c.speakerA())
-                                                    || q.question().contains(c.speakerB()))
-                            .count();
+        for (Locomo.Conversation c : ChatSets.read("long-turns.json")) {
+            long namedByLabel = ChatSets.questionsNamingALabel(c);
             // questions name people as they call each other ("Fi", "Callum"), not "fi.mcn"
             assertThat(namedByLabel * 2).as(c.sampleId()).isLessThan(c.questions().size());
         }
-    }
-
-    private static Map<String, Locomo.Turn> byId(Locomo.Conversation c) {
-        Map<String, Locomo.Turn> byId = new HashMap<>();
-        c.turns().forEach(t -> byId.put(t.diaId(), t));
-        return byId;
     }
 }

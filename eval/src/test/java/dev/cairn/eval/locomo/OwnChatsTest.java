@@ -2,10 +2,7 @@ package dev.cairn.eval.locomo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -17,21 +14,16 @@ import org.junit.jupiter.api.Test;
  */
 class OwnChatsTest {
 
-    static Path chats() throws URISyntaxException {
-        return Path.of(OwnChatsTest.class.getResource("/chats/chats.json").toURI());
-    }
-
     @Test
     void sixDatedConversationsWhoseEvidenceAllNamesTurns() throws Exception {
-        List<Locomo.Conversation> all = Locomo.read(chats());
+        List<Locomo.Conversation> all = ChatSets.read("chats.json");
 
         assertThat(all)
                 .extracting(Locomo.Conversation::sampleId)
                 .containsExactly("chat-a1", "chat-b1", "chat-c1", "chat-a2", "chat-b2", "chat-c2");
         int questions = 0;
         for (Locomo.Conversation c : all) {
-            Set<String> ids = new HashSet<>();
-            c.turns().forEach(t -> ids.add(t.diaId()));
+            Set<String> ids = ChatSets.byId(c).keySet();
             assertThat(c.turns()).hasSizeGreaterThan(250);
             assertThat(c.turns())
                     .allSatisfy(
@@ -46,14 +38,8 @@ class OwnChatsTest {
 
     @Test
     void peopleAreCalledByNamesTheirSpeakerLabelsDoNotCarry() throws Exception {
-        for (Locomo.Conversation c : Locomo.read(chats())) {
-            long namedByLabel =
-                    c.questions().stream()
-                            .filter(
-                                    q ->
-                                            q.question().contains(c.speakerA())
-                                                    || q.question().contains(c.speakerB()))
-                            .count();
+        for (Locomo.Conversation c : ChatSets.read("chats.json")) {
+            long namedByLabel = ChatSets.questionsNamingALabel(c);
             // most questions name a person by a chat name ("Tommy" for tomasz_k), not the label
             assertThat(namedByLabel).as(c.sampleId()).isLessThan(c.questions().size() / 2);
             long multiHop = c.questions().stream().filter(q -> q.category() == 1).count();
