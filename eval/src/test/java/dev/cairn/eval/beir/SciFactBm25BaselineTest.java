@@ -39,7 +39,9 @@ class SciFactBm25BaselineTest {
 
     private static Path data() {
         Optional<Path> dir = SciFact.dir();
-        assumeTrue(dir.isPresent(), "SciFact not found; set -Dcairn.datasets=DIR");
+        assumeTrue(
+                dir.isPresent(),
+                "on demand: SciFact not found; pass -Dcairn.datasets=DIR, the folder holding scifact/");
         return dir.get();
     }
 
@@ -53,7 +55,10 @@ class SciFactBm25BaselineTest {
     }
 
     @Test
-    @EnabledIfSystemProperty(named = "cairn.quality", matches = "true")
+    @EnabledIfSystemProperty(
+            named = "cairn.quality",
+            matches = "true",
+            disabledReason = "on demand (chunks the whole corpus): pass -Dcairn.quality=true")
     void bm25OverDefaultChunksKeepsDocumentLevelQuality() {
         Metrics.Summary s =
                 SciFact.run(

@@ -26,7 +26,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *     -Dcairn.eval.scifact=/work/shared/datasets/scifact-claims -Dcairn.eval.scifact.every=6
  * }</pre>
  */
-@EnabledIfSystemProperty(named = "cairn.eval.scifact", matches = ".+")
+@EnabledIfSystemProperty(
+        named = "cairn.eval.scifact",
+        matches = ".+",
+        disabledReason =
+                "on demand (minutes of BERT): pass -Dcairn.eval.scifact=DIR, the SciFact claims"
+                        + " folder (docs/judge.md)")
 class SciFactEvaluationTest {
 
     /** Macro-F1 of the lexical similarity at its calibrated thresholds, measured on train. */

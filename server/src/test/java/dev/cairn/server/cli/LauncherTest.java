@@ -63,7 +63,8 @@ class LauncherTest {
         target = Files.createDirectories(root.resolve("server/target"));
         launcher = root.resolve("cairn");
         Files.copy(repo.resolve("cairn"), launcher, StandardCopyOption.COPY_ATTRIBUTES);
-        for (String script : List.of("scripts/find-jdk.sh", "scripts/run-jar.sh")) {
+        for (String script :
+                List.of("scripts/find-jdk.sh", "scripts/run-jar.sh", "scripts/TestSummary.java")) {
             Files.copy(
                     repo.resolve(script), root.resolve(script), StandardCopyOption.COPY_ATTRIBUTES);
         }
@@ -278,6 +279,67 @@ class LauncherTest {
             server.destroyForcibly();
             server.waitFor(30, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * {@code ./cairn test} runs Maven's {@code verify} and then says what Maven's log does not: how
+     * long the run took, its slowest classes and each skipped test's reason, from the reports this
+     * run wrote (an older report is not counted); Maven's exit status is the launcher's. Maven here
+     * is the checkout's {@code mvnw}, replaced by a script that writes two reports as Surefire does
+     * and fails.
+     */
+    @Test
+    void theTestCommandEndsWithItsTimeSlowestClassesAndEverySkipsReason() throws Exception {
+        Path root = launcher.getParent();
+        Path reports = Files.createDirectories(root.resolve("memory/target/surefire-reports"));
+        Path stale = reports.resolve("TEST-dev.cairn.memory.OldTest.xml");
+        Files.writeString(
+                stale, "<testsuite name=\"dev.cairn.memory.OldTest\" time=\"99\" tests=\"5\"/>");
+        Files.setLastModifiedTime(
+                stale,
+                java.nio.file.attribute.FileTime.fromMillis(
+                        System.currentTimeMillis() - 3_600_000));
+        Path mvnw = root.resolve("mvnw");
+        Files.writeString(
+                mvnw,
+                """
+                #!/usr/bin/env bash
+                echo "maven: $*"
+                d="$(dirname "$0")/memory/target/surefire-reports"
+                cat > "$d/TEST-dev.cairn.memory.SlowTest.xml" <<'XML'
+                <testsuite name="dev.cairn.memory.SlowTest" time="12.5" tests="3">
+                  <testcase name="a" classname="dev.cairn.memory.SlowTest" time="12"/>
+                  <testcase name="b" classname="dev.cairn.memory.SlowTest" time="0">
+                    <skipped message="on demand: pass -Dx=DIR"/>
+                  </testcase>
+                  <testcase name="c" classname="dev.cairn.memory.SlowTest" time="0">
+                    <skipped message="on demand: pass -Dx=DIR"/>
+                  </testcase>
+                </testsuite>
+                XML
+                cat > "$d/TEST-dev.cairn.memory.QuickTest.xml" <<'XML'
+                <testsuite name="dev.cairn.memory.QuickTest" time="0.4" tests="2">
+                  <testcase name="d" classname="dev.cairn.memory.QuickTest" time="0">
+                    <skipped type="org.opentest4j.TestAbortedException"><![CDATA[org.opentest4j.TestAbortedException: Assumption failed: skipped: needs AMX
+                	at org.junit.jupiter.api.Assumptions.throwAssumptionFailed(Assumptions.java:340)
+                ]]></skipped>
+                  </testcase>
+                </testsuite>
+                XML
+                exit 1
+                """);
+        assertThat(mvnw.toFile().setExecutable(true)).isTrue();
+        Run run = cairn(Map.of(), "test", "-pl", "memory");
+        assertThat(run.exit()).as(run.err()).isEqualTo(1);
+        assertThat(run.out())
+                .contains("maven: -B -f " + root.resolve("pom.xml") + " verify -pl memory")
+                .containsPattern("cairn test: 5 tests in 2 classes, 0 min \\d\\d s")
+                .contains("slowest classes: SlowTest 13 s, QuickTest 0 s")
+                .contains(
+                        "  skipped 3:\n"
+                                + "    1 in QuickTest: needs AMX\n"
+                                + "    2 in SlowTest: on demand: pass -Dx=DIR\n")
+                .doesNotContain("OldTest", "at org.junit");
     }
 
     /** The holder {@link ServerMarker#holder} finds for a marker naming {@code pid}. */
