@@ -101,6 +101,8 @@ public final class TestSummary {
         if (text.isBlank()) {
             text = skip.getTextContent().strip().lines().findFirst().orElse("");
         }
+        // a JUnit condition puts its disabledReason after its own message and " ==> "
+        text = text.replaceFirst("^.* ==> ", "");
         text = text.replaceFirst("^org\\.opentest4j\\.TestAbortedException: ", "");
         text = text.replaceFirst("^Assumption failed: ", "").replaceFirst("^skipped: ", "");
         return text.isBlank() ? "(no reason given)" : text;

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * writes are delayed by at most a second, and the busy namespace's first search answers within its
  * dense deadline. {@link PostgresNamespaceFairnessTest} runs the same on PostgreSQL.
  */
+// its bounds are on a machine whose cores the server shares with nothing else: run after the
+// other classes, alone (pom.xml, the "quiet" tests)
+@Tag("quiet")
 class NamespaceFairnessTest {
 
     static final String A = CairnCalls.ADMIN;

@@ -313,7 +313,7 @@ class LauncherTest {
                     <skipped message="on demand: pass -Dx=DIR"/>
                   </testcase>
                   <testcase name="c" classname="dev.cairn.memory.SlowTest" time="0">
-                    <skipped message="on demand: pass -Dx=DIR"/>
+                    <skipped message="System property [x] does not exist ==> on demand: pass -Dx=DIR"/>
                   </testcase>
                 </testsuite>
                 XML
