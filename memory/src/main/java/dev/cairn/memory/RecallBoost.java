@@ -22,6 +22,12 @@ public enum RecallBoost {
     SESSION,
     /** The other speaker's found turn right before or after a matching turn shares its match. */
     EXCHANGE,
+    /**
+     * The memory is a brief conversation turn within two turns of one of the best-matching brief
+     * turns of its session, and was found itself: in a chat of short messages one thought is sent
+     * in several, so each found message of such a burst is as relevant as its best-matching one.
+     */
+    BURST,
     /** The memory is a turn of the person the question names. */
     SPEAKER,
     /** A list question asks for a facet (places, food, ...) the memory tells of. */

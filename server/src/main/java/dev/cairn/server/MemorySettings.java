@@ -56,7 +56,10 @@ public final class MemorySettings {
                                         .orElse(boosts.briefTurns().discount()),
                                 m.get("recall.brief-turn-words")
                                         .asInt()
-                                        .orElse(boosts.briefTurns().words()))),
+                                        .orElse(boosts.briefTurns().words()),
+                                m.get("recall.brief-bursts")
+                                        .asBoolean()
+                                        .orElse(boosts.briefTurns().bursts()))),
                 new MemoryServiceConfig.Maintenance(
                         m.get("maintenance.user-cap").asInt().orElse(maintenance.userCap()),
                         Duration.ofSeconds(

@@ -515,6 +515,7 @@ class MemoryEndpointsTest {
                                                 "time",
                                                 "session",
                                                 "exchange",
+                                                "burst",
                                                 "speaker",
                                                 "facet")
                                         .contains(b));

@@ -67,18 +67,20 @@ import java.util.function.Predicate;
  * found conversation turn gets {@link MemoryServiceConfig.Boosts#sessionShare()} of the best
  * relevance among its session's found turns on top of its own, then a turn's found neighbours in
  * its session that the other speaker said get {@link MemoryServiceConfig.Boosts#exchangeShare()} of
- * its relevance (an exchange spreads over several turns); then a memory of a person the query names
- * by any of their names ({@link PersonNames}) is {@link MemoryServiceConfig.Boosts#speakerBonus()}
- * more relevant ({@link MemoryServiceConfig.Boosts#listSpeakerBonus()} when the query asks for
- * several things, {@link SpeakerQuery}); last, for such a query, a memory that tells of a facet it
- * asks for ({@link Facet}) is {@link MemoryServiceConfig.Boosts#facetBonus()} more, and a
- * conversation turn of few words less ({@link MemoryServiceConfig.BriefTurns}). None of these caps
- * at 1: when the largest relevance is above 1, every relevance is divided by it, which keeps their
- * order. BM25 searches the memories' informal-spelling copies ({@link
- * dev.cairn.memory.InformalText}) for the query without its question words ({@link QuestionWords},
- * unless {@link MemoryServiceConfig.Recall#dropQuestionWords()} is off) and without the words that
- * named a person (their memories get the bonus; in BM25 the name matches the turns that call them).
- * {@link RecallScorer} adds recency, type and confidence on top.
+ * its relevance (an exchange spreads over several turns), and the found brief turns of a burst
+ * around one of the best-matching brief turns its relevance ({@link
+ * MemoryServiceConfig.BriefTurns#bursts()}); then a memory of a person the query names by any of
+ * their names ({@link PersonNames}) is {@link MemoryServiceConfig.Boosts#speakerBonus()} more
+ * relevant ({@link MemoryServiceConfig.Boosts#listSpeakerBonus()} when the query asks for several
+ * things, {@link SpeakerQuery}); last, for such a query, a memory that tells of a facet it asks for
+ * ({@link Facet}) is {@link MemoryServiceConfig.Boosts#facetBonus()} more, and a conversation turn
+ * of few words less ({@link MemoryServiceConfig.BriefTurns}). None of these caps at 1: when the
+ * largest relevance is above 1, every relevance is divided by it, which keeps their order. BM25
+ * searches the memories' informal-spelling copies ({@link dev.cairn.memory.InformalText}) for the
+ * query without its question words ({@link QuestionWords}, unless {@link
+ * MemoryServiceConfig.Recall#dropQuestionWords()} is off) and without the words that named a person
+ * (their memories get the bonus; in BM25 the name matches the turns that call them). {@link
+ * RecallScorer} adds recency, type and confidence on top.
  *
  * <p>Thread-safe. Owns the executors the signals and the recall bookkeeping run on.
  */
@@ -321,6 +323,9 @@ final class MemoryRecall implements AutoCloseable {
         if (config.boosts().exchangeShare() > 0) {
             found = withExchanges(ns, found);
         }
+        if (config.boosts().briefTurns().bursts()) {
+            found = withBursts(ns, found, table);
+        }
         // after the session lift and the exchange share: the named person's own turns rise above
         // the other speaker's replies that the exchange lifted beside them
         if (!named.isEmpty()) {
@@ -464,6 +469,62 @@ final class MemoryRecall implements AutoCloseable {
                         && own.relevance() < shared
                         && !own.memory().scope().userId().equals(c.memory().scope().userId())) {
                     best.put(own.memory().id(), own.lift(RecallBoost.EXCHANGE, shared));
+                }
+            }
+        }
+        return new ArrayList<>(best.values());
+    }
+
+    /** How many of a recall's best-matching brief turns share their match with their burst. */
+    static final int BURST_SOURCES = 5;
+
+    /** How far from such a turn, in turns of its session either way, its burst reaches. */
+    static final int BURST_REACH = 2;
+
+    /**
+     * {@code found} with each found brief turn within {@link #BURST_REACH} turns of one of the
+     * {@link #BURST_SOURCES} best-matching found brief turns raised to that turn's relevance, where
+     * that is more than its own (either speaker: a burst is often one person's messages). Brief is
+     * {@link MemoryServiceConfig.BriefTurns#brief}; a turn that was not found is not raised, as in
+     * {@link #withExchanges}: a filler beside the answer must not ride it into the top.
+     */
+    private List<Candidate> withBursts(
+            String ns, List<Candidate> found, Map<String, MemoryIndexes.Entry> table) {
+        MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
+        Predicate<Candidate> briefTurn =
+                c -> {
+                    MemoryIndexes.Entry e = table.get(c.memory().id());
+                    return e != null
+                            && ConversationTurns.isTurn(c.memory())
+                            && brief.brief(e.ownWords());
+                };
+        List<Candidate> sources =
+                found.stream()
+                        .filter(briefTurn)
+                        .sorted(Comparator.comparingDouble(Candidate::relevance).reversed())
+                        .limit(BURST_SOURCES)
+                        .toList();
+        if (sources.isEmpty()) {
+            return found;
+        }
+        ConversationTurns turns = indexes.turns(ns);
+        Map<String, Candidate> best = new HashMap<>();
+        found.forEach(c -> best.put(c.memory().id(), c));
+        for (Candidate source : sources) {
+            for (boolean before : new boolean[] {true, false}) {
+                String id = source.memory().id();
+                for (int step = 0; step < BURST_REACH; step++) {
+                    Optional<String> next = before ? turns.before(id) : turns.after(id);
+                    if (next.isEmpty()) {
+                        break;
+                    }
+                    id = next.get();
+                    Candidate own = best.get(id);
+                    if (own != null
+                            && own.relevance() < source.relevance()
+                            && briefTurn.test(own)) {
+                        best.put(id, own.lift(RecallBoost.BURST, source.relevance()));
+                    }
                 }
             }
         }

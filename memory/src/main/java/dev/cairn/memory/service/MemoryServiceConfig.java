@@ -398,10 +398,28 @@ public record MemoryServiceConfig(
      * @param discount the share of its relevance a turn of no words loses, in [0, 1); 0 turns it
      *     off
      * @param words turns with at least this many words keep their relevance, >= 1
+     * @param bursts whether brief turns share their best match within a burst: before the discount,
+     *     each found brief turn within two turns (either speaker) of one of the five best-matching
+     *     brief turns of a recall is raised to that turn's relevance. In a chat of short messages
+     *     one thought is sent in several ("went to oslo for the festival" / "the live show was on
+     *     thursday night" / "200 people"), and the message that answers shares the question's words
+     *     less than the one beside it. Long turns neither give nor take. Chosen on the tuning parts
+     *     of the four kinds of conversation (see docs/memory.md)
      */
-    public record BriefTurns(double discount, int words) {
+    public record BriefTurns(double discount, int words, boolean bursts) {
         public static final double DEFAULT_DISCOUNT = 0.3;
         public static final int DEFAULT_WORDS = 10;
+
+        /**
+         * Whether brief turns of one burst share their best match ({@code recall.brief-bursts},
+         * true; {@link dev.cairn.memory.RecallBoost#BURST}).
+         */
+        public static final boolean DEFAULT_BURSTS = true;
+
+        /** The discount, with bursts at their default. */
+        public BriefTurns(double discount, int words) {
+            this(discount, words, DEFAULT_BURSTS);
+        }
 
         public BriefTurns {
             if (!(discount >= 0 && discount < 1)) {
@@ -415,12 +433,21 @@ public record MemoryServiceConfig(
         }
 
         public static BriefTurns defaults() {
-            return new BriefTurns(DEFAULT_DISCOUNT, DEFAULT_WORDS);
+            return new BriefTurns(DEFAULT_DISCOUNT, DEFAULT_WORDS, DEFAULT_BURSTS);
         }
 
-        /** No discount: every turn keeps its relevance. */
+        /** No discount and no bursts: every turn keeps its relevance. */
         public static BriefTurns off() {
-            return new BriefTurns(0, 1);
+            return new BriefTurns(0, 1, false);
+        }
+
+        public BriefTurns withBursts(boolean share) {
+            return new BriefTurns(discount, words, share);
+        }
+
+        /** Whether a turn whose own line has {@code ownWords} words is brief. */
+        public boolean brief(int ownWords) {
+            return ownWords < words;
         }
 
         /** What a turn of {@code ownWords} words keeps of its relevance, in (0, 1]. */

@@ -12,6 +12,7 @@ import dev.cairn.memory.MemoryLifecycle;
 import dev.cairn.memory.MemoryStatus;
 import dev.cairn.memory.MemoryType;
 import dev.cairn.memory.NewMemory;
+import dev.cairn.memory.RecallBoost;
 import dev.cairn.memory.Scope;
 import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.StatusTransition;
@@ -608,19 +609,9 @@ class MemoryServiceTest {
         RecallRequest weekends =
                 RecallRequest.of("team", "What does Tom do on weekends?")
                         .withMode(RecallMode.LEXICAL);
-        MemoryServiceConfig base =
-                unscheduled().withBoosts(everyTurnAlike().withSessionShare(0).withExchangeShare(0));
-        service.close();
-        service = open(base);
-        Map<String, Double> without = relevance(weekends);
-        service.close();
-        service =
-                open(
-                        base.withBoosts(
-                                base.boosts()
-                                        .withBriefTurns(
-                                                MemoryServiceConfig.BriefTurns.defaults())));
-        Map<String, Double> with = relevance(weekends);
+        Compared compared = withBriefTurns(weekends, MemoryServiceConfig.BriefTurns.defaults());
+        Map<String, Double> without = compared.without();
+        Map<String, Double> with = compared.with();
 
         // BM25 prefers the shorter exchange; the reaction's three words say nothing
         assertThat(without.get(reaction)).isGreaterThan(without.get(answer));
@@ -632,6 +623,50 @@ class MemoryServiceTest {
         // a memory that is no conversation turn keeps its relevance however short
         assertThat(with.get(note) / with.get(answer))
                 .isCloseTo(without.get(note) / without.get(answer), within(1e-9));
+    }
+
+    @Test
+    void aBriefTurnsFoundNeighboursInItsBurstShareItsMatchButLongAndFartherTurnsDoNot() {
+        // one thought in several short messages: the second tells of the festival too
+        String oslo = say("s1", "Hat", 0, "oslo festival was so good");
+        String show = say("s1", "Hat", 1, "live show thursday, the festival crowd loved it");
+        String filler = say("s1", "Sol", 2, "ahh");
+        String longTurn =
+                say(
+                        "s1",
+                        "Sol",
+                        3,
+                        "that sounds brilliant, I have wanted to see a festival up there for years"
+                                + " and never managed it");
+        // three turns from the best match, and no closer to another found brief turn than two
+        String far = say("s1", "Hat", 4, "festival tents smelled of rain, the whole festival");
+        RecallRequest festival =
+                RecallRequest.of("team", "oslo festival").withMode(RecallMode.LEXICAL);
+        // bursts alone: no discount, so each relevance is its match or the burst's
+        Compared compared =
+                withBriefTurns(festival, new MemoryServiceConfig.BriefTurns(0, 10, true));
+        Map<String, Double> without = compared.without();
+        Map<String, Double> with = compared.with();
+        RecallResult recalled = service.recall(festival);
+
+        assertThat(without.get(show)).isLessThan(without.get(oslo));
+        assertThat(with.get(show)).isCloseTo(with.get(oslo), within(1e-12));
+        assertThat(
+                        recalled.memories().stream()
+                                .filter(m -> m.id().equals(show))
+                                .findFirst()
+                                .orElseThrow()
+                                .components()
+                                .boosts())
+                .containsOnlyKeys(RecallBoost.BURST);
+        // a long turn holds its own thought; a turn three away from the best match is another
+        assertThat(with.get(longTurn) / with.get(oslo))
+                .isCloseTo(without.get(longTurn) / without.get(oslo), within(1e-9));
+        assertThat(with.get(far) / with.get(oslo))
+                .isCloseTo(without.get(far) / without.get(oslo), within(1e-9));
+        // a turn that was not found is not carried in
+        assertThat(with).doesNotContainKey(filler);
+        assertThat(without).doesNotContainKey(filler);
     }
 
     @Test
@@ -827,6 +862,24 @@ class MemoryServiceTest {
                                             / (config.recall().denseWeight()
                                                     + config.recall().lexicalWeight()));
                 });
+    }
+
+    /** A query's relevances by memory id before and after a change of configuration. */
+    private record Compared(Map<String, Double> without, Map<String, Double> with) {}
+
+    /**
+     * {@code request}'s relevances with neither session nor exchange share nor any brief-turn rule,
+     * then with {@code brief}; the service is left open on the second configuration.
+     */
+    private Compared withBriefTurns(RecallRequest request, MemoryServiceConfig.BriefTurns brief) {
+        MemoryServiceConfig base =
+                unscheduled().withBoosts(everyTurnAlike().withSessionShare(0).withExchangeShare(0));
+        service.close();
+        service = open(base);
+        Map<String, Double> without = relevance(request);
+        service.close();
+        service = open(base.withBoosts(base.boosts().withBriefTurns(brief)));
+        return new Compared(without, relevance(request));
     }
 
     private Map<String, Double> relevance(RecallRequest request) {

@@ -222,6 +222,27 @@ class RecallScoreComponentsTest {
                             .as("session of %s", what)
                             .isCloseTo(config.boosts().sessionShare() * best, within(EXACT));
                 }
+                case BURST -> {
+                    // raised to the relevance of a found brief turn of its session, itself brief
+                    double raised = before + added;
+                    MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
+                    assertThat(TranscriptLine.last(what).words()).isLessThan(brief.words());
+                    assertThat(added).as("burst of %s", what).isPositive();
+                    assertThat(r.memories())
+                            .as("the brief turn whose match lifted %s", what)
+                            .anySatisfy(
+                                    o -> {
+                                        assertThat(sameSession(o, m)).isTrue();
+                                        assertThat(
+                                                        TranscriptLine.last(o.memory().content())
+                                                                .words())
+                                                .isLessThan(brief.words());
+                                        assertThat(raised)
+                                                .isCloseTo(
+                                                        before(o.components(), RecallBoost.BURST),
+                                                        within(EXACT));
+                                    });
+                }
                 case EXCHANGE -> {
                     // raised to a share of a found neighbour's relevance, the other speaker's
                     double raised = before + added;

@@ -198,6 +198,17 @@ final class EvalLocomoCommand implements Callable<Integer> {
     List<Double> briefTurn;
 
     @Option(
+            names = "--brief-bursts",
+            paramLabel = "BOOL",
+            arity = "1",
+            description =
+                    "found brief turns within two turns of one of the five best-matching brief"
+                            + " turns are raised to its relevance (default "
+                            + MemoryServiceConfig.BriefTurns.DEFAULT_BURSTS
+                            + "; false turns it off)")
+    Boolean briefBursts;
+
+    @Option(
             names = "--one-namespace",
             description =
                     "import every conversation into one namespace (locomo-all) and recall each"
@@ -308,7 +319,12 @@ final class EvalLocomoCommand implements Callable<Integer> {
             boosts =
                     boosts.withBriefTurns(
                             new MemoryServiceConfig.BriefTurns(
-                                    briefTurn.get(0), briefTurn.get(1).intValue()));
+                                    briefTurn.get(0),
+                                    briefTurn.get(1).intValue(),
+                                    boosts.briefTurns().bursts()));
+        }
+        if (briefBursts != null) {
+            boosts = boosts.withBriefTurns(boosts.briefTurns().withBursts(briefBursts));
         }
         if (speakerBonus != null) {
             if (speakerBonus.size() != 2) {
@@ -436,6 +452,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     List.of(
                             config.boosts().briefTurns().discount(),
                             config.boosts().briefTurns().words()));
+            out.put("briefBursts", config.boosts().briefTurns().bursts());
             out.put(
                     "weights",
                     Map.of(
