@@ -1,6 +1,7 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -29,12 +30,19 @@ public final class TestSummary {
         long started = Long.parseLong(args[1]);
         List<Suite> suites = new ArrayList<>();
         Map<String, Integer> skipped = new TreeMap<>();
+        int unreadable = 0;
         for (Path report : reports(root, started)) {
-            Element suite =
-                    DocumentBuilderFactory.newInstance()
-                            .newDocumentBuilder()
-                            .parse(report.toFile())
-                            .getDocumentElement();
+            Element suite;
+            try {
+                suite =
+                        DocumentBuilderFactory.newInstance()
+                                .newDocumentBuilder()
+                                .parse(report.toFile())
+                                .getDocumentElement();
+            } catch (Exception e) {
+                unreadable++; // half-written by a run that was stopped; the others still count
+                continue;
+            }
             String name = suite.getAttribute("name");
             suites.add(
                     new Suite(
@@ -62,6 +70,9 @@ public final class TestSummary {
         if (!suites.isEmpty()) {
             System.out.println("  slowest classes: " + slowest);
         }
+        if (unreadable > 0) {
+            System.out.println("  " + unreadable + " report(s) could not be read");
+        }
         int skips = skipped.values().stream().mapToInt(Integer::intValue).sum();
         if (skips > 0) {
             System.out.println("  skipped " + skips + ":");
@@ -69,22 +80,35 @@ public final class TestSummary {
         }
     }
 
-    /** The XML reports of the classes run since {@code started}, in every module. */
+    /**
+     * The XML reports of the classes run since {@code started}: those of every module, {@code
+     * MODULE/target/surefire-reports} and {@code GROUP/MODULE/target/surefire-reports} (where
+     * {@code .ci/run} looks too).
+     */
     private static List<Path> reports(Path root, long started) throws IOException {
-        try (Stream<Path> files = Files.walk(root, 6)) {
-            return files.filter(
-                            p ->
-                                    p.getFileName().toString().startsWith("TEST-")
-                                            && p.getFileName().toString().endsWith(".xml")
-                                            && p.getParent()
-                                                    .getFileName()
-                                                    .toString()
-                                                    .equals("surefire-reports")
-                                            && !p.toString().contains("node_modules"))
-                    .filter(p -> modifiedSince(p, started))
-                    .sorted()
-                    .toList();
+        List<Path> found = new ArrayList<>();
+        for (String pattern : List.of("*/target/surefire-reports", "*/*/target/surefire-reports")) {
+            PathMatcher folder = root.getFileSystem().getPathMatcher("glob:" + pattern);
+            try (Stream<Path> dirs = Files.walk(root, 4)) {
+                for (Path dir :
+                        dirs.filter(d -> folder.matches(root.relativize(d)))
+                                .filter(Files::isDirectory)
+                                .toList()) {
+                    try (Stream<Path> files = Files.list(dir)) {
+                        files.filter(
+                                        p ->
+                                                p.getFileName().toString().startsWith("TEST-")
+                                                        && p.getFileName()
+                                                                .toString()
+                                                                .endsWith(".xml"))
+                                .filter(p -> modifiedSince(p, started))
+                                .forEach(found::add);
+                    }
+                }
+            }
         }
+        found.sort(null);
+        return found;
     }
 
     private static boolean modifiedSince(Path p, long started) {

@@ -23,9 +23,9 @@ public enum RecallBoost {
     /** The other speaker's found turn right before or after a matching turn shares its match. */
     EXCHANGE,
     /**
-     * The memory is a brief conversation turn within two turns of one of the best-matching brief
+     * The memory is a brief conversation turn within two turns of one of the most relevant brief
      * turns of its session, and was found itself: in a chat of short messages one thought is sent
-     * in several, so each found message of such a burst is as relevant as its best-matching one.
+     * in several, so each found message of such a burst is as relevant as its most relevant one.
      */
     BURST,
     /** The memory is a turn of the person the question names. */

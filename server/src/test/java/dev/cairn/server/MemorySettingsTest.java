@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.memory.service.MemoryServiceConfig;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,12 @@ import org.junit.jupiter.api.Test;
 class MemorySettingsTest {
 
     @Test
-    void applicationYamlGivesTheBriefTurnDefaultsAndEachKeyOverridesOne() {
+    void applicationYamlGivesTheBriefTurnDefaultsAndItsKeysOverrideThem() {
+        // each key is written out in application.yaml, where operators look for it
+        Config yaml = config(Map.of()).get("cairn.memory.recall");
+        for (String key : List.of("brief-turn-discount", "brief-turn-words", "brief-bursts")) {
+            assertThat(yaml.get(key).exists()).as(key).isTrue();
+        }
         MemoryServiceConfig.BriefTurns shipped = settings(Map.of()).boosts().briefTurns();
         assertThat(shipped).isEqualTo(MemoryServiceConfig.BriefTurns.defaults());
         assertThat(shipped.bursts()).isTrue();
@@ -35,14 +41,16 @@ class MemorySettingsTest {
     }
 
     private static MemoryServiceConfig settings(Map<String, String> overrides) {
-        Config config =
-                Config.builder()
-                        .disableEnvironmentVariablesSource()
-                        .disableSystemPropertiesSource()
-                        .sources(
-                                ConfigSources.create(overrides),
-                                ConfigSources.classpath("application.yaml"))
-                        .build();
-        return MemorySettings.fromConfig(config.get("cairn"));
+        return MemorySettings.fromConfig(config(overrides).get("cairn"));
+    }
+
+    private static Config config(Map<String, String> overrides) {
+        return Config.builder()
+                .disableEnvironmentVariablesSource()
+                .disableSystemPropertiesSource()
+                .sources(
+                        ConfigSources.create(overrides),
+                        ConfigSources.classpath("application.yaml"))
+                .build();
     }
 }

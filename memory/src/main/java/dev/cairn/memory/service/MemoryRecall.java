@@ -68,7 +68,7 @@ import java.util.function.Predicate;
  * relevance among its session's found turns on top of its own, then a turn's found neighbours in
  * its session that the other speaker said get {@link MemoryServiceConfig.Boosts#exchangeShare()} of
  * its relevance (an exchange spreads over several turns), and the found brief turns of a burst
- * around one of the best-matching brief turns its relevance ({@link
+ * around one of the most relevant brief turns its relevance ({@link
  * MemoryServiceConfig.BriefTurns#bursts()}); then a memory of a person the query names by any of
  * their names ({@link PersonNames}) is {@link MemoryServiceConfig.Boosts#speakerBonus()} more
  * relevant ({@link MemoryServiceConfig.Boosts#listSpeakerBonus()} when the query asks for several
@@ -366,7 +366,8 @@ final class MemoryRecall implements AutoCloseable {
                                         : OptionalDouble.empty();
                             });
         }
-        // last, so that a reaction lifted by its session or its exchange is discounted too
+        // last, so that a reaction lifted by its session, its exchange or its burst is discounted
+        // too
         MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
         if (brief.discount() > 0) {
             found =
@@ -377,7 +378,7 @@ final class MemoryRecall implements AutoCloseable {
                                 MemoryIndexes.Entry e = table.get(m.id());
                                 return e != null
                                                 && ConversationTurns.isTurn(m)
-                                                && e.ownWords() < brief.words()
+                                                && brief.brief(e.ownWords())
                                         ? OptionalDouble.of(brief.kept(e.ownWords()))
                                         : OptionalDouble.empty();
                             });
@@ -475,7 +476,7 @@ final class MemoryRecall implements AutoCloseable {
         return new ArrayList<>(best.values());
     }
 
-    /** How many of a recall's best-matching brief turns share their match with their burst. */
+    /** How many of a recall's most relevant brief turns share their relevance with their burst. */
     static final int BURST_SOURCES = 5;
 
     /** How far from such a turn, in turns of its session either way, its burst reaches. */
@@ -483,7 +484,7 @@ final class MemoryRecall implements AutoCloseable {
 
     /**
      * {@code found} with each found brief turn within {@link #BURST_REACH} turns of one of the
-     * {@link #BURST_SOURCES} best-matching found brief turns raised to that turn's relevance, where
+     * {@link #BURST_SOURCES} most relevant found brief turns raised to that turn's relevance, where
      * that is more than its own (either speaker: a burst is often one person's messages). Brief is
      * {@link MemoryServiceConfig.BriefTurns#brief}; a turn that was not found is not raised, as in
      * {@link #withExchanges}: a filler beside the answer must not ride it into the top.

@@ -397,14 +397,16 @@ public record MemoryServiceConfig(
      *
      * @param discount the share of its relevance a turn of no words loses, in [0, 1); 0 turns it
      *     off
-     * @param words turns with at least this many words keep their relevance, >= 1
-     * @param bursts whether brief turns share their best match within a burst: before the discount,
-     *     each found brief turn within two turns (either speaker) of one of the five best-matching
-     *     brief turns of a recall is raised to that turn's relevance. In a chat of short messages
-     *     one thought is sent in several ("went to oslo for the festival" / "the live show was on
-     *     thursday night" / "200 people"), and the message that answers shares the question's words
-     *     less than the one beside it. Long turns neither give nor take. Chosen on the tuning parts
-     *     of the four kinds of conversation (see docs/memory.md)
+     * @param words turns with at least this many words keep their relevance, >= 1; the same count
+     *     decides which turns are brief for {@code bursts} (1: none is)
+     * @param bursts whether brief turns share their relevance within a burst: before the discount,
+     *     each found brief turn within two turns (either speaker) of one of the five most relevant
+     *     found brief turns of a recall is raised to that turn's relevance (which may hold the
+     *     session and exchange boosts already). In a chat of short messages one thought is sent in
+     *     several ("went to oslo for the festival" / "the live show was on thursday night" / "200
+     *     people"), and the message that answers shares the question's words less than the one
+     *     beside it. A long turn neither gives nor takes. Chosen on the tuning parts of the four
+     *     kinds of conversation (see docs/memory.md)
      */
     public record BriefTurns(double discount, int words, boolean bursts) {
         public static final double DEFAULT_DISCOUNT = 0.3;
@@ -415,11 +417,6 @@ public record MemoryServiceConfig(
          * true; {@link dev.cairn.memory.RecallBoost#BURST}).
          */
         public static final boolean DEFAULT_BURSTS = true;
-
-        /** The discount, with bursts at their default. */
-        public BriefTurns(double discount, int words) {
-            this(discount, words, DEFAULT_BURSTS);
-        }
 
         public BriefTurns {
             if (!(discount >= 0 && discount < 1)) {
@@ -441,8 +438,8 @@ public record MemoryServiceConfig(
             return new BriefTurns(0, 1, false);
         }
 
-        public BriefTurns withBursts(boolean share) {
-            return new BriefTurns(discount, words, share);
+        public BriefTurns withBursts(boolean on) {
+            return new BriefTurns(discount, words, on);
         }
 
         /** Whether a turn whose own line has {@code ownWords} words is brief. */
@@ -452,7 +449,7 @@ public record MemoryServiceConfig(
 
         /** What a turn of {@code ownWords} words keeps of its relevance, in (0, 1]. */
         public double kept(int ownWords) {
-            return ownWords >= words ? 1.0 : 1 - discount * (words - ownWords) / words;
+            return brief(ownWords) ? 1 - discount * (words - ownWords) / words : 1.0;
         }
     }
 

@@ -627,9 +627,9 @@ class MemoryServiceTest {
 
     @Test
     void aBriefTurnsFoundNeighboursInItsBurstShareItsMatchButLongAndFartherTurnsDoNot() {
-        // one thought in several short messages: the second tells of the festival too
-        String oslo = say("s1", "Hat", 0, "oslo festival was so good");
-        String show = say("s1", "Hat", 1, "live show thursday, the festival crowd loved it");
+        // one thought in several short messages: the one before tells of the festival too
+        String show = say("s1", "Hat", 0, "live show thursday, the festival crowd loved it");
+        String oslo = say("s1", "Hat", 1, "oslo festival was so good");
         String filler = say("s1", "Sol", 2, "ahh");
         String longTurn =
                 say(
@@ -638,8 +638,8 @@ class MemoryServiceTest {
                         3,
                         "that sounds brilliant, I have wanted to see a festival up there for years"
                                 + " and never managed it");
-        // three turns from the best match, and no closer to another found brief turn than two
-        String far = say("s1", "Hat", 4, "festival tents smelled of rain, the whole festival");
+        // three turns after the best match and four after the other brief turn found
+        String far = say("s1", "Hat", 4, "the festival tents smelled of rain all weekend");
         RecallRequest festival =
                 RecallRequest.of("team", "oslo festival").withMode(RecallMode.LEXICAL);
         // bursts alone: no discount, so each relevance is its match or the burst's
@@ -650,6 +650,7 @@ class MemoryServiceTest {
         RecallResult recalled = service.recall(festival);
 
         assertThat(without.get(show)).isLessThan(without.get(oslo));
+        assertThat(without.get(far)).isLessThan(without.get(oslo));
         assertThat(with.get(show)).isCloseTo(with.get(oslo), within(1e-12));
         assertThat(
                         recalled.memories().stream()

@@ -34,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * of"): {@code score = 0.55 relevance + 0.10 importance + 0.15 recency + 0.20 confidence +
  * typeBonus}, and {@code relevance = match + the sum of boosts}, each boost what its rule adds to
  * the relevance it was given, in the order recall gives them (period, time, session, exchange,
- * speaker, facet, judged, brief). Checked on every memory of real recalls (default configuration,
- * hybrid, the trigram model) in which every boost fires.
+ * burst, speaker, facet, judged, brief). Checked on every memory of real recalls (default
+ * configuration, hybrid, the trigram model) in which every boost fires.
  */
 class RecallScoreComponentsTest {
 

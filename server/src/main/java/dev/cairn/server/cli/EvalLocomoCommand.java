@@ -194,7 +194,8 @@ final class EvalLocomoCommand implements Callable<Integer> {
                             + MemoryServiceConfig.BriefTurns.DEFAULT_DISCOUNT
                             + ","
                             + MemoryServiceConfig.BriefTurns.DEFAULT_WORDS
-                            + "; 0,1 turns it off)")
+                            + "; 0,1 turns it off; W also says which turns are brief for"
+                            + " --brief-bursts)")
     List<Double> briefTurn;
 
     @Option(
@@ -202,7 +203,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             paramLabel = "BOOL",
             arity = "1",
             description =
-                    "found brief turns within two turns of one of the five best-matching brief"
+                    "found brief turns within two turns of one of the five most relevant brief"
                             + " turns are raised to its relevance (default "
                             + MemoryServiceConfig.BriefTurns.DEFAULT_BURSTS
                             + "; false turns it off)")

@@ -326,6 +326,7 @@ class LauncherTest {
                   </testcase>
                 </testsuite>
                 XML
+                printf '<testsuite name="dev.cairn.memory.Stopp' > "$d/TEST-dev.cairn.memory.StoppedTest.xml"
                 exit 1
                 """);
         assertThat(mvnw.toFile().setExecutable(true)).isTrue();
@@ -335,6 +336,7 @@ class LauncherTest {
                 .contains("maven: -B -f " + root.resolve("pom.xml") + " verify -pl memory")
                 .containsPattern("cairn test: 5 tests in 2 classes, 0 min \\d\\d s")
                 .contains("slowest classes: SlowTest 13 s, QuickTest 0 s")
+                .contains("  1 report(s) could not be read\n")
                 .contains(
                         "  skipped 3:\n"
                                 + "    1 in QuickTest: needs AMX\n"
