@@ -50,6 +50,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -455,25 +456,15 @@ final class MemoryRecall implements AutoCloseable {
      * as often "WHAT", "[image]" or "did what", which an exchange would carry to the top.
      */
     private List<Candidate> withExchanges(String ns, List<Candidate> found) {
-        ConversationTurns turns = indexes.turns(ns);
-        Map<String, Candidate> best = new HashMap<>();
-        found.forEach(c -> best.put(c.memory().id(), c));
-        for (Candidate c : found) {
-            if (!ConversationTurns.isTurn(c.memory())) {
-                continue;
-            }
-            double shared = config.boosts().exchangeShare() * c.relevance();
-            String id = c.memory().id();
-            for (var neighbour : List.of(turns.before(id), turns.after(id))) {
-                Candidate own = neighbour.map(best::get).orElse(null);
-                if (own != null
-                        && own.relevance() < shared
-                        && !own.memory().scope().userId().equals(c.memory().scope().userId())) {
-                    best.put(own.memory().id(), own.lift(RecallBoost.EXCHANGE, shared));
-                }
-            }
-        }
-        return new ArrayList<>(best.values());
+        return raisedNear(
+                ns,
+                found,
+                found.stream().filter(c -> ConversationTurns.isTurn(c.memory())).toList(),
+                1,
+                RecallBoost.EXCHANGE,
+                config.boosts().exchangeShare(),
+                (source, own) ->
+                        !own.memory().scope().userId().equals(source.memory().scope().userId()));
     }
 
     /** How many of a recall's most relevant brief turns share their relevance with their burst. */
@@ -505,26 +496,49 @@ final class MemoryRecall implements AutoCloseable {
                         .sorted(Comparator.comparingDouble(Candidate::relevance).reversed())
                         .limit(BURST_SOURCES)
                         .toList();
-        if (sources.isEmpty()) {
-            return found;
-        }
+        return sources.isEmpty()
+                ? found
+                : raisedNear(
+                        ns,
+                        found,
+                        sources,
+                        BURST_REACH,
+                        RecallBoost.BURST,
+                        1,
+                        (source, own) -> briefTurn.test(own));
+    }
+
+    /**
+     * {@code found} with each found turn within {@code reach} turns of a source in its session (the
+     * sources in order, before it then after it) raised to {@code share} of the source's relevance
+     * where that is more than its own and {@code takes} lets it, the difference booked to {@code
+     * boost}: the exchange share and the bursts of brief turns. A turn that was not found is never
+     * raised.
+     */
+    private List<Candidate> raisedNear(
+            String ns,
+            List<Candidate> found,
+            List<Candidate> sources,
+            int reach,
+            RecallBoost boost,
+            double share,
+            BiPredicate<Candidate, Candidate> takes) {
         ConversationTurns turns = indexes.turns(ns);
         Map<String, Candidate> best = new HashMap<>();
         found.forEach(c -> best.put(c.memory().id(), c));
         for (Candidate source : sources) {
+            double raised = share * source.relevance();
             for (boolean before : new boolean[] {true, false}) {
                 String id = source.memory().id();
-                for (int step = 0; step < BURST_REACH; step++) {
+                for (int step = 0; step < reach; step++) {
                     Optional<String> next = before ? turns.before(id) : turns.after(id);
                     if (next.isEmpty()) {
                         break;
                     }
                     id = next.get();
                     Candidate own = best.get(id);
-                    if (own != null
-                            && own.relevance() < source.relevance()
-                            && briefTurn.test(own)) {
-                        best.put(id, own.lift(RecallBoost.BURST, source.relevance()));
+                    if (own != null && own.relevance() < raised && takes.test(source, own)) {
+                        best.put(id, own.lift(boost, raised));
                     }
                 }
             }
