@@ -10,6 +10,7 @@ import dev.cairn.retrieval.feedback.AppliedAdaptation;
 import dev.cairn.retrieval.feedback.FeedbackLog;
 import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.LearnedFusion;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.feedback.Tuner;
 import dev.cairn.retrieval.fusion.FusedCandidate;
@@ -165,14 +166,21 @@ public final class KnowledgeBase implements AutoCloseable {
         }
 
         @Override
+        public List<FusedCandidate> fused(
+                String namespace, String query, float[] vector, int depth) {
+            return fusedCandidates(namespace, query, vector, 1, depth);
+        }
+
+        @Override
         public List<String> rank(
                 String namespace,
                 String query,
                 float[] vector,
                 double denseWeight,
                 JudgedPrior prior,
+                LearnedFusion fusion,
                 int depth) {
-            return rankDocuments(namespace, query, vector, denseWeight, prior, depth);
+            return rankDocuments(namespace, query, vector, denseWeight, prior, fusion, depth);
         }
 
         @Override
@@ -403,12 +411,20 @@ public final class KnowledgeBase implements AutoCloseable {
 
         long fusionStart = System.nanoTime();
         JudgedPrior prior = adapted ? adapter.prior() : JudgedPrior.NONE;
+        List<FusedCandidate> defaultFused = run.fuse(request.fusion().fusion(request.k()), weights);
+        // the learned fusion replaces the default one of both signals, as it was trained: a request
+        // that names its fusion, or asks one signal, gets what it asked
+        boolean learned =
+                adapted
+                        && request.fusion() == FusionStrategy.DEFAULT
+                        && request.weights().weight(Signal.LEXICAL) > 0
+                        && adapter.fusion().ranks(defaultFused);
         List<FusedCandidate> fused =
                 Supersession.apply(
                         graph,
                         namespace,
                         prior.apply(
-                                run.fuse(request.fusion().fusion(request.k()), weights),
+                                learned ? adapter.fusion().apply(defaultFused) : defaultFused,
                                 request.k(),
                                 StoredChunk::documentIdOf,
                                 explanations),
@@ -468,7 +484,7 @@ public final class KnowledgeBase implements AutoCloseable {
                         plan,
                         timings,
                         outcomes,
-                        adapted ? adapter.applied() : AppliedAdaptation.NONE);
+                        adapted ? adapter.applied(learned) : AppliedAdaptation.NONE);
         traces.save(namespace, StoredTrace.of(namespace, request, result));
         return result;
     }
@@ -483,9 +499,10 @@ public final class KnowledgeBase implements AutoCloseable {
 
     /**
      * Document ids, best first, of the hybrid ranking (lexical weight 1, dense {@code denseWeight},
-     * the default fusion with the default k, then {@code prior}, as a retrieve without a fusion
-     * ranks) of {@code query} with the dense signal searched at {@code vector}: what a tuning run
-     * compares. A document ranks at its best chunk.
+     * the default fusion with the default k, or {@code fusion} where it {@link
+     * LearnedFusion#ranks}, then {@code prior}, as a retrieve without a fusion ranks) of {@code
+     * query} with the dense signal searched at {@code vector}: what a tuning run compares. A
+     * document ranks at its best chunk.
      */
     List<String> rankDocuments(
             String namespace,
@@ -493,7 +510,27 @@ public final class KnowledgeBase implements AutoCloseable {
             float[] vector,
             double denseWeight,
             JudgedPrior prior,
+            LearnedFusion fusion,
             int depth) {
+        java.util.Set<String> documents = new java.util.LinkedHashSet<>();
+        for (FusedCandidate c :
+                prior.apply(
+                        fusion.apply(fusedCandidates(namespace, query, vector, denseWeight, depth)),
+                        Fusion.DEFAULT_K,
+                        StoredChunk::documentIdOf,
+                        new HashMap<>())) {
+            documents.add(StoredChunk.documentIdOf(c.id()));
+        }
+        return List.copyOf(documents);
+    }
+
+    /**
+     * The chunks of the hybrid ranking of {@code query} under the default fusion (lexical weight 1,
+     * dense {@code denseWeight}, the default k), best first, with the dense signal searched at
+     * {@code vector}: what a tuning run ranks and what a learned fusion learns from.
+     */
+    private List<FusedCandidate> fusedCandidates(
+            String namespace, String query, float[] vector, double denseWeight, int depth) {
         SignalWeights weights = SignalWeights.of(1, denseWeight, 0);
         Map<Signal, SignalTask> tasks = new EnumMap<>(Signal.class);
         tasks.put(
@@ -507,16 +544,7 @@ public final class KnowledgeBase implements AutoCloseable {
                             throw new IllegalStateException(
                                     signal + " signal failed while tuning: " + cause, cause);
                         });
-        java.util.Set<String> documents = new java.util.LinkedHashSet<>();
-        for (FusedCandidate c :
-                prior.apply(
-                        run.fuse(FusionStrategy.DEFAULT.fusion(Fusion.DEFAULT_K), weights),
-                        Fusion.DEFAULT_K,
-                        StoredChunk::documentIdOf,
-                        new HashMap<>())) {
-            documents.add(StoredChunk.documentIdOf(c.id()));
-        }
-        return List.copyOf(documents);
+        return run.fuse(FusionStrategy.DEFAULT.fusion(Fusion.DEFAULT_K), weights);
     }
 
     // ---- feedback and adaptation ----------------------------------------------------------

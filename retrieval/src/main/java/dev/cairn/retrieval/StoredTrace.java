@@ -160,6 +160,7 @@ public record StoredTrace(
             adaptation.put("version", applied.version());
             adaptation.put("denseWeight", applied.denseWeight());
             adaptation.put("priorWeight", applied.priorWeight());
+            adaptation.put("learnedFusion", applied.learnedFusion());
         }
         requestView.put("adaptation", adaptation);
         return new StoredTrace(

@@ -8,9 +8,12 @@ import dev.cairn.retrieval.feedback.FeedbackErasure;
 import dev.cairn.retrieval.feedback.HeldBackScore;
 import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.LearnedFusion;
 import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.feedback.TuneReport;
+import dev.cairn.retrieval.fusion.Signal;
+import dev.cairn.retrieval.fusion.SignalWeights;
 import dev.cairn.retrieval.ingest.DocumentParser;
 import dev.cairn.store.Page;
 import dev.cairn.store.PageRequest;
@@ -263,6 +266,11 @@ abstract class FeedbackContractTest {
         assertThat(trained.report().activated()).isFalse();
         assertThat(trained.state()).isEqualTo(Adaptation.State.REJECTED);
         assertThat(kb.adaptations().active(ns)).isEmpty();
+        // the four training questions taught a learned fusion, stored with the version
+        assertThat(trained.fusion().active()).isTrue();
+        assertThat(kb.adaptations().all(ns).getFirst().fusion()).isEqualTo(trained.fusion());
+        assertThat(kb.tune(ns, TuneOptions.DEFAULTS.withLearnedFusion(false)).fusion())
+                .isEqualTo(LearnedFusion.NONE);
         List<RetrieveResult> after = retrieveEveryQuestion(ns);
         for (int i = 0; i < before.size(); i++) {
             assertThat(after.get(i).adaptation().version()).isZero();
@@ -286,10 +294,22 @@ abstract class FeedbackContractTest {
         }
         Adaptation first =
                 kb.adaptations()
-                        .add(ns, QueryAdapter.of(d, flipped), 1.0, JudgedPrior.NONE, won(0, 1.0));
+                        .add(
+                                ns,
+                                QueryAdapter.of(d, flipped),
+                                1.0,
+                                JudgedPrior.NONE,
+                                LearnedFusion.NONE,
+                                won(0, 1.0));
         Adaptation second =
                 kb.adaptations()
-                        .add(ns, QueryAdapter.identity(d), 2.0, JudgedPrior.NONE, won(1, 2.0));
+                        .add(
+                                ns,
+                                QueryAdapter.identity(d),
+                                2.0,
+                                JudgedPrior.NONE,
+                                LearnedFusion.NONE,
+                                won(1, 2.0));
 
         RetrieveResult adapted =
                 kb.retrieve(ns, RetrieveRequest.of("flush the redis session cache"));
@@ -300,17 +320,7 @@ abstract class FeedbackContractTest {
                 .containsExactly(Adaptation.State.ACTIVE, Adaptation.State.RETIRED);
         assertThat(adapted.adaptation().version()).isEqualTo(2);
         assertThat(kb.trace(ns, adapted.traceId()).orElseThrow().request())
-                .containsEntry(
-                        "adaptation",
-                        Map.of(
-                                "applied",
-                                true,
-                                "version",
-                                2,
-                                "denseWeight",
-                                2.0,
-                                "priorWeight",
-                                0.0));
+                .containsEntry("adaptation", applied(2, 2.0, 0.0, false));
         // the dense weight doubled: the top hit, first in both signals, scores 1/61 + 2/61
         assertThat(adapted.hits().getFirst().score())
                 .isCloseTo(3.0 / 61, org.assertj.core.data.Offset.offset(1e-9));
@@ -363,6 +373,7 @@ abstract class FeedbackContractTest {
                                 d), // the dense ranking as before: only the prior acts
                         1.0,
                         prior,
+                        LearnedFusion.NONE,
                         won(0, 1.0));
 
         RetrieveResult after = kb.retrieve(ns, RetrieveRequest.of(question));
@@ -383,22 +394,76 @@ abstract class FeedbackContractTest {
                                 + " judged relevant for 1 training queries, weight 1.00)");
         assertThat(after.adaptation().priorWeight()).isEqualTo(1.0);
         assertThat(kb.trace(ns, after.traceId()).orElseThrow().request())
-                .containsEntry(
-                        "adaptation",
-                        Map.of(
-                                "applied",
-                                true,
-                                "version",
-                                1,
-                                "denseWeight",
-                                1.0,
-                                "priorWeight",
-                                1.0));
+                .containsEntry("adaptation", applied(1, 1.0, 1.0, false));
         for (TraceCandidate c : after.candidates()) {
             if (!c.chunkId().equals(runnerUp.chunkId())) {
                 assertThat(c.explanation()).doesNotContain("judged-relevant prior");
             }
         }
+    }
+
+    @Test
+    void anActiveLearnedFusionScoresTheTwoSignalsCandidatesByItsWeightsAndIsStoredWithItsVersion() {
+        ingestRunbooks(ns);
+        String question = "rotate the ingress TLS certificates";
+        SignalWeights twoSignals = SignalWeights.of(1, 1, 0);
+        int d = TestModel.get().dimensions();
+        // all the weight on the cosine: the candidates rank as the dense signal scores them
+        LearnedFusion byCosine = new LearnedFusion(new double[] {0, 0, 1, 0, 0});
+        kb.adaptations()
+                .add(ns, QueryAdapter.identity(d), 1.0, JudgedPrior.NONE, byCosine, won(0, 1.0));
+        assertThat(kb.adaptations().active(ns).orElseThrow().fusion()).isEqualTo(byCosine);
+
+        RetrieveResult learned =
+                kb.retrieve(ns, RetrieveRequest.of(question).withWeights(twoSignals));
+
+        assertThat(learned.adaptation().learnedFusion()).isTrue();
+        double lowest =
+                learned.candidates().stream()
+                        .filter(c -> c.scores().containsKey(Signal.DENSE))
+                        .mapToDouble(c -> c.scores().get(Signal.DENSE))
+                        .min()
+                        .orElseThrow();
+        for (TraceCandidate c : learned.candidates()) {
+            double expected =
+                    c.scores()
+                            .getOrDefault(Signal.DENSE, lowest - LearnedFusion.MISSING_COSINE_GAP);
+            assertThat(c.fused()).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-9));
+        }
+        assertThat(learned.candidates())
+                .extracting(TraceCandidate::fused)
+                .isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(kb.trace(ns, learned.traceId()).orElseThrow().request().get("adaptation"))
+                .isEqualTo(applied(1, 1.0, 0.0, true));
+
+        // a request that names its fusion gets it: plain RRF, 1/61 for a first place
+        RetrieveResult named =
+                kb.retrieve(
+                        ns,
+                        RetrieveRequest.of(question)
+                                .withWeights(twoSignals)
+                                .withFusion(FusionStrategy.RRF));
+        assertThat(named.adaptation().learnedFusion()).isFalse();
+        for (TraceCandidate c : named.candidates()) {
+            double rrf = c.ranks().values().stream().mapToDouble(r -> 1.0 / (60 + r)).sum();
+            assertThat(c.fused()).isCloseTo(rrf, org.assertj.core.data.Offset.offset(1e-12));
+        }
+    }
+
+    /** What a trace's request says of the adaptation its answer was ranked under. */
+    static Map<String, Object> applied(
+            int version, double denseWeight, double priorWeight, boolean learnedFusion) {
+        return Map.of(
+                "applied",
+                true,
+                "version",
+                version,
+                "denseWeight",
+                denseWeight,
+                "priorWeight",
+                priorWeight,
+                "learnedFusion",
+                learnedFusion);
     }
 
     /** A report that activates its version (stored as if training had found it). */

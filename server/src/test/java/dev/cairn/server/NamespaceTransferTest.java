@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.memory.TurnWindows;
+import dev.cairn.retrieval.feedback.LearnedFusion;
 import dev.cairn.server.http.Json;
 import dev.cairn.store.PostgresTestDatabase;
 import java.nio.file.Path;
@@ -428,11 +429,16 @@ class NamespaceTransferTest {
                         source.call("GET", SRC + "/feedback?limit=10", A, null)
                                 .json()
                                 .path("items"));
+        JsonNode documentAdaptations = source.call("GET", SRC + "/adaptation", A, null).json();
+        // retrieve's version learned a fusion (one weight per feature), and it travels with it
+        assertThat(documentAdaptations.path("versions").path(0).path("fusion").size())
+                .isEqualTo(LearnedFusion.FEATURES.size());
         assertThat(target.call("GET", DST + "/adaptation", A, null).json())
-                .isEqualTo(source.call("GET", SRC + "/adaptation", A, null).json());
+                .isEqualTo(documentAdaptations);
         JsonNode recallAdaptations =
                 source.call("GET", SRC + "/adaptation?subject=memories", A, null).json();
         assertThat(recallAdaptations.path("versions")).hasSize(1);
+        assertThat(recallAdaptations.path("versions").path(0).path("fusion").isEmpty()).isTrue();
         assertThat(target.call("GET", DST + "/adaptation?subject=memories", A, null).json())
                 .isEqualTo(recallAdaptations);
         assertThat(target.call("GET", DST + "/policies/short", A, null).json().path("rules"))

@@ -11,6 +11,7 @@ import dev.cairn.retrieval.feedback.FeedbackLog;
 import dev.cairn.retrieval.feedback.HeldBackScore;
 import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.LearnedFusion;
 import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.feedback.TuneReport;
 import dev.cairn.retrieval.lexical.LexicalConfig;
@@ -192,6 +193,7 @@ class LocomoEvalTest {
                                         10,
                                         Map.of("Look at this", Map.of(photo, 1)),
                                         List.of("Look at this")),
+                                LearnedFusion.NONE,
                                 new TuneReport(
                                         1,
                                         1,

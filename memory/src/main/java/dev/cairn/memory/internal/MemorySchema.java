@@ -27,6 +27,7 @@ public final class MemorySchema implements Schema {
                 "V018__model_id_without_precision.sql",
                 "V022__memory_adaptations.sql",
                 "V023__no_memory_vector_index.sql",
-                "V026__memory_turn_windows.sql");
+                "V026__memory_turn_windows.sql",
+                "V028__memory_adaptation_learned_fusion.sql");
     }
 }

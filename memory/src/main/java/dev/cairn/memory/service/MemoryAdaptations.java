@@ -9,8 +9,10 @@ import dev.cairn.retrieval.feedback.AdaptationStore;
 import dev.cairn.retrieval.feedback.FeedbackLog;
 import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.LearnedFusion;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.feedback.Tuner;
+import dev.cairn.retrieval.fusion.FusedCandidate;
 import dev.cairn.store.Namespace;
 import dev.cairn.store.Store;
 import java.util.ArrayList;
@@ -132,6 +134,14 @@ final class MemoryAdaptations {
             return ids;
         }
 
+        /** None: recall mixes its signals by relevance, not by a fusion of ranks to learn. */
+        @Override
+        public List<FusedCandidate> fused(
+                String namespace, String query, float[] vector, int depth) {
+            return List.of();
+        }
+
+        /** {@code fusion} is always {@link LearnedFusion#NONE} here ({@link #fused} is empty). */
         @Override
         public List<String> rank(
                 String namespace,
@@ -139,6 +149,7 @@ final class MemoryAdaptations {
                 float[] vector,
                 double denseWeight,
                 JudgedPrior prior,
+                LearnedFusion fusion,
                 int depth) {
             return ranked(
                     namespace,

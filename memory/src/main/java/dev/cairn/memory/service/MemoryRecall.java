@@ -186,7 +186,7 @@ final class MemoryRecall implements AutoCloseable {
         }
 
         AppliedAdaptation applied() {
-            return AppliedAdaptation.of(version, denseWeight, prior);
+            return AppliedAdaptation.of(version, denseWeight, prior, false);
         }
     }
 

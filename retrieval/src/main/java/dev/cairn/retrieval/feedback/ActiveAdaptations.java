@@ -21,13 +21,15 @@ public final class ActiveAdaptations {
     public static final Duration RECHECK = Duration.ofSeconds(5);
 
     /**
-     * A namespace's active adaptation as last read: version 0, no adapter and no prior when none.
+     * A namespace's active adaptation as last read: version 0, no adapter, no prior and no learned
+     * fusion when none.
      */
     public record Active(
             int version,
             QueryAdapter adapter,
             double denseWeight,
             JudgedPrior prior,
+            LearnedFusion fusion,
             long checkedNanos) {
 
         /** {@code weights} with the dense weight scaled by the adaptation's factor. */
@@ -38,9 +40,9 @@ public final class ActiveAdaptations {
             return weights.scaled(Signal.DENSE, denseWeight);
         }
 
-        /** What an answer ranked under this adaptation says of it. */
-        public AppliedAdaptation applied() {
-            return AppliedAdaptation.of(version, denseWeight, prior);
+        /** What an answer ranked under this adaptation, with its learned fusion or not, says. */
+        public AppliedAdaptation applied(boolean learnedFusion) {
+            return AppliedAdaptation.of(version, denseWeight, prior, learnedFusion);
         }
     }
 
@@ -61,9 +63,16 @@ public final class ActiveAdaptations {
         int version = adaptations.activeVersion(namespace);
         Active fresh;
         if (last != null && last.version() == version) {
-            fresh = new Active(version, last.adapter(), last.denseWeight(), last.prior(), now);
+            fresh =
+                    new Active(
+                            version,
+                            last.adapter(),
+                            last.denseWeight(),
+                            last.prior(),
+                            last.fusion(),
+                            now);
         } else if (version == 0) {
-            fresh = new Active(0, null, 1, JudgedPrior.NONE, now);
+            fresh = new Active(0, null, 1, JudgedPrior.NONE, LearnedFusion.NONE, now);
         } else {
             fresh =
                     adaptations
@@ -75,8 +84,17 @@ public final class ActiveAdaptations {
                                                     a.adapter(),
                                                     a.denseWeight(),
                                                     a.prior(),
+                                                    a.fusion(),
                                                     now))
-                            .orElseGet(() -> new Active(0, null, 1, JudgedPrior.NONE, now));
+                            .orElseGet(
+                                    () ->
+                                            new Active(
+                                                    0,
+                                                    null,
+                                                    1,
+                                                    JudgedPrior.NONE,
+                                                    LearnedFusion.NONE,
+                                                    now));
         }
         known.put(namespace, fresh);
         return fresh;

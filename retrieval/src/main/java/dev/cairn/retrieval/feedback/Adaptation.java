@@ -16,6 +16,8 @@ import java.util.Objects;
  *     weights as asked): an adapted dense signal earns more say in the hybrid ranking
  * @param prior the judged-relevant prior that goes with it ({@link JudgedPrior#NONE} for versions
  *     trained without one)
+ * @param fusion the learned fusion that goes with it ({@link LearnedFusion#NONE} for versions
+ *     trained without one, and for recall's)
  * @param report the held-back evaluation that decided its state
  * @param createdAt when it was trained
  */
@@ -26,6 +28,7 @@ public record Adaptation(
         QueryAdapter adapter,
         double denseWeight,
         JudgedPrior prior,
+        LearnedFusion fusion,
         TuneReport report,
         Instant createdAt) {
 
@@ -44,6 +47,7 @@ public record Adaptation(
                     "illegal denseWeight: " + denseWeight + ", must be > 0 and finite");
         }
         Objects.requireNonNull(prior, "prior");
+        Objects.requireNonNull(fusion, "fusion");
         Objects.requireNonNull(report, "report");
         Objects.requireNonNull(createdAt, "createdAt");
     }

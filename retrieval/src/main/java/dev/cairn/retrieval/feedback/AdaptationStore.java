@@ -34,7 +34,7 @@ public final class AdaptationStore {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COLUMNS =
             "version, state, replaces, dense_weight, dimensions, matrix, report, created_at,"
-                    + " prior_weight, prior";
+                    + " prior_weight, prior, fusion";
 
     private final SqlAccess sql;
     private final String table;
@@ -55,14 +55,15 @@ public final class AdaptationStore {
     }
 
     /**
-     * Stores a newly trained adapter and the prior that goes with it as the next version: active
-     * (retiring the active one) when {@code report.activated()}, else rejected.
+     * Stores a newly trained adapter and the prior and learned fusion that go with it as the next
+     * version: active (retiring the active one) when {@code report.activated()}, else rejected.
      */
     public Adaptation add(
             String namespace,
             QueryAdapter adapter,
             double denseWeight,
             JudgedPrior prior,
+            LearnedFusion fusion,
             TuneReport report) {
         return sql.write(
                 namespace,
@@ -96,6 +97,7 @@ public final class AdaptationStore {
                                     adapter,
                                     denseWeight,
                                     prior,
+                                    fusion,
                                     report,
                                     Instant.now());
                     insert(c, namespace, added);
@@ -156,7 +158,7 @@ public final class AdaptationStore {
                                 + table
                                 + " (namespace, "
                                 + COLUMNS
-                                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, namespace);
             ps.setInt(2, a.version());
             ps.setString(3, a.state().name());
@@ -168,6 +170,7 @@ public final class AdaptationStore {
             sql.bindInstant(ps, 9, a.createdAt());
             ps.setDouble(10, a.prior().weight());
             sql.bindJson(ps, 11, json(a.prior().relevantQueries()));
+            sql.bindJson(ps, 12, json(a.fusion().weights()));
             ps.executeUpdate();
         }
     }
@@ -286,6 +289,8 @@ public final class AdaptationStore {
                                     new JudgedPrior(
                                             rs.getDouble("prior_weight"),
                                             parse(rs.getString("prior"), PRIOR)),
+                                    new LearnedFusion(
+                                            parse(rs.getString("fusion"), double[].class)),
                                     parse(rs.getString("report"), TuneReport.class),
                                     sql.readInstant(rs, "created_at")));
                 }

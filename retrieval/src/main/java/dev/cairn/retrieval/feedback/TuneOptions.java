@@ -10,8 +10,14 @@ import java.util.Objects;
  * @param priorWeight the weight of the judged-relevant prior that goes with the adapter ({@link
  *     JudgedPrior}), >= 0; 0 trains without one
  * @param trainer the training settings
+ * @param learnedFusion whether to learn a fusion ({@link LearnedFusion}) where the subject has one
+ *     to learn (retrieve's documents; recall has none); false for an ablation
  */
-public record TuneOptions(double holdOut, double priorWeight, QueryAdapterTrainer.Config trainer) {
+public record TuneOptions(
+        double holdOut,
+        double priorWeight,
+        QueryAdapterTrainer.Config trainer,
+        boolean learnedFusion) {
 
     /** Default share held back. */
     public static final double DEFAULT_HOLD_OUT = 0.2;
@@ -28,7 +34,10 @@ public record TuneOptions(double holdOut, double priorWeight, QueryAdapterTraine
 
     public static final TuneOptions DEFAULTS =
             new TuneOptions(
-                    DEFAULT_HOLD_OUT, DEFAULT_PRIOR_WEIGHT, QueryAdapterTrainer.Config.DEFAULTS);
+                    DEFAULT_HOLD_OUT,
+                    DEFAULT_PRIOR_WEIGHT,
+                    QueryAdapterTrainer.Config.DEFAULTS,
+                    true);
 
     /**
      * Default weight of recall's judged-relevant prior, which multiplies a judged memory's
@@ -47,7 +56,8 @@ public record TuneOptions(double holdOut, double priorWeight, QueryAdapterTraine
             new TuneOptions(
                     DEFAULT_HOLD_OUT,
                     DEFAULT_MEMORY_PRIOR_WEIGHT,
-                    QueryAdapterTrainer.Config.DEFAULTS);
+                    QueryAdapterTrainer.Config.DEFAULTS,
+                    true);
 
     public TuneOptions {
         if (!(holdOut > 0 && holdOut < 1)) {
@@ -62,14 +72,18 @@ public record TuneOptions(double holdOut, double priorWeight, QueryAdapterTraine
     }
 
     public TuneOptions withHoldOut(double value) {
-        return new TuneOptions(value, priorWeight, trainer);
+        return new TuneOptions(value, priorWeight, trainer, learnedFusion);
     }
 
     public TuneOptions withPriorWeight(double value) {
-        return new TuneOptions(holdOut, value, trainer);
+        return new TuneOptions(holdOut, value, trainer, learnedFusion);
     }
 
     public TuneOptions withTrainer(QueryAdapterTrainer.Config value) {
-        return new TuneOptions(holdOut, priorWeight, value);
+        return new TuneOptions(holdOut, priorWeight, value, learnedFusion);
+    }
+
+    public TuneOptions withLearnedFusion(boolean value) {
+        return new TuneOptions(holdOut, priorWeight, trainer, value);
     }
 }

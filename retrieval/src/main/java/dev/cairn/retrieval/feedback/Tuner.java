@@ -1,9 +1,11 @@
 package dev.cairn.retrieval.feedback;
 
 import dev.cairn.embeddings.EmbeddingModel;
+import dev.cairn.retrieval.fusion.FusedCandidate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -64,8 +66,16 @@ public final class Tuner {
         List<String> candidates(String namespace, String query, float[] vector);
 
         /**
+         * The units of the untuned search's default fusion for {@code query}, best first, at most
+         * {@code depth} per signal: what a learned fusion learns from. Empty where the subject has
+         * no fusion to learn (recall mixes its signals its own way).
+         */
+        List<FusedCandidate> fused(String namespace, String query, float[] vector, int depth);
+
+        /**
          * Keys, best first, for {@code query} with the dense signal at {@code vector} and its
-         * weight multiplied by {@code denseWeight}, then {@code prior}.
+         * weight multiplied by {@code denseWeight}, fused by {@code fusion} where it ranks, then
+         * {@code prior}.
          */
         List<String> rank(
                 String namespace,
@@ -73,6 +83,7 @@ public final class Tuner {
                 float[] vector,
                 double denseWeight,
                 JudgedPrior prior,
+                LearnedFusion fusion,
                 int depth);
 
         /** What the judgments name, for messages: "document or chunk", "memory". */
@@ -137,12 +148,17 @@ public final class Tuner {
         DenseWeightChoice choice =
                 chooseDenseWeight(namespace, byQuery, judged, options, dimensions);
         double denseWeight = choice.factor();
+        LearnedFusion fusion =
+                options.learnedFusion()
+                        ? learnFusion(namespace, byQuery, judged)
+                        : LearnedFusion.NONE;
         long trainMillis = (System.nanoTime() - start) / 1_000_000;
 
         Optional<Adaptation> current = adaptations.active(namespace);
         QueryAdapter before = current.map(Adaptation::adapter).orElse(null);
         double beforeWeight = current.map(Adaptation::denseWeight).orElse(1.0);
         JudgedPrior beforePrior = current.map(Adaptation::prior).orElse(JudgedPrior.NONE);
+        LearnedFusion beforeFusion = current.map(Adaptation::fusion).orElse(LearnedFusion.NONE);
         // held back, the prior knows only the training queries' documents; once activated, every
         // judged query's (the held-back ones were judged too)
         JudgedPrior trainedPrior = JudgedPrior.of(options.priorWeight(), judged, train);
@@ -160,6 +176,7 @@ public final class Tuner {
                                         baselineVector,
                                         beforeWeight,
                                         beforePrior,
+                                        beforeFusion,
                                         DEPTH),
                                 judged.get(q),
                                 10),
@@ -170,6 +187,7 @@ public final class Tuner {
                                         adapter.apply(vector),
                                         denseWeight,
                                         trainedPrior,
+                                        fusion,
                                         DEPTH),
                                 judged.get(q),
                                 10)
@@ -200,6 +218,7 @@ public final class Tuner {
                 adapter,
                 denseWeight,
                 JudgedPrior.of(options.priorWeight(), judged, judged.keySet()),
+                fusion,
                 report);
     }
 
@@ -242,7 +261,13 @@ public final class Tuner {
                 sum +=
                         RankingQuality.ndcg(
                                 subject.rank(
-                                        namespace, q, vectors.get(q), w, JudgedPrior.NONE, DEPTH),
+                                        namespace,
+                                        q,
+                                        vectors.get(q),
+                                        w,
+                                        JudgedPrior.NONE,
+                                        LearnedFusion.NONE,
+                                        DEPTH),
                                 judged.get(q),
                                 10);
             }
@@ -252,6 +277,38 @@ public final class Tuner {
             }
         }
         return new DenseWeightChoice(denseWeight, inner.heldUnseen().size());
+    }
+
+    /**
+     * The learned fusion of the training queries: each one's untuned default fusion (the query's
+     * own vector, not the new adapter's, which has seen their documents and would teach it to trust
+     * the dense signal more than it earns on others), its relevant keys' units marked.
+     */
+    private LearnedFusion learnFusion(
+            String namespace,
+            Map<String, QueryAdapterTrainer.Example> examples,
+            Map<String, Map<String, Integer>> judged) {
+        List<LearnedFusion.Example> fusionExamples = new ArrayList<>();
+        for (Map.Entry<String, QueryAdapterTrainer.Example> e : examples.entrySet()) {
+            List<FusedCandidate> fused =
+                    subject.fused(namespace, e.getKey(), e.getValue().query(), DEPTH);
+            Set<String> relevant = new HashSet<>();
+            judged.get(e.getKey())
+                    .forEach(
+                            (key, grade) -> {
+                                if (grade > 0) {
+                                    relevant.add(key);
+                                }
+                            });
+            Set<String> relevantIds = new HashSet<>();
+            for (FusedCandidate c : fused) {
+                if (relevant.contains(subject.keyOf(c.id()))) {
+                    relevantIds.add(c.id());
+                }
+            }
+            fusionExamples.add(new LearnedFusion.Example(fused, relevantIds));
+        }
+        return LearnedFusion.train(fusionExamples);
     }
 
     /** A dense weight factor and the number of queries it was chosen on. */

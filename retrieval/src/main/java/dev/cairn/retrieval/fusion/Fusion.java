@@ -40,6 +40,15 @@ public interface Fusion {
         return new AdaptiveRrf(k);
     }
 
+    /**
+     * What {@link #adaptiveRrf} multiplies the lexical weight by for a BM25 ranking whose first two
+     * hits are {@code lexical} (1 when they say nothing: fewer than two, or a first score that is
+     * not positive).
+     */
+    static double adaptiveLexicalFactor(List<ScoredId> lexical) {
+        return AdaptiveRrf.lexicalFactor(lexical);
+    }
+
     /** Weighted RRF with {@link #DEFAULT_K}. */
     static Fusion weightedRrf() {
         return weightedRrf(DEFAULT_K);

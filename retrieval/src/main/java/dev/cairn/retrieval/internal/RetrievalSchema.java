@@ -32,6 +32,7 @@ public final class RetrievalSchema implements Schema {
                 "V016__adaptation_prior.sql",
                 "V017__model_id_without_precision.sql",
                 "V020__trace_user.sql",
-                "V024__feedback_target_index.sql");
+                "V024__feedback_target_index.sql",
+                "V027__adaptation_learned_fusion.sql");
     }
 }

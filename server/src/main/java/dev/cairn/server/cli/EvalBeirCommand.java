@@ -168,6 +168,14 @@ final class EvalBeirCommand implements Callable<Integer> {
     Double tunePriorWeight;
 
     @Option(
+            names = "--tune-learned-fusion",
+            paramLabel = "BOOL",
+            arity = "1",
+            description =
+                    "learn a fusion of the two signals' evidence with the adapter (default true)")
+    boolean tuneLearnedFusion = true;
+
+    @Option(
             names = "--tune-activate",
             description =
                     "score the trained version even when the held-back check rejects it (stored"
@@ -300,6 +308,7 @@ final class EvalBeirCommand implements Callable<Integer> {
                 if (tunePriorWeight != null) {
                     options = options.withPriorWeight(tunePriorWeight);
                 }
+                options = options.withLearnedFusion(tuneLearnedFusion);
                 Adaptation trained = kb.tune(namespace, options);
                 System.out.println(
                         TuneCommand.describe(
@@ -315,6 +324,7 @@ final class EvalBeirCommand implements Callable<Integer> {
                                             trained.adapter(),
                                             trained.denseWeight(),
                                             trained.prior(),
+                                            trained.fusion(),
                                             r.withActivated(true));
                     System.out.printf(
                             Locale.ROOT,

@@ -179,6 +179,7 @@ final class TuneCommand implements Callable<Integer> {
                         r.path("adaptedNdcg10").asDouble())
                 + group("seen " + judged, r.path("seenDocuments"))
                 + group("unseen " + judged, unseen)
+                + learnedFusion(trained.path("fusion"))
                 + String.format(
                         Locale.ROOT,
                         "  (activated when better on all held back and, on unseen %s, not worse"
@@ -186,6 +187,24 @@ final class TuneCommand implements Callable<Integer> {
                         judged,
                         r.path("noiseBand").asDouble(),
                         notWorse ? "not worse" : "worse");
+    }
+
+    /** The learned fusion's weights, one line; nothing when the version has none. */
+    private static String learnedFusion(JsonNode fusion) {
+        if (fusion.isEmpty()) {
+            return "";
+        }
+        StringBuilder line = new StringBuilder("  learned fusion:");
+        fusion.properties()
+                .forEach(
+                        e ->
+                                line.append(
+                                        String.format(
+                                                Locale.ROOT,
+                                                " %s %.4g",
+                                                e.getKey(),
+                                                e.getValue().asDouble())));
+        return line.append(System.lineSeparator()).toString();
     }
 
     private static String group(String label, JsonNode g) {

@@ -2,6 +2,7 @@ package dev.cairn.server.transfer;
 
 import dev.cairn.retrieval.feedback.Adaptation;
 import dev.cairn.retrieval.feedback.JudgedPrior;
+import dev.cairn.retrieval.feedback.LearnedFusion;
 import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.feedback.TuneReport;
 import dev.cairn.server.api.AdaptationSubject;
@@ -12,11 +13,12 @@ import java.util.Map;
 /**
  * One trained query adaptation ({@code cairn tune}) as one line of the export file: its version,
  * state and the version it replaced, the adapter's matrix (base64 of little-endian float32, {@code
- * dimensions} squared of them), the dense weight and judged-relevant prior that go with it, and the
- * held-back report that decided its state; {@code subject} says whose it is, retrieve's ({@code
- * documents}, also when absent, as in files written before recall's adaptations) or recall's
- * ({@code memories}). An adapter maps query vectors of the header's model: an import into a server
- * embedding with another model skips it.
+ * dimensions} squared of them), the dense weight, judged-relevant prior and learned fusion weights
+ * ({@code fusion}, one per {@code LearnedFusion.FEATURES}; absent or empty, as in files written
+ * before it, for none) that go with it, and the held-back report that decided its state; {@code
+ * subject} says whose it is, retrieve's ({@code documents}, also when absent, as in files written
+ * before recall's adaptations) or recall's ({@code memories}). An adapter maps query vectors of the
+ * header's model: an import into a server embedding with another model skips it.
  */
 record ExportedAdaptation(
         String type,
@@ -29,6 +31,7 @@ record ExportedAdaptation(
         double denseWeight,
         double priorWeight,
         Map<String, Integer> prior,
+        double[] fusion,
         TuneReport report,
         Instant createdAt) {
 
@@ -46,6 +49,7 @@ record ExportedAdaptation(
                 a.denseWeight(),
                 a.prior().weight(),
                 a.prior().relevantQueries(),
+                a.fusion().weights(),
                 a.report(),
                 a.createdAt());
     }
@@ -79,6 +83,7 @@ record ExportedAdaptation(
                 QueryAdapter.fromBytes(dimensions, bytes),
                 denseWeight,
                 new JudgedPrior(priorWeight, prior),
+                fusion == null ? LearnedFusion.NONE : new LearnedFusion(fusion),
                 java.util.Objects.requireNonNull(report, "report"),
                 createdAt);
     }

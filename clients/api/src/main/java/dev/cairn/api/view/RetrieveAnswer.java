@@ -26,11 +26,17 @@ public record RetrieveAnswer(
 
     /**
      * Whether the namespace's trained adaptation was applied, and which: its version, the factor on
-     * the dense weight and the weight of its judged-relevant prior (0 when it has none).
+     * the dense weight, the weight of its judged-relevant prior (0 when it has none) and whether
+     * its learned fusion scored the candidates (false when it has none, the request named a fusion
+     * or weighted one signal, or the entity graph contributed; recall's are always false).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Adaptation(
-            boolean applied, Integer version, Double denseWeight, Double priorWeight) {}
+            boolean applied,
+            Integer version,
+            Double denseWeight,
+            Double priorWeight,
+            Boolean learnedFusion) {}
 
     /** One hit. */
     public record Hit(

@@ -1,8 +1,11 @@
 package dev.cairn.server.api.view;
 
 import dev.cairn.retrieval.feedback.Adaptation;
+import dev.cairn.retrieval.feedback.LearnedFusion;
 import dev.cairn.retrieval.feedback.TuneReport;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The answers of the adaptation endpoints (the feedback endpoints' are {@code
@@ -21,6 +24,7 @@ public final class AdaptationViews {
             double denseWeight,
             double priorWeight,
             int priorDocuments,
+            Map<String, Double> fusion,
             int dimensions,
             TuneReport report,
             String createdAt) {
@@ -33,10 +37,21 @@ public final class AdaptationViews {
                     a.denseWeight(),
                     a.prior().weight(),
                     a.prior().relevantQueries().size(),
+                    fusionWeights(a.fusion()),
                     a.adapter().dimensions(),
                     a.report(),
                     a.createdAt().toString());
         }
+    }
+
+    /** A learned fusion's weight per feature, in feature order; empty for none. */
+    private static Map<String, Double> fusionWeights(LearnedFusion fusion) {
+        Map<String, Double> weights = new LinkedHashMap<>();
+        double[] w = fusion.weights();
+        for (int j = 0; j < w.length; j++) {
+            weights.put(LearnedFusion.FEATURES.get(j), w[j]);
+        }
+        return weights;
     }
 
     /** {@code GET adaptation} and {@code DELETE adaptation}: the active one (null when none). */

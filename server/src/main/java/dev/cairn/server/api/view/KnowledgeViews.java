@@ -92,8 +92,9 @@ public final class KnowledgeViews {
     /** What a retrieve or recall answer says of the adaptation it applied. */
     static RetrieveAnswer.Adaptation adaptation(AppliedAdaptation a) {
         return a.applied()
-                ? new RetrieveAnswer.Adaptation(true, a.version(), a.denseWeight(), a.priorWeight())
-                : new RetrieveAnswer.Adaptation(false, null, null, null);
+                ? new RetrieveAnswer.Adaptation(
+                        true, a.version(), a.denseWeight(), a.priorWeight(), a.learnedFusion())
+                : new RetrieveAnswer.Adaptation(false, null, null, null, null);
     }
 
     private static RetrieveAnswer.Hit hit(RetrievedHit hit) {
