@@ -511,6 +511,23 @@ class NamespaceTransferTest {
         }
     }
 
+    /**
+     * Version 4 gives an adaptation its learned fusion; a version 3 file has none, and its
+     * adaptation is imported without one (the default fusion then ranks under it).
+     */
+    @Test
+    void anAdaptationOfAVersion3FileHasNoLearnedFusion() {
+        assertThat(exported).startsWith("{\"format\":\"cairn-namespace-export\",\"version\":4,");
+        assertThat(exported).contains("\"fusion\":[");
+        importedAsOlder("older-adaptation", exported, 3, "fusion", "\\[[^\\]]*\\]");
+        JsonNode versions =
+                target.call("GET", "/v1/namespaces/older-adaptation/adaptation", A, null)
+                        .json()
+                        .path("versions");
+        assertThat(versions).hasSize(1);
+        assertThat(versions.path(0).path("fusion").isEmpty()).isTrue();
+    }
+
     @Test
     void aSecondImportOfTheSameFileChangesNothing() {
         create(target, "twice");
@@ -587,6 +604,22 @@ class NamespaceTransferTest {
     }
 
     /**
+     * Imports {@code file} into a new namespace as a file of an earlier {@code version} wrote it:
+     * without the field that version did not have ({@code field}, whose values match {@code
+     * value}).
+     */
+    private void importedAsOlder(
+            String namespace, String file, int version, String field, String value) {
+        String older =
+                file.replace("\"version\":4,", "\"version\":" + version + ",")
+                        .replaceAll(",\"" + field + "\":" + value, "");
+        assertThat(older).doesNotContain("\"" + field + "\"");
+        create(target, namespace);
+        var imported = importInto(namespace, older);
+        assertThat(imported.status()).as(imported.body()).isEqualTo(200);
+    }
+
+    /**
      * A long conversation turn's windows (issue 39) go with it: the copy holds the same window
      * vectors and recalls the middle of the turn as the original does, before any maintenance; a
      * file that does not carry them (as version 2 wrote it) is read, and its copy finds the turn by
@@ -605,7 +638,7 @@ class NamespaceTransferTest {
         String shortTurn = remember(source, "chat", "mel", "Mel: any news?");
         String longTurn = remember(source, "chat", "caro", "Caro: " + line);
         String file = source.call("GET", "/v1/namespaces/chat/export", A, null).body();
-        assertThat(file).startsWith("{\"format\":\"cairn-namespace-export\",\"version\":3,");
+        assertThat(file).startsWith("{\"format\":\"cairn-namespace-export\",\"version\":4,");
         Map<String, String> windows = windowsById(file);
         int dimensions = 384;
         assertThat(Base64.getDecoder().decode(windows.get(longTurn)))
@@ -630,13 +663,7 @@ class NamespaceTransferTest {
                 .isCloseTo(original, within(1e-6));
 
         // version 2 had no windows: the importer leaves them to maintenance
-        String older =
-                file.replace("\"version\":3,", "\"version\":2,")
-                        .replaceAll(",\"windows\":(\"[^\"]*\"|null)", "");
-        assertThat(older).doesNotContain("\"windows\"");
-        create(target, "chat-older");
-        var read = importInto("chat-older", older);
-        assertThat(read.status()).as(read.body()).isEqualTo(200);
+        importedAsOlder("chat-older", file, 2, "windows", "(\"[^\"]*\"|null)");
         assertThat(relevance(target, "chat-older", question, longTurn)).isLessThan(original);
 
         // windows that are not whole vectors, or come without a vector, refuse the file

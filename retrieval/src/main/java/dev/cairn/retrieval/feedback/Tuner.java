@@ -22,11 +22,12 @@ import java.util.Set;
  * adapter is trained on the training queries with the untuned search's top chunks of both signals
  * as hard negatives; the dense signal's fusion weight factor is chosen from {@link #DENSE_WEIGHTS}
  * on a document-disjoint part of the training queries ({@link #chooseDenseWeight}); the
- * judged-relevant prior ({@link JudgedPrior}) counts the training queries' relevant keys. The
- * held-back queries are ranked (lexical + dense, the default fusion, then the prior) under the
- * namespace's current adaptation (or none) and the new one, over all of them and apart for seen and
- * unseen keys, and {@link ActivationRule} decides. An activated version keeps a prior over every
- * judged query's keys. Thread-safe.
+ * judged-relevant prior ({@link JudgedPrior}) counts the training queries' relevant keys; where the
+ * subject fuses ranks, a {@link LearnedFusion} is fitted to the training queries' untuned
+ * candidates ({@link #learnFusion}). The held-back queries are ranked (lexical + dense, the default
+ * fusion or the learned one, then the prior) under the namespace's current adaptation (or none) and
+ * the new one, over all of them and apart for seen and unseen keys, and {@link ActivationRule}
+ * decides. An activated version keeps a prior over every judged query's keys. Thread-safe.
  */
 public final class Tuner {
 

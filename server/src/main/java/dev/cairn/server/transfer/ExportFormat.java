@@ -22,14 +22,17 @@ final class ExportFormat {
     /** The {@code format} of the header line. */
     static final String FORMAT = "cairn-namespace-export";
 
-    /** The version this build writes: 3 gives memories their turn windows' vectors. */
-    static final int VERSION = 3;
+    /**
+     * The version this build writes: 3 gives memories their turn windows' vectors, 4 adaptations
+     * their learned fusion.
+     */
+    static final int VERSION = 4;
 
     /**
      * The versions this build reads: 1 holds only the first four record types, 1 and 2 no turn
-     * windows.
+     * windows, 1 to 3 no learned fusion.
      */
-    static final java.util.Set<Integer> READABLE = java.util.Set.of(1, 2, 3);
+    static final java.util.Set<Integer> READABLE = java.util.Set.of(1, 2, 3, 4);
 
     /** The record types of version 1, in the order an export writes them. */
     static final java.util.List<String> VERSION_1_TYPES =
@@ -39,7 +42,7 @@ final class ExportFormat {
                     ExportedConversation.TYPE,
                     ExportedEntry.TYPE);
 
-    /** The record types of versions 2 and 3, in the order an export writes them. */
+    /** The record types of versions 2 to 4, in the order an export writes them. */
     static final java.util.List<String> RECORD_TYPES =
             java.util.List.of(
                     ExportedDocument.TYPE,
