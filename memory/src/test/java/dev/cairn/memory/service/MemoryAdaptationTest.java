@@ -17,6 +17,7 @@ import dev.cairn.retrieval.feedback.FeedbackLog;
 import dev.cairn.retrieval.feedback.HeldBackScore;
 import dev.cairn.retrieval.feedback.JudgedPrior;
 import dev.cairn.retrieval.feedback.Judgment;
+import dev.cairn.retrieval.feedback.LearnedFusion;
 import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.feedback.TuneOptions;
 import dev.cairn.retrieval.feedback.TuneReport;
@@ -190,10 +191,12 @@ class MemoryAdaptationTest {
                                 QueryAdapter.identity(DIMS),
                                 1.0,
                                 new JudgedPrior(0.1, Map.of(judged, 1)),
+                                LearnedFusion.NONE,
                                 won());
         RecallResult adapted = recall("team", question);
 
-        assertThat(adapted.adaptation()).isEqualTo(new AppliedAdaptation(added.version(), 1, 0.1));
+        assertThat(adapted.adaptation())
+                .isEqualTo(new AppliedAdaptation(added.version(), 1, 0.1, false));
         assertThat(byContent(adapted).keySet()).isEqualTo(before.keySet());
         for (ScoredMemory m : adapted.memories()) {
             ScoredMemory was = before.get(m.memory().content());
@@ -234,10 +237,16 @@ class MemoryAdaptationTest {
         assertThat(before.memories().getFirst().memory().content()).isEqualTo(FACTS.get(question));
 
         service.adaptations()
-                .add("team", QueryAdapter.of(DIMS, flipped), 2.0, JudgedPrior.NONE, won());
+                .add(
+                        "team",
+                        QueryAdapter.of(DIMS, flipped),
+                        2.0,
+                        JudgedPrior.NONE,
+                        LearnedFusion.NONE,
+                        won());
         RecallResult adapted = recall("team", question);
 
-        assertThat(adapted.adaptation()).isEqualTo(new AppliedAdaptation(1, 2.0, 0));
+        assertThat(adapted.adaptation()).isEqualTo(new AppliedAdaptation(1, 2.0, 0, false));
         // every cosine is negated: the answer, nearest before, is now below the cosine floor, and
         // BM25's match on "logs retained" no longer keeps it (only a verbatim query would)
         assertThat(adapted.memories()).noneMatch(m -> m.id().equals(idOf.get(question)));

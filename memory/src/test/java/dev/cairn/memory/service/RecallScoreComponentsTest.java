@@ -11,6 +11,7 @@ import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.TranscriptLine;
 import dev.cairn.memory.TrigramEmbeddingModel;
 import dev.cairn.retrieval.feedback.JudgedPrior;
+import dev.cairn.retrieval.feedback.LearnedFusion;
 import dev.cairn.retrieval.feedback.QueryAdapter;
 import dev.cairn.retrieval.lexical.LexicalConfig;
 import dev.cairn.retrieval.lexical.LexicalIndex;
@@ -92,7 +93,13 @@ class RecallScoreComponentsTest {
         // an active recall adaptation whose training questions judged two of them relevant
         prior = new JudgedPrior(0.02, Map.of(hills, 1, lisbon, 3));
         service.adaptations()
-                .add("team", QueryAdapter.identity(DIMS), 1.0, prior, MemoryAdaptationTest.won());
+                .add(
+                        "team",
+                        QueryAdapter.identity(DIMS),
+                        1.0,
+                        prior,
+                        LearnedFusion.NONE,
+                        MemoryAdaptationTest.won());
         // names a month, asks when, names Mel; a list question naming Bea and a facet (places)
         RecallResult when =
                 service.recall(
