@@ -191,7 +191,11 @@ class LocalCommandUsesRunningServerTest {
             assertThat(tuned.out())
                     .contains("held back    1: nDCG@10 1.0000 before")
                     .contains("seen docs          0: nDCG@10 0.0000 before")
-                    .contains("unseen docs        1: nDCG@10 1.0000 before");
+                    .contains("unseen docs        1: nDCG@10 1.0000 before")
+                    // the three training queries' candidates taught a fusion: its weights, named
+                    .containsPattern(
+                            "\n  learned fusion: lexical-rank \\S+ dense-rank \\S+ cosine \\S+"
+                                    + " cosine-gap \\S+ bm25-share \\S+\n");
             assertThat(server.knowledge().adaptations().all("ops"))
                     .singleElement()
                     .extracting(a -> a.version())
