@@ -1,6 +1,7 @@
 package dev.cairn.eval.beir;
 
 import dev.cairn.retrieval.Grounding;
+import dev.cairn.retrieval.feedback.LogisticFit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,36 +58,15 @@ public final class GroundingFit {
     /** Intercept then one weight per feature, maximising the ridge-penalised likelihood. */
     static double[] fit(List<Row> rows) {
         int d = rows.getFirst().features().length + 1;
-        double[] w = new double[d];
-        for (int iteration = 0; iteration < 100; iteration++) {
-            double[] gradient = new double[d];
-            double[][] hessian = new double[d][d];
-            for (Row r : rows) {
-                double[] x = withBias(r.features());
-                double p = 1 / (1 + Math.exp(-dot(w, x)));
-                double residual = p - (r.relevant() ? 1 : 0);
-                for (int i = 0; i < d; i++) {
-                    gradient[i] += residual * x[i];
-                    for (int j = 0; j < d; j++) {
-                        hessian[i][j] += p * (1 - p) * x[i] * x[j];
-                    }
-                }
-            }
-            for (int i = 1; i < d; i++) {
-                gradient[i] += RIDGE * w[i];
-                hessian[i][i] += RIDGE;
-            }
-            double[] step = solve(hessian, gradient);
-            double size = 0;
-            for (int i = 0; i < d; i++) {
-                w[i] -= step[i];
-                size = Math.max(size, Math.abs(step[i]));
-            }
-            if (size < 1e-10) {
-                break;
-            }
+        double[][] x = new double[rows.size()][];
+        boolean[] relevant = new boolean[rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
+            x[i] = withBias(rows.get(i).features());
+            relevant[i] = rows.get(i).relevant();
         }
-        return w;
+        double[] ridge = new double[d];
+        java.util.Arrays.fill(ridge, 1, d, RIDGE); // not on the intercept
+        return LogisticFit.fit(x, relevant, ridge, new double[d]);
     }
 
     /** AUROC of the linear score {@code w} on the rows. */
@@ -143,41 +123,5 @@ public final class GroundingFit {
             s += a[i] * b[i];
         }
         return s;
-    }
-
-    /** Solves {@code a x = b} by Gaussian elimination with partial pivoting. */
-    static double[] solve(double[][] a, double[] b) {
-        int n = b.length;
-        double[][] m = new double[n][];
-        for (int i = 0; i < n; i++) {
-            m[i] = java.util.Arrays.copyOf(a[i], n + 1);
-            m[i][n] = b[i];
-        }
-        for (int col = 0; col < n; col++) {
-            int pivot = col;
-            for (int r = col + 1; r < n; r++) {
-                if (Math.abs(m[r][col]) > Math.abs(m[pivot][col])) {
-                    pivot = r;
-                }
-            }
-            double[] t = m[col];
-            m[col] = m[pivot];
-            m[pivot] = t;
-            for (int r = col + 1; r < n; r++) {
-                double f = m[r][col] / m[col][col];
-                for (int k = col; k <= n; k++) {
-                    m[r][k] -= f * m[col][k];
-                }
-            }
-        }
-        double[] x = new double[n];
-        for (int i = n - 1; i >= 0; i--) {
-            double s = m[i][n];
-            for (int k = i + 1; k < n; k++) {
-                s -= m[i][k] * x[k];
-            }
-            x[i] = s / m[i][i];
-        }
-        return x;
     }
 }

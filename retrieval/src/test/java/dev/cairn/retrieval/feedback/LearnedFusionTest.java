@@ -83,6 +83,46 @@ class LearnedFusionTest {
     }
 
     @Test
+    void newtonsMethodReachesTheMinimumOfTheRegularisedPairwiseLoss() {
+        Random random = new Random(17);
+        double[][] pairs = new double[400][3];
+        for (double[] z : pairs) {
+            z[0] = random.nextGaussian() + 0.8; // mostly for the relevant side
+            z[1] = random.nextGaussian() - 0.2;
+            z[2] = random.nextGaussian();
+        }
+
+        double[] w = LearnedFusion.minimise(pairs, 3);
+
+        double at = LearnedFusion.loss(pairs, w);
+        for (int j = 0; j < 3; j++) {
+            for (double nudge : new double[] {-1e-4, 1e-4}) {
+                double[] moved = w.clone();
+                moved[j] += nudge;
+                assertThat(LearnedFusion.loss(pairs, moved)).isGreaterThan(at);
+            }
+        }
+        assertThat(w[0]).isPositive();
+    }
+
+    @Test
+    void moreQueriesThanItsPairsAllowTrainOnASeededSampleOfThePairs() {
+        // seven pairs a query: 8,000 queries give 56,000, above the cap
+        List<LearnedFusion.Example> many = queries(8000, new Random(3));
+        assertThat(8000 * 7).isGreaterThan(LearnedFusion.MAX_PAIRS);
+
+        LearnedFusion learned = LearnedFusion.train(many);
+
+        assertThat(LearnedFusion.train(many)).isEqualTo(learned);
+        Random random = new Random(5);
+        for (int q = 0; q < 20; q++) {
+            LearnedFusion.Example unseen = query("unseen" + q, random);
+            assertThat(unseen.relevantIds())
+                    .contains(learned.apply(unseen.candidates()).getFirst().id());
+        }
+    }
+
+    @Test
     void itsScoresSpreadAsTheDefaultFusionsDoOverTheTrainingCandidates() {
         List<LearnedFusion.Example> train = queries(30, new Random(11));
         LearnedFusion learned = LearnedFusion.train(train);
