@@ -38,7 +38,6 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -82,13 +81,7 @@ class CairnClientEndToEndTest extends CairnServerTest {
     @BeforeAll
     void connect() {
         base = baseUri();
-        client = CairnClient.of(base, ADMIN);
-    }
-
-    /** The client; the server (and its schema) goes after it. */
-    @AfterAll
-    void disconnect() {
-        client.close();
+        client = closedAfterAll(CairnClient.of(base, ADMIN));
     }
 
     @Test

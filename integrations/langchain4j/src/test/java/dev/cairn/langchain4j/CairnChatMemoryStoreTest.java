@@ -17,7 +17,6 @@ import dev.langchain4j.data.message.UserMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,15 +34,10 @@ class CairnChatMemoryStoreTest extends CairnServerTest {
 
     @BeforeAll
     void connect() {
-        client = CairnClient.of(baseUri(), TestCairn.ADMIN);
+        client = closedAfterAll(CairnClient.of(baseUri(), TestCairn.ADMIN));
         client.createNamespace(new NamespaceBody("chats", "chat memories", null));
         conversations = client.conversations("chats");
         store = new CairnChatMemoryStore(conversations);
-    }
-
-    @AfterAll
-    void disconnect() {
-        client.close();
     }
 
     static final List<ChatMessage> TURN =

@@ -37,7 +37,6 @@ import dev.langchain4j.rag.query.Query;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.Result;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -82,17 +81,12 @@ class CairnLangChain4jEndToEndTest extends CairnServerTest {
 
     @BeforeAll
     void connect() {
-        client = CairnClient.of(baseUri(), TestCairn.ADMIN);
+        client = closedAfterAll(CairnClient.of(baseUri(), TestCairn.ADMIN));
         client.createNamespace(new NamespaceBody("ops", "runbooks", null));
         ops = client.namespace("ops");
         ops.ingest(DocumentBody.markdown("reindex", REINDEX));
         ops.ingest(DocumentBody.markdown("drain", DRAIN));
         ops.ingest(DocumentBody.markdown("rotate", ROTATE));
-    }
-
-    @AfterAll
-    void disconnect() {
-        client.close();
     }
 
     static ChatModel chatModel(ChatCompletionsStub stub) {

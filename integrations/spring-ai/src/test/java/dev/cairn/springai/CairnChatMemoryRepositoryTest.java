@@ -13,7 +13,6 @@ import dev.cairn.testsupport.CairnServerTest;
 import dev.cairn.testsupport.TestCairn;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.memory.MessageWindowChatMemory;
@@ -70,15 +69,10 @@ class CairnChatMemoryRepositoryTest extends CairnServerTest {
 
     @BeforeAll
     void connect() {
-        client = CairnClient.of(baseUri(), TestCairn.ADMIN);
+        client = closedAfterAll(CairnClient.of(baseUri(), TestCairn.ADMIN));
         client.createNamespace(new NamespaceBody("chats", "chat memories", null));
         conversations = client.conversations("chats");
         repository = new CairnChatMemoryRepository(conversations);
-    }
-
-    @AfterAll
-    void disconnect() {
-        client.close();
     }
 
     @Test

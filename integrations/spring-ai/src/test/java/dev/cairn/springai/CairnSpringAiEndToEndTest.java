@@ -17,7 +17,6 @@ import dev.cairn.testsupport.TestCairn;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.client.ChatClient;
@@ -79,15 +78,10 @@ class CairnSpringAiEndToEndTest extends CairnServerTest {
 
     @BeforeAll
     void connect() {
-        admin = CairnClient.of(baseUri(), TestCairn.ADMIN);
+        admin = closedAfterAll(CairnClient.of(baseUri(), TestCairn.ADMIN));
         admin.createNamespace(new NamespaceBody("ops", "runbooks", null));
         // added through the context's own vector store, as an application would
         application().run(context -> context.getBean(VectorStore.class).add(RUNBOOKS));
-    }
-
-    @AfterAll
-    void disconnect() {
-        admin.close();
     }
 
     /** A Boot application with Cairn's and Spring AI's chat-memory auto-configuration. */

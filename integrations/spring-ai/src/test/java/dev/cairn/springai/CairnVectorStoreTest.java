@@ -18,7 +18,6 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.content.Media;
@@ -98,16 +97,11 @@ class CairnVectorStoreTest extends CairnServerTest {
 
     @BeforeAll
     void connect() {
-        client = CairnClient.of(baseUri(), TestCairn.ADMIN);
+        client = closedAfterAll(CairnClient.of(baseUri(), TestCairn.ADMIN));
         client.createNamespace(new NamespaceBody("docs", "runbooks", null));
         docs = client.namespace("docs");
         store = new CairnVectorStore(docs);
         store.add(List.of(REINDEX, DRAIN, ROTATE, REFUND));
-    }
-
-    @AfterAll
-    void disconnect() {
-        client.close();
     }
 
     @Test
