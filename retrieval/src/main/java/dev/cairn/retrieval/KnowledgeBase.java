@@ -412,12 +412,15 @@ public final class KnowledgeBase implements AutoCloseable {
         long fusionStart = System.nanoTime();
         JudgedPrior prior = adapted ? adapter.prior() : JudgedPrior.NONE;
         List<FusedCandidate> defaultFused = run.fuse(request.fusion().fusion(request.k()), weights);
-        // the learned fusion replaces the default one of both signals, as it was trained: a request
-        // that names its fusion, or asks one signal, gets what it asked
+        // the learned fusion replaces the default fusion of both signals, as it was trained: a
+        // request for rrf or convex, one weighting a single signal, or one a signal did not answer
+        // in time gets the fusion it would get without it
         boolean learned =
                 adapted
                         && request.fusion() == FusionStrategy.DEFAULT
                         && request.weights().weight(Signal.LEXICAL) > 0
+                        && run.answered().containsKey(Signal.LEXICAL)
+                        && run.answered().containsKey(Signal.DENSE)
                         && adapter.fusion().ranks(defaultFused);
         List<FusedCandidate> fused =
                 Supersession.apply(

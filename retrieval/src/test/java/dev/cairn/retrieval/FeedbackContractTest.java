@@ -436,6 +436,14 @@ abstract class FeedbackContractTest {
         assertThat(kb.trace(ns, learned.traceId()).orElseThrow().request().get("adaptation"))
                 .isEqualTo(applied(1, 1.0, 0.0, true));
 
+        // one signal asked: it ranks as asked, by the dense signal alone
+        RetrieveResult denseOnly =
+                kb.retrieve(
+                        ns, RetrieveRequest.of(question).withWeights(SignalWeights.of(0, 1, 0)));
+        assertThat(denseOnly.adaptation().learnedFusion()).isFalse();
+        assertThat(denseOnly.candidates())
+                .allSatisfy(c -> assertThat(c.ranks()).containsOnlyKeys(Signal.DENSE));
+
         // a request that names its fusion gets it: plain RRF, 1/61 for a first place
         RetrieveResult named =
                 kb.retrieve(

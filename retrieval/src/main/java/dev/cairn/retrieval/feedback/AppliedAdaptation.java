@@ -9,7 +9,8 @@ package dev.cairn.retrieval.feedback;
  * @param denseWeight the factor on the dense signal's weight (1 when none)
  * @param priorWeight the judged-relevant prior's weight (0 when none)
  * @param learnedFusion whether the version's {@link LearnedFusion} scored the candidates (false
- *     when it has none, or when the entity graph contributed to the ranking)
+ *     when it has none, the request asked for another fusion or one signal, a signal did not answer
+ *     in time, or the entity graph contributed to the ranking)
  */
 public record AppliedAdaptation(
         int version, double denseWeight, double priorWeight, boolean learnedFusion) {

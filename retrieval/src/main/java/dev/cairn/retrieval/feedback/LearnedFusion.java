@@ -136,8 +136,8 @@ public record LearnedFusion(double[] weights) {
      */
     public static LearnedFusion train(List<Example> examples) {
         int d = FEATURES.size();
-        // a reservoir of the pairs, and running spreads: a namespace whose judge verdicts judged
-        // tens of thousands of queries trains in bounded memory and time
+        // a reservoir of the pairs and running spreads: the fit's time and the pairs' memory stay
+        // bounded however many queries were judged (the candidates are the caller's)
         List<double[]> pairs = new ArrayList<>();
         Random sampling = new Random(SAMPLING_SEED);
         long pairsSeen = 0;
@@ -195,6 +195,9 @@ public record LearnedFusion(double[] weights) {
             }
         }
         double[] w = minimise(standardised, d);
+        if (Arrays.stream(w).allMatch(x -> Math.abs(x) < 1e-12)) {
+            return NONE; // the pairs tell nothing apart: leave the default fusion
+        }
         double[] raw = new double[d];
         for (int j = 0; j < d; j++) {
             raw[j] = w[j] / spread[j];
@@ -219,26 +222,26 @@ public record LearnedFusion(double[] weights) {
         int k = Fusion.DEFAULT_K;
         double bestCosine = Double.NEGATIVE_INFINITY;
         double lowestCosine = Double.POSITIVE_INFINITY;
-        ScoredId firstLexical = null;
-        ScoredId secondLexical = null;
+        // BM25's two best scores, as the adaptive fusion reads them (ties share a rank, so the
+        // second best is not always rank 2)
+        List<ScoredId> lexicalBest = new ArrayList<>(2);
         for (FusedCandidate c : fused) {
             Double cos = c.scores().get(Signal.DENSE);
             if (cos != null) {
                 bestCosine = Math.max(bestCosine, cos);
                 lowestCosine = Math.min(lowestCosine, cos);
             }
-            Integer rank = c.ranks().get(Signal.LEXICAL);
-            if (rank != null && rank == 1) {
-                firstLexical = new ScoredId(c.id(), c.scores().get(Signal.LEXICAL));
-            } else if (rank != null && rank == 2) {
-                secondLexical = new ScoredId(c.id(), c.scores().get(Signal.LEXICAL));
+            Double lexical = c.scores().get(Signal.LEXICAL);
+            if (lexical != null) {
+                lexicalBest.add(new ScoredId(c.id(), lexical));
+                lexicalBest.sort(Comparator.comparingDouble((ScoredId x) -> x.score()).reversed());
+                if (lexicalBest.size() > 2) {
+                    lexicalBest.remove(2);
+                }
             }
         }
-        double factor =
-                firstLexical == null || secondLexical == null
-                        ? 1
-                        : Fusion.adaptiveLexicalFactor(List.of(firstLexical, secondLexical));
-        double bestLexical = firstLexical == null ? 0 : firstLexical.score();
+        double factor = Fusion.adaptiveLexicalFactor(lexicalBest);
+        double bestLexical = lexicalBest.isEmpty() ? 0 : lexicalBest.getFirst().score();
         double missingCosine =
                 lowestCosine == Double.POSITIVE_INFINITY ? 0 : lowestCosine - MISSING_COSINE_GAP;
         if (bestCosine == Double.NEGATIVE_INFINITY) {
@@ -263,7 +266,7 @@ public record LearnedFusion(double[] weights) {
         return x;
     }
 
-    /** The weights, for a report or an answer: "lexical-rank 0.53, dense-rank 0.61, ...". */
+    /** The weights, for messages: "lexical-rank 0.53, dense-rank 0.61, ...". */
     public String describe() {
         if (!active()) {
             return "none";

@@ -57,6 +57,28 @@ class LearnedFusionTest {
     }
 
     @Test
+    void aTieAtBm25sFirstPlaceIsNoGapAndARankingWithoutBm25HasNoLexicalTerms() {
+        // ties share a rank: two at rank 1, the next at 3; the gap between the two best is 0, so
+        // the adaptive fusion's factor is its floor, 0.25
+        List<FusedCandidate> tied =
+                List.of(
+                        both("a", 1, 5.0, 1, 0.9),
+                        both("b", 1, 5.0, 2, 0.8),
+                        both("c", 3, 2.5, 3, 0.7));
+        double[][] x = LearnedFusion.features(tied);
+        assertThat(x[0][0]).isCloseTo(0.25 * 60 / 61, within(1e-12));
+        assertThat(x[2][0]).isCloseTo(0.25 * 60 / 63, within(1e-12));
+        assertThat(x[2][4]).isCloseTo(0.5, within(1e-12));
+
+        Map<Signal, Integer> ranks = new EnumMap<>(Map.of(Signal.DENSE, 1));
+        Map<Signal, Double> scores = new EnumMap<>(Map.of(Signal.DENSE, 0.6));
+        double[][] denseOnly =
+                LearnedFusion.features(List.of(new FusedCandidate("d", 1.0 / 61, ranks, scores)));
+        assertThat(denseOnly[0])
+                .containsExactly(new double[] {0, 60.0 / 61, 0.6, 0, 0}, within(1e-12));
+    }
+
+    @Test
     void trainingOnQueriesWhoseAnswersTheCosineTellsBetterThanTheRanksLearnsToTrustIt() {
         // in every query the relevant candidate has the best cosine by far and BM25's last place
         Random random = new Random(7);
@@ -94,6 +116,19 @@ class LearnedFusionTest {
 
         double[] w = LearnedFusion.minimise(pairs, 3);
 
+        // the gradient of the mean loss plus the pull, written out apart from the fit: zero
+        double[] gradient = new double[3];
+        for (double[] z : pairs) {
+            double margin = w[0] * z[0] + w[1] * z[1] + w[2] * z[2];
+            double miss = 1 / (1 + Math.exp(margin));
+            for (int j = 0; j < 3; j++) {
+                gradient[j] -= miss * z[j] / pairs.length;
+            }
+        }
+        for (int j = 0; j < 3; j++) {
+            assertThat(gradient[j] + LearnedFusion.REGULARIZATION * w[j])
+                    .isCloseTo(0, within(1e-9));
+        }
         double at = LearnedFusion.loss(pairs, w);
         for (int j = 0; j < 3; j++) {
             for (double nudge : new double[] {-1e-4, 1e-4}) {

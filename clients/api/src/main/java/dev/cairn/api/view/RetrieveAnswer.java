@@ -27,8 +27,9 @@ public record RetrieveAnswer(
     /**
      * Whether the namespace's trained adaptation was applied, and which: its version, the factor on
      * the dense weight, the weight of its judged-relevant prior (0 when it has none) and whether
-     * its learned fusion scored the candidates (false when it has none, the request named a fusion
-     * or weighted one signal, or the entity graph contributed; recall's are always false).
+     * its learned fusion scored the candidates (false when it has none, the request asked for rrf
+     * or convex or weighted one signal, a signal did not answer in time, or the entity graph
+     * contributed; recall's are always false).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Adaptation(
