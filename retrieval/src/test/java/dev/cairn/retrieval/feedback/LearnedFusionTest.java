@@ -141,20 +141,58 @@ class LearnedFusionTest {
     }
 
     @Test
-    void moreQueriesThanItsPairsAllowTrainOnASeededSampleOfThePairs() {
-        // seven pairs a query: 8,000 queries give 56,000, above the cap
-        List<LearnedFusion.Example> many = queries(8000, new Random(3));
-        assertThat(8000 * 7).isGreaterThan(LearnedFusion.MAX_PAIRS);
+    void moreQueriesThanItsPairsAllowTrainOnASeededSampleOfAllThePairs() {
+        // seven pairs a query: 10,200 queries give 71,400, above the cap. The first 7,200 (50,400
+        // pairs, so the first 50,000 pairs are all theirs) are
+        // answered by the best cosine and BM25's last place; the last 3,000 by BM25's first place
+        // and a middling cosine. Were only the first 50,000 pairs kept, the last queries would
+        // teach nothing and BM25's share would count against a candidate
+        Random random = new Random(3);
+        List<LearnedFusion.Example> many = new ArrayList<>(queries(7200, random));
+        for (int q = 0; q < 3000; q++) {
+            many.add(lexicalAnswer("late" + q, random));
+        }
+        assertThat(many.size() * 7).isGreaterThan(LearnedFusion.MAX_PAIRS);
 
         LearnedFusion learned = LearnedFusion.train(many);
+        LearnedFusion earlyOnly = LearnedFusion.train(many.subList(0, 7200));
 
-        assertThat(LearnedFusion.train(many)).isEqualTo(learned);
-        Random random = new Random(5);
-        for (int q = 0; q < 20; q++) {
-            LearnedFusion.Example unseen = query("unseen" + q, random);
-            assertThat(unseen.relevantIds())
-                    .contains(learned.apply(unseen.candidates()).getFirst().id());
+        assertThat(LearnedFusion.train(many)).isEqualTo(learned); // seeded
+        assertThat(earlyOnly.weights()[4]).isNegative();
+        assertThat(learned.weights()[4]).isPositive();
+        LearnedFusion.Example late = lexicalAnswer("unseen", new Random(5));
+        assertThat(late.relevantIds()).contains(learned.apply(late.candidates()).getFirst().id());
+    }
+
+    /**
+     * Eight candidates of one query whose relevant one is BM25's first by far (its score twice the
+     * second's) with a cosine among the others', in default-fusion order.
+     */
+    private static LearnedFusion.Example lexicalAnswer(String q, Random random) {
+        List<FusedCandidate> fused = new ArrayList<>();
+        double[] cosines = new double[9];
+        for (int lexicalRank = 1; lexicalRank <= 8; lexicalRank++) {
+            cosines[lexicalRank] = 0.65 + random.nextDouble() * 0.05;
         }
+        for (int lexicalRank = 1; lexicalRank <= 8; lexicalRank++) {
+            int denseRank = 1;
+            for (int other = 1; other <= 8; other++) {
+                if (cosines[other] > cosines[lexicalRank]) {
+                    denseRank++;
+                }
+            }
+            double bm25 = lexicalRank == 1 ? 20 : 10.0 / lexicalRank;
+            fused.add(
+                    both(
+                            q + "-" + lexicalRank,
+                            lexicalRank,
+                            bm25,
+                            denseRank,
+                            cosines[lexicalRank]));
+        }
+        fused.sort(
+                java.util.Comparator.comparingDouble((FusedCandidate c) -> c.score()).reversed());
+        return new LearnedFusion.Example(fused, Set.of(q + "-1"));
     }
 
     @Test
