@@ -2,7 +2,6 @@ package dev.cairn.retrieval.feedback;
 
 import dev.cairn.retrieval.fusion.FusedCandidate;
 import dev.cairn.retrieval.fusion.Fusion;
-import dev.cairn.retrieval.fusion.ScoredId;
 import dev.cairn.retrieval.fusion.Signal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -224,7 +223,8 @@ public record LearnedFusion(double[] weights) {
         double lowestCosine = Double.POSITIVE_INFINITY;
         // BM25's two best scores, as the adaptive fusion reads them (ties share a rank, so the
         // second best is not always rank 2)
-        List<ScoredId> lexicalBest = new ArrayList<>(2);
+        double firstLexical = Double.NEGATIVE_INFINITY;
+        double secondLexical = Double.NEGATIVE_INFINITY;
         for (FusedCandidate c : fused) {
             Double cos = c.scores().get(Signal.DENSE);
             if (cos != null) {
@@ -232,16 +232,18 @@ public record LearnedFusion(double[] weights) {
                 lowestCosine = Math.min(lowestCosine, cos);
             }
             Double lexical = c.scores().get(Signal.LEXICAL);
-            if (lexical != null) {
-                lexicalBest.add(new ScoredId(c.id(), lexical));
-                lexicalBest.sort(Comparator.comparingDouble((ScoredId x) -> x.score()).reversed());
-                if (lexicalBest.size() > 2) {
-                    lexicalBest.remove(2);
-                }
+            if (lexical != null && lexical > firstLexical) {
+                secondLexical = firstLexical;
+                firstLexical = lexical;
+            } else if (lexical != null && lexical > secondLexical) {
+                secondLexical = lexical;
             }
         }
-        double factor = Fusion.adaptiveLexicalFactor(lexicalBest);
-        double bestLexical = lexicalBest.isEmpty() ? 0 : lexicalBest.getFirst().score();
+        double factor =
+                secondLexical == Double.NEGATIVE_INFINITY
+                        ? 1
+                        : Fusion.adaptiveLexicalFactor(firstLexical, secondLexical);
+        double bestLexical = firstLexical == Double.NEGATIVE_INFINITY ? 0 : firstLexical;
         double missingCosine =
                 lowestCosine == Double.POSITIVE_INFINITY ? 0 : lowestCosine - MISSING_COSINE_GAP;
         if (bestCosine == Double.NEGATIVE_INFINITY) {

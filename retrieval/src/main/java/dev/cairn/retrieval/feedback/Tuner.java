@@ -293,17 +293,10 @@ public final class Tuner {
         for (Map.Entry<String, QueryAdapterTrainer.Example> e : examples.entrySet()) {
             List<FusedCandidate> fused =
                     subject.fused(namespace, e.getKey(), e.getValue().query(), DEPTH);
-            Set<String> relevant = new HashSet<>();
-            judged.get(e.getKey())
-                    .forEach(
-                            (key, grade) -> {
-                                if (grade > 0) {
-                                    relevant.add(key);
-                                }
-                            });
+            Map<String, Integer> grades = judged.get(e.getKey());
             Set<String> relevantIds = new HashSet<>();
             for (FusedCandidate c : fused) {
-                if (relevant.contains(subject.keyOf(c.id()))) {
+                if (grades.getOrDefault(subject.keyOf(c.id()), 0) > 0) {
                     relevantIds.add(c.id());
                 }
             }

@@ -46,11 +46,17 @@ final class AdaptiveRrf implements Fusion {
      * two hits, or scores that are not positive).
      */
     static double lexicalFactor(List<ScoredId> lexical) {
-        if (lexical.size() < 2 || !(lexical.get(0).score() > 0)) {
+        return lexical.size() < 2
+                ? 1
+                : lexicalFactor(lexical.get(0).score(), lexical.get(1).score());
+    }
+
+    /** The factor for BM25's two best scores; 1 when the first is not positive. */
+    static double lexicalFactor(double first, double second) {
+        if (!(first > 0)) {
             return 1;
         }
-        double first = lexical.get(0).score();
-        double gap = (first - Math.max(0, lexical.get(1).score())) / first;
+        double gap = (first - Math.max(0, second)) / first;
         return Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, gap / TYPICAL_GAP));
     }
 

@@ -41,12 +41,11 @@ public interface Fusion {
     }
 
     /**
-     * What {@link #adaptiveRrf} multiplies the lexical weight by for a BM25 ranking whose first two
-     * hits are {@code lexical} (1 when they say nothing: fewer than two, or a first score that is
-     * not positive).
+     * What {@link #adaptiveRrf} multiplies the lexical weight by for a BM25 ranking whose two best
+     * scores are {@code first} and {@code second} (1 when the first is not positive).
      */
-    static double adaptiveLexicalFactor(List<ScoredId> lexical) {
-        return AdaptiveRrf.lexicalFactor(lexical);
+    static double adaptiveLexicalFactor(double first, double second) {
+        return AdaptiveRrf.lexicalFactor(first, second);
     }
 
     /** Weighted RRF with {@link #DEFAULT_K}. */
