@@ -140,10 +140,9 @@ public record LearnedFusion(double[] weights) {
         List<double[]> pairs = new ArrayList<>();
         Random sampling = new Random(SAMPLING_SEED);
         long pairsSeen = 0;
-        Deviation[] columns = new Deviation[d];
-        for (int j = 0; j < d; j++) {
-            columns[j] = new Deviation();
-        }
+        // the features' covariance gives their spreads and, once the weights are known, the
+        // learned scores' spread, without a second pass over the candidates
+        Covariance columns = new Covariance(d);
         Deviation fusedScores = new Deviation();
         for (Example e : examples) {
             if (e.candidates().isEmpty()) {
@@ -151,9 +150,7 @@ public record LearnedFusion(double[] weights) {
             }
             double[][] x = features(e.candidates());
             for (int i = 0; i < x.length; i++) {
-                for (int j = 0; j < d; j++) {
-                    columns[j].add(x[i][j]);
-                }
+                columns.add(x[i]);
                 fusedScores.add(e.candidates().get(i).score());
             }
             int depth = Math.min(PAIR_DEPTH, x.length);
@@ -182,7 +179,7 @@ public record LearnedFusion(double[] weights) {
         }
         double[] spread = new double[d];
         for (int j = 0; j < d; j++) {
-            spread[j] = columns[j].value();
+            spread[j] = columns.deviation(j);
             if (!(spread[j] > 1e-12)) {
                 spread[j] = 1; // a constant feature: its weight stays where the pull keeps it
             }
@@ -201,13 +198,7 @@ public record LearnedFusion(double[] weights) {
         for (int j = 0; j < d; j++) {
             raw[j] = w[j] / spread[j];
         }
-        Deviation learnedScores = new Deviation();
-        for (Example e : examples) {
-            for (double[] x : features(e.candidates())) {
-                learnedScores.add(dot(raw, x));
-            }
-        }
-        double learnedSpread = learnedScores.value();
+        double learnedSpread = columns.deviationAlong(raw);
         double fusedSpread = fusedScores.value();
         double scale = learnedSpread > 0 && fusedSpread > 0 ? fusedSpread / learnedSpread : 1;
         for (int j = 0; j < d; j++) {
@@ -325,6 +316,51 @@ public record LearnedFusion(double[] weights) {
         double[] ridge = new double[d];
         Arrays.fill(ridge, REGULARIZATION * pairs);
         return ridge;
+    }
+
+    /** The covariance of the vectors added so far (Welford's running form, per pair of columns). */
+    private static final class Covariance {
+        private long count;
+        private final double[] mean;
+        private final double[][] comoments;
+
+        Covariance(int d) {
+            mean = new double[d];
+            comoments = new double[d][d];
+        }
+
+        void add(double[] x) {
+            count++;
+            double[] before = new double[x.length];
+            for (int j = 0; j < x.length; j++) {
+                before[j] = x[j] - mean[j];
+                mean[j] += before[j] / count;
+            }
+            for (int j = 0; j < x.length; j++) {
+                for (int k = 0; k < x.length; k++) {
+                    comoments[j][k] += before[j] * (x[k] - mean[k]);
+                }
+            }
+        }
+
+        /** Column {@code j}'s standard deviation. */
+        double deviation(int j) {
+            return count < 2 ? 0 : Math.sqrt(Math.max(0, comoments[j][j] / count));
+        }
+
+        /** The standard deviation of the vectors' dot products with {@code w}. */
+        double deviationAlong(double[] w) {
+            if (count < 2) {
+                return 0;
+            }
+            double sum = 0;
+            for (int j = 0; j < w.length; j++) {
+                for (int k = 0; k < w.length; k++) {
+                    sum += w[j] * comoments[j][k] * w[k];
+                }
+            }
+            return Math.sqrt(Math.max(0, sum / count));
+        }
     }
 
     /** The standard deviation of the values added so far (Welford's running form). */
