@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -34,6 +35,14 @@ final class ChatSets {
         Map<String, Locomo.Turn> byId = new HashMap<>();
         c.turns().forEach(t -> byId.put(t.diaId(), t));
         return byId;
+    }
+
+    /** {@code c}'s turns by session, sessions in order. */
+    static Map<Integer, List<Locomo.Turn>> sessions(Locomo.Conversation c) {
+        return c.turns().stream()
+                .collect(
+                        Collectors.groupingBy(
+                                Locomo.Turn::session, TreeMap::new, Collectors.toList()));
     }
 
     /** Asserts that each turn's id is {@code D<session>:<n>}, n counting from 1 in its session. */
