@@ -140,18 +140,20 @@ public record LearnedFusion(double[] weights) {
         List<double[]> pairs = new ArrayList<>();
         Random sampling = new Random(SAMPLING_SEED);
         long pairsSeen = 0;
-        // the features' covariance gives their spreads and, once the weights are known, the
-        // learned scores' spread, without a second pass over the candidates
-        Covariance columns = new Covariance(d);
-        Deviation fusedScores = new Deviation();
+        // the covariance of the features and the default fusion's score (column d) gives their
+        // spreads and, once the weights are known, the learned scores' spread, without a second
+        // pass over the candidates
+        Covariance columns = new Covariance(d + 1);
+        double[] row = new double[d + 1];
         for (Example e : examples) {
             if (e.candidates().isEmpty()) {
                 continue;
             }
             double[][] x = features(e.candidates());
             for (int i = 0; i < x.length; i++) {
-                columns.add(x[i]);
-                fusedScores.add(e.candidates().get(i).score());
+                System.arraycopy(x[i], 0, row, 0, d);
+                row[d] = e.candidates().get(i).score();
+                columns.add(row);
             }
             int depth = Math.min(PAIR_DEPTH, x.length);
             for (int p = 0; p < depth; p++) {
@@ -199,7 +201,7 @@ public record LearnedFusion(double[] weights) {
             raw[j] = w[j] / spread[j];
         }
         double learnedSpread = columns.deviationAlong(raw);
-        double fusedSpread = fusedScores.value();
+        double fusedSpread = columns.deviation(d);
         double scale = learnedSpread > 0 && fusedSpread > 0 ? fusedSpread / learnedSpread : 1;
         for (int j = 0; j < d; j++) {
             raw[j] *= scale;
@@ -323,15 +325,16 @@ public record LearnedFusion(double[] weights) {
         private long count;
         private final double[] mean;
         private final double[][] comoments;
+        private final double[] before; // x less the mean before x, reused by each add
 
         Covariance(int d) {
             mean = new double[d];
             comoments = new double[d][d];
+            before = new double[d];
         }
 
         void add(double[] x) {
             count++;
-            double[] before = new double[x.length];
             for (int j = 0; j < x.length; j++) {
                 before[j] = x[j] - mean[j];
                 mean[j] += before[j] / count;
@@ -348,7 +351,10 @@ public record LearnedFusion(double[] weights) {
             return count < 2 ? 0 : Math.sqrt(Math.max(0, comoments[j][j] / count));
         }
 
-        /** The standard deviation of the vectors' dot products with {@code w}. */
+        /**
+         * The standard deviation of the vectors' dot products with {@code w}, over the first {@code
+         * w.length} columns.
+         */
         double deviationAlong(double[] w) {
             if (count < 2) {
                 return 0;
@@ -360,24 +366,6 @@ public record LearnedFusion(double[] weights) {
                 }
             }
             return Math.sqrt(Math.max(0, sum / count));
-        }
-    }
-
-    /** The standard deviation of the values added so far (Welford's running form). */
-    private static final class Deviation {
-        private long count;
-        private double mean;
-        private double squares;
-
-        void add(double value) {
-            count++;
-            double delta = value - mean;
-            mean += delta / count;
-            squares += delta * (value - mean);
-        }
-
-        double value() {
-            return count < 2 ? 0 : Math.sqrt(squares / count);
         }
     }
 
