@@ -6,6 +6,7 @@ import dev.cairn.embeddings.bert.EncoderOptions;
 import dev.cairn.embeddings.bert.TorchScriptEmbeddingModel;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Factories for {@link EmbeddingModel}s. Every model returned is thread-safe: load it once and
@@ -77,6 +78,20 @@ public final class EmbeddingModels {
      */
     public static EmbeddingModel cached(EmbeddingModel model, EmbeddingCache cache) {
         return new CachingEmbeddingModel(model, cache);
+    }
+
+    /**
+     * A model that loads with {@code loader} on its first pass or token count and answers {@link
+     * EmbeddingModel#id()} with {@code id} until then: for a command that opens Cairn's components
+     * and may never embed. The model loaded must have that id.
+     */
+    public static OnDemandEmbeddingModel onDemand(String id, Supplier<EmbeddingModel> loader) {
+        return new OnDemandEmbeddingModel(id, loader);
+    }
+
+    /** The id of {@link #defaultModel()}, known without loading it. */
+    public static String defaultModelId() {
+        return BertSpec.BGE_SMALL_EN_V15.id();
     }
 
     /**

@@ -14,6 +14,7 @@ public final class CountingEmbeddingModel implements EmbeddingModel {
     private final String id;
     private final String exactId;
     private final AtomicInteger embedded = new AtomicInteger();
+    private final AtomicInteger closes = new AtomicInteger();
 
     public CountingEmbeddingModel(EmbeddingModel model) {
         this.model = model;
@@ -74,7 +75,14 @@ public final class CountingEmbeddingModel implements EmbeddingModel {
         return model.tokenCounter();
     }
 
-    /** Leaves the shared model open. */
+    /** How many times {@link #close()} was called. */
+    public int closes() {
+        return closes.get();
+    }
+
+    /** Counts the call and leaves the shared model open. */
     @Override
-    public void close() {}
+    public void close() {
+        closes.incrementAndGet();
+    }
 }

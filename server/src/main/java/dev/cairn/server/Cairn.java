@@ -3,6 +3,7 @@ package dev.cairn.server;
 import dev.cairn.embeddings.EmbeddingCache;
 import dev.cairn.embeddings.EmbeddingModel;
 import dev.cairn.embeddings.EmbeddingModels;
+import dev.cairn.embeddings.OnDemandEmbeddingModel;
 import dev.cairn.graph.ProximityConfig;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.MemoryServiceConfig;
@@ -18,8 +19,11 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.function.BooleanSupplier;
 
 /**
  * Cairn's library components opened over one data dir or database, as the server and the command
@@ -41,6 +45,7 @@ public final class Cairn implements AutoCloseable {
     private final Store store;
     private final EmbeddingCache cache;
     private final EmbeddingModel model;
+    private final BooleanSupplier encoderLoaded;
     private final KnowledgeGraph graph;
     private final KnowledgeBase knowledge;
 
@@ -49,19 +54,48 @@ public final class Cairn implements AutoCloseable {
             Store store,
             EmbeddingCache cache,
             EmbeddingModel model,
+            BooleanSupplier encoderLoaded,
             KnowledgeGraph graph,
             KnowledgeBase knowledge) {
         this.dataDir = dataDir;
         this.store = store;
         this.cache = cache;
         this.model = model;
+        this.encoderLoaded = encoderLoaded;
         this.graph = graph;
         this.knowledge = knowledge;
+    }
+
+    /** When the encoder's weights load (seconds and hundreds of megabytes). */
+    public enum EncoderLoading {
+        /** While the store opens, on a thread of its own: for whatever will embed. */
+        AT_OPEN,
+        /**
+         * On the first embedding or token count: for the commands that mostly move stored rows (an
+         * export, an import of vectors from the same model, forgetting a user), which may never
+         * embed.
+         */
+        ON_FIRST_USE
     }
 
     /** Opens everything, closing what was opened when a later step fails. */
     public static Cairn open(ServerSettings settings) {
         return open(settings, new StartupPhases());
+    }
+
+    /** As {@link #open(ServerSettings)}, the encoder loading as {@code encoder} says. */
+    public static Cairn open(ServerSettings settings, EncoderLoading encoder) {
+        if (encoder == EncoderLoading.AT_OPEN) {
+            return open(settings);
+        }
+        OnDemandEmbeddingModel onDemand =
+                EmbeddingModels.onDemand(
+                        EmbeddingModels.defaultModelId(), () -> loadEncoder(settings.dataDir()));
+        return open(
+                settings,
+                new StartupPhases(),
+                CompletableFuture.completedFuture(onDemand),
+                onDemand::isLoaded);
     }
 
     /**
@@ -74,6 +108,14 @@ public final class Cairn implements AutoCloseable {
         FutureTask<EmbeddingModel> loading =
                 new FutureTask<>(() -> phases.time("model", () -> loadEncoder(settings.dataDir())));
         Thread.ofPlatform().name("cairn-start-model").start(loading);
+        return open(settings, phases, loading, () -> true);
+    }
+
+    private static Cairn open(
+            ServerSettings settings,
+            StartupPhases phases,
+            Future<EmbeddingModel> loading,
+            BooleanSupplier encoderLoaded) {
         Store store = null;
         EmbeddingCache cache = null;
         KnowledgeGraph graph = null;
@@ -113,7 +155,8 @@ public final class Cairn implements AutoCloseable {
                                                     .resolve("documents"),
                                             knowledgeGraph,
                                             settings.retrieval()));
-            return new Cairn(settings.dataDir(), store, cache, model, graph, knowledge);
+            return new Cairn(
+                    settings.dataDir(), store, cache, model, encoderLoaded, graph, knowledge);
         } catch (RuntimeException e) {
             closeAll(e, loading, model, graph, cache, store);
             throw e;
@@ -161,7 +204,7 @@ public final class Cairn implements AutoCloseable {
         }
     }
 
-    private static EmbeddingModel await(FutureTask<EmbeddingModel> loading) {
+    private static EmbeddingModel await(Future<EmbeddingModel> loading) {
         try {
             return loading.get();
         } catch (ExecutionException e) {
@@ -181,7 +224,7 @@ public final class Cairn implements AutoCloseable {
     /** Closes what a failed open had opened, the model once its loading thread is done. */
     private static void closeAll(
             RuntimeException failure,
-            FutureTask<EmbeddingModel> loading,
+            Future<EmbeddingModel> loading,
             EmbeddingModel model,
             KnowledgeGraph graph,
             EmbeddingCache cache,
@@ -214,6 +257,15 @@ public final class Cairn implements AutoCloseable {
 
     public EmbeddingModel model() {
         return model;
+    }
+
+    /**
+     * Whether the encoder's weights are loaded: always when opened {@link EncoderLoading#AT_OPEN},
+     * only once something embedded or counted tokens when opened {@link
+     * EncoderLoading#ON_FIRST_USE}.
+     */
+    public boolean encoderLoaded() {
+        return encoderLoaded.getAsBoolean();
     }
 
     /** The entity graph behind the graph signal and the entity endpoints. */

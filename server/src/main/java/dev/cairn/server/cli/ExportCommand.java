@@ -61,7 +61,7 @@ final class ExportCommand implements Callable<Integer> {
         }
         Path partial = target.resolveSibling(target.getFileName() + ".partial");
         Map<String, Long> counts;
-        try (Cairn cairn = local.openToRead(namespace);
+        try (Cairn cairn = local.openToRead(namespace, Cairn.EncoderLoading.ON_FIRST_USE);
                 OutputStream o = Files.newOutputStream(partial)) {
             counts = new NamespaceExport(cairn.knowledge(), Clock.systemUTC()).write(namespace, o);
         } catch (RuntimeException | IOException e) {

@@ -69,7 +69,7 @@ final class ForgetCommand implements Callable<Integer> {
                                             + URLEncoder.encode(user, StandardCharsets.UTF_8)
                                                     .replace("+", "%20")));
         } else {
-            try (Cairn cairn = local.openToRead(namespace);
+            try (Cairn cairn = local.openToRead(namespace, Cairn.EncoderLoading.ON_FIRST_USE);
                     MemoryService memory = local.openMemory(cairn)) {
                 answer =
                         Json.MAPPER.valueToTree(

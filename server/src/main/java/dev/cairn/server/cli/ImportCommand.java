@@ -70,7 +70,7 @@ final class ImportCommand implements Callable<Integer> {
                 throw refused;
             }
         } else {
-            try (Cairn cairn = local.open()) {
+            try (Cairn cairn = local.open(Cairn.EncoderLoading.ON_FIRST_USE)) {
                 Store store = cairn.store();
                 boolean created = store.namespace(namespace).isEmpty();
                 if (created) {

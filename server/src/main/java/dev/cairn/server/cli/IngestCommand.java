@@ -99,7 +99,7 @@ final class IngestCommand implements Callable<Integer> {
         if (running.isPresent()) {
             return ingestRemote(running.get(), sources);
         }
-        try (Cairn cairn = local.open()) {
+        try (Cairn cairn = local.open(Cairn.EncoderLoading.AT_OPEN)) {
             if (cairn.store().namespace(namespace).isEmpty()) {
                 if (!create) {
                     throw new IllegalArgumentException(

@@ -52,21 +52,24 @@ final class LocalOptions {
         return Settings.resolve(Config.create().get("cairn"), dataDir, null, dbUrl);
     }
 
-    /** Opens the data dir for writing; it is created when missing. */
-    Cairn open() {
+    /**
+     * Opens the data dir for writing; it is created when missing. The encoder loads as {@code
+     * encoder} says.
+     */
+    Cairn open(Cairn.EncoderLoading encoder) {
         ServerSettings settings = settings();
         requireNotServed(settings);
-        return Cairn.open(settings);
+        return Cairn.open(settings, encoder);
     }
 
     /**
      * Opens the data dir to read {@code namespace}; never creates a data dir, and fails before the
-     * encoder loads when the namespace is not there.
+     * encoder loads when the namespace is not there. The encoder loads as {@code encoder} says.
      */
-    Cairn openToRead(String namespace) {
+    Cairn openToRead(String namespace, Cairn.EncoderLoading encoder) {
         ServerSettings settings = settings();
         requireReadable(settings, namespace);
-        return Cairn.open(settings);
+        return Cairn.open(settings, encoder);
     }
 
     /**

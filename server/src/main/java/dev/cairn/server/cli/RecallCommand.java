@@ -118,7 +118,7 @@ final class RecallCommand implements Callable<Integer> {
                             .withThreshold(cosine)
                             .withMaxTokens(maxTokens)
                             .withRecallScope(scope);
-            try (Cairn cairn = local.openToRead(namespace);
+            try (Cairn cairn = local.openToRead(namespace, Cairn.EncoderLoading.AT_OPEN);
                     MemoryService memory = local.openMemory(cairn)) {
                 answer = Json.MAPPER.valueToTree(MemoryViews.recall(memory.recall(request)));
             }

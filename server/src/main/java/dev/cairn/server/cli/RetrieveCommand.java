@@ -65,7 +65,7 @@ final class RetrieveCommand implements Callable<Integer> {
                             server.post("/v1/namespaces/" + namespace + "/retrieve", body));
         } else {
             RetrieveRequest request = LibraryRequests.retrieve(RetrieveBody.of(query, topK));
-            try (Cairn cairn = local.openToRead(namespace)) {
+            try (Cairn cairn = local.openToRead(namespace, Cairn.EncoderLoading.AT_OPEN)) {
                 RetrieveResult result = cairn.knowledge().retrieve(namespace, request);
                 answer = Json.MAPPER.valueToTree(KnowledgeViews.retrieve(result, false));
             }

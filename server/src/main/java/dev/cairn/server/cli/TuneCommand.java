@@ -89,7 +89,7 @@ final class TuneCommand implements Callable<Integer> {
                         Json.MAPPER.readTree(
                                 server.delete(base + "?subject=" + subject.wireName()));
             } else {
-                try (Cairn cairn = local.openToRead(namespace)) {
+                try (Cairn cairn = local.openToRead(namespace, Cairn.EncoderLoading.AT_OPEN)) {
                     Optional<Adaptation> now;
                     if (memories) {
                         try (MemoryService memory = local.openMemory(cairn)) {
@@ -124,7 +124,7 @@ final class TuneCommand implements Callable<Integer> {
                     Json.MAPPER.readTree(
                             server.post(base + "/train", Json.MAPPER.valueToTree(settings)));
         } else {
-            try (Cairn cairn = local.openToRead(namespace)) {
+            try (Cairn cairn = local.openToRead(namespace, Cairn.EncoderLoading.AT_OPEN)) {
                 Adaptation adaptation;
                 if (memories) {
                     try (MemoryService memory = local.openMemory(cairn)) {
