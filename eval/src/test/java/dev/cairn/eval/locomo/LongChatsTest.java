@@ -13,9 +13,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The project's two chats of over a thousand turns (LoCoMo's format). Real messaging-app chats run
- * past 1,500 turns in one conversation, while the other sets stop at 684, so a question's answer is
- * one turn among well over a thousand:
+ * The project's three chats of over a thousand turns (LoCoMo's format). Real messaging-app chats
+ * run past 1,500 turns in one conversation, while the other sets stop at 684, so a question's
+ * answer is one turn among well over a thousand:
  *
  * <ul>
  *   <li>{@code long-running.json}, the fourth kind: two friends texting over about fourteen months,
@@ -25,7 +25,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  *       turns of medium length, mostly logistics (bills with amounts, tradespeople and relatives by
  *       first name, appointments that move, decisions taken over several sessions and settled in a
  *       short reply). It exists so that choices made on the first are checked on turns of another
- *       length and subject.
+ *       length and subject;
+ *   <li>{@code family-help.json}, the sixth kind: a daughter and her recently retired, widowed
+ *       father texting over about ten months, about 1,200 turns, mostly his how-to questions
+ *       answered in short steps, amid news (his knee, hobbies, a fostered dog, a trip) that recurs
+ *       and changes.
  * </ul>
  *
  * What makes each set that kind of conversation is checked here, so an edit that loses it fails
@@ -36,7 +40,8 @@ class LongChatsTest {
     /** A long chat: its file, its one sample, and the bounds its sessions keep. */
     enum LongChat {
         LONG_RUNNING("long-running.json", "run-a1", 1500, 1800, 60, 80, 5, 60, 365, 500),
-        HOUSEHOLD("household.json", "house-a1", 1100, 1400, 35, 50, 15, 60, 300, 400);
+        HOUSEHOLD("household.json", "house-a1", 1100, 1400, 35, 50, 15, 60, 300, 400),
+        FAMILY_HELP("family-help.json", "help-a1", 1000, 1300, 35, 50, 10, 55, 270, 340);
 
         final String file;
         final String sampleId;
