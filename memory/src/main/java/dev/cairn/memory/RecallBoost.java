@@ -20,8 +20,6 @@ public enum RecallBoost {
     TIME,
     /** A share of the best match among the found turns of the memory's conversation session. */
     SESSION,
-    /** The other speaker's found turn right before or after a matching turn shares its match. */
-    EXCHANGE,
     /**
      * The memory is a brief conversation turn within two turns of one of the most relevant brief
      * turns of its session, and was found itself: in a chat of short messages one thought is sent

@@ -3,7 +3,9 @@ package dev.cairn.server;
 import dev.cairn.memory.MemoryLifecycle;
 import dev.cairn.memory.service.MemoryServiceConfig;
 import io.helidon.config.Config;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The memory service's settings from the {@code cairn.memory} config node: {@code merge-similarity}
@@ -17,11 +19,34 @@ import java.time.Duration;
  */
 public final class MemorySettings {
 
+    private static final System.Logger LOG = System.getLogger(MemorySettings.class.getName());
+
     private MemorySettings() {}
+
+    /**
+     * Settings that recall no longer has, with why: read nowhere, each is named in one warning so
+     * that an operator who set it knows it does nothing.
+     */
+    static final Map<String, String> REMOVED =
+            Map.of(
+                    "recall.exchange-share",
+                    "recall no longer lifts a conversation turn's neighbours: the share helped on"
+                            + " LoCoMo alone, not on six other kinds of conversation"
+                            + " (docs/memory.md, \"The exchange share, removed\")");
 
     /** Reads {@code cairn.memory} from the given {@code cairn} config node. */
     public static MemoryServiceConfig fromConfig(Config cairn) {
         Config m = cairn.get("memory");
+        REMOVED.forEach(
+                (key, why) -> {
+                    if (m.get(key).exists()) {
+                        LOG.log(
+                                Level.WARNING,
+                                "cairn.memory.{0} is set but no longer read: {1}; remove it",
+                                key,
+                                why);
+                    }
+                });
         MemoryServiceConfig.Recall recall = MemoryServiceConfig.Recall.defaults();
         MemoryServiceConfig.Boosts boosts = MemoryServiceConfig.Boosts.defaults();
         MemoryServiceConfig.Maintenance maintenance = MemoryServiceConfig.Maintenance.defaults();
@@ -41,7 +66,6 @@ public final class MemorySettings {
                         recall.recordRecalls(),
                         m.get("recall.turn-windows").asBoolean().orElse(recall.turnWindows())),
                 new MemoryServiceConfig.Boosts(
-                        m.get("recall.exchange-share").asDouble().orElse(boosts.exchangeShare()),
                         m.get("recall.period-bonus").asDouble().orElse(boosts.periodBonus()),
                         m.get("recall.time-bonus").asDouble().orElse(boosts.timeBonus()),
                         m.get("recall.session-share").asDouble().orElse(boosts.sessionShare()),

@@ -511,12 +511,7 @@ class MemoryEndpointsTest {
                 .allMatch(
                         b ->
                                 java.util.Set.of(
-                                                "period",
-                                                "time",
-                                                "session",
-                                                "exchange",
-                                                "burst",
-                                                "speaker",
+                                                "period", "time", "session", "burst", "speaker",
                                                 "facet")
                                         .contains(b));
 

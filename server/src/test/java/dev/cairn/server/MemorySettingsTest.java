@@ -1,5 +1,6 @@
 package dev.cairn.server;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.memory.service.MemoryServiceConfig;
@@ -7,12 +8,15 @@ import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 /**
- * The brief-turn settings as the server reads them: {@code application.yaml}'s values are the
- * library's defaults (what the evaluations measure is what {@code cairn serve} runs), and an
- * operator's override of each reaches the recall configuration.
+ * The recall settings as the server reads them: {@code application.yaml}'s values are the library's
+ * defaults (what the evaluations measure is what {@code cairn serve} runs), and an operator's
+ * override of each reaches the recall configuration; a setting recall no longer has is named in a
+ * warning.
  */
 class MemorySettingsTest {
 
@@ -38,6 +42,32 @@ class MemorySettingsTest {
         assertThat(changed).isEqualTo(new MemoryServiceConfig.BriefTurns(0.2, 6, false));
         assertThat(changed.brief(5)).isTrue();
         assertThat(changed.brief(6)).isFalse();
+    }
+
+    @Test
+    void aRemovedSettingIsNamedInOneWarningAndChangesNothing() {
+        try (LogCapture logs = new LogCapture(MemorySettings.class.getName())) {
+            MemoryServiceConfig shipped = settings(Map.of());
+            assertThat(warnings(logs)).isEmpty();
+
+            MemoryServiceConfig withRemoved =
+                    settings(Map.of("cairn.memory.recall.exchange-share", "0.95"));
+            assertThat(withRemoved).isEqualTo(shipped);
+            assertThat(warnings(logs))
+                    .singleElement(as(InstanceOfAssertFactories.STRING))
+                    .startsWith(
+                            "cairn.memory.recall.exchange-share is set but no longer read: recall"
+                                    + " no longer lifts a conversation turn's neighbours")
+                    .endsWith("; remove it");
+        }
+    }
+
+    private static List<String> warnings(LogCapture logs) {
+        return logs.records().stream()
+                .filter(r -> r.getLevel() == Level.WARNING)
+                .filter(r -> r.getLoggerName().equals(MemorySettings.class.getName()))
+                .map(r -> java.text.MessageFormat.format(r.getMessage(), r.getParameters()))
+                .toList();
     }
 
     private static MemoryServiceConfig settings(Map<String, String> overrides) {

@@ -50,7 +50,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -66,10 +65,8 @@ import java.util.function.Predicate;
  * MemoryServiceConfig.Boosts#periodBonus()} more relevant, and when the query asks when, a memory
  * that says when ({@link TimeMentions}) {@link MemoryServiceConfig.Boosts#timeBonus()} more; each
  * found conversation turn gets {@link MemoryServiceConfig.Boosts#sessionShare()} of the best
- * relevance among its session's found turns on top of its own, then a turn's found neighbours in
- * its session that the other speaker said get {@link MemoryServiceConfig.Boosts#exchangeShare()} of
- * its relevance (an exchange spreads over several turns), and the found brief turns of a burst
- * around one of the most relevant brief turns its relevance ({@link
+ * relevance among its session's found turns on top of its own, then the found brief turns of a
+ * burst around one of the most relevant brief turns its relevance ({@link
  * MemoryServiceConfig.BriefTurns#bursts()}); then a memory of a person the query names by any of
  * their names ({@link PersonNames}) is {@link MemoryServiceConfig.Boosts#speakerBonus()} more
  * relevant ({@link MemoryServiceConfig.Boosts#listSpeakerBonus()} when the query asks for several
@@ -321,14 +318,11 @@ final class MemoryRecall implements AutoCloseable {
         if (config.boosts().sessionShare() > 0) {
             found = withSessions(found);
         }
-        if (config.boosts().exchangeShare() > 0) {
-            found = withExchanges(ns, found);
-        }
         if (config.boosts().briefTurns().bursts()) {
             found = withBursts(ns, found, table);
         }
-        // after the session lift and the exchange share: the named person's own turns rise above
-        // the other speaker's replies that the exchange lifted beside them
+        // after the session lift: a session's share of its best turn holds no speaker bonus, so the
+        // named person's own turns rise above the other speaker's turns of that session
         if (!named.isEmpty()) {
             Set<String> users = new HashSet<>();
             named.forEach(p -> users.add(p.userId()));
@@ -367,8 +361,7 @@ final class MemoryRecall implements AutoCloseable {
                                         : OptionalDouble.empty();
                             });
         }
-        // last, so that a reaction lifted by its session, its exchange or its burst is discounted
-        // too
+        // last, so that a reaction lifted by its session or its burst is discounted too
         MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
         if (brief.discount() > 0) {
             found =
@@ -447,26 +440,6 @@ final class MemoryRecall implements AutoCloseable {
         return lifted;
     }
 
-    /**
-     * {@code found} with each conversation turn's neighbours in its session (the turns right before
-     * and after it) at {@link MemoryServiceConfig.Boosts#exchangeShare()} of its relevance, where
-     * that is more than their own: the answer to a question found by its words comes with it. Only
-     * a neighbour of the other speaker shares (a speaker going on in several messages is no
-     * exchange), and only one that was found itself: in a real chat the turns around an answer are
-     * as often "WHAT", "[image]" or "did what", which an exchange would carry to the top.
-     */
-    private List<Candidate> withExchanges(String ns, List<Candidate> found) {
-        return raisedNear(
-                ns,
-                found,
-                found.stream().filter(c -> ConversationTurns.isTurn(c.memory())).toList(),
-                1,
-                RecallBoost.EXCHANGE,
-                config.boosts().exchangeShare(),
-                (source, own) ->
-                        !own.memory().scope().userId().equals(source.memory().scope().userId()));
-    }
-
     /** How many of a recall's most relevant brief turns share their relevance with their burst. */
     static final int BURST_SOURCES = 5;
 
@@ -477,8 +450,9 @@ final class MemoryRecall implements AutoCloseable {
      * {@code found} with each found brief turn within {@link #BURST_REACH} turns of one of the
      * {@link #BURST_SOURCES} most relevant found brief turns raised to that turn's relevance, where
      * that is more than its own (either speaker: a burst is often one person's messages). Brief is
-     * {@link MemoryServiceConfig.BriefTurns#brief}; a turn that was not found is not raised, as in
-     * {@link #withExchanges}: a filler beside the answer must not ride it into the top.
+     * {@link MemoryServiceConfig.BriefTurns#brief}; a turn that was not found is not raised: in a
+     * real chat the turns around an answer are as often "WHAT", "[image]" or "did what", which must
+     * not ride it into the top.
      */
     private List<Candidate> withBursts(
             String ns, List<Candidate> found, Map<String, MemoryIndexes.Entry> table) {
@@ -496,49 +470,33 @@ final class MemoryRecall implements AutoCloseable {
                         .sorted(Comparator.comparingDouble(Candidate::relevance).reversed())
                         .limit(BURST_SOURCES)
                         .toList();
-        return sources.isEmpty()
-                ? found
-                : raisedNear(
-                        ns,
-                        found,
-                        sources,
-                        BURST_REACH,
-                        RecallBoost.BURST,
-                        1,
-                        (source, own) -> briefTurn.test(own));
+        return sources.isEmpty() ? found : raisedNear(ns, found, sources, briefTurn);
     }
 
     /**
-     * {@code found} with each found turn within {@code reach} turns of a source in its session (the
-     * sources in order, before it then after it) raised to {@code share} of the source's relevance
-     * where that is more than its own and {@code takes} lets it, the difference booked to {@code
-     * boost}: the exchange share and the bursts of brief turns. A turn that was not found is never
-     * raised.
+     * {@code found} with each found turn within {@link #BURST_REACH} turns of a source in its
+     * session (the sources in order, before it then after it) raised to the source's relevance
+     * where that is more than its own and {@code takes} lets it, the difference booked to {@link
+     * RecallBoost#BURST}. A turn that was not found is never raised.
      */
     private List<Candidate> raisedNear(
-            String ns,
-            List<Candidate> found,
-            List<Candidate> sources,
-            int reach,
-            RecallBoost boost,
-            double share,
-            BiPredicate<Candidate, Candidate> takes) {
+            String ns, List<Candidate> found, List<Candidate> sources, Predicate<Candidate> takes) {
         ConversationTurns turns = indexes.turns(ns);
         Map<String, Candidate> best = new HashMap<>();
         found.forEach(c -> best.put(c.memory().id(), c));
         for (Candidate source : sources) {
-            double raised = share * source.relevance();
+            double raised = source.relevance();
             for (boolean before : new boolean[] {true, false}) {
                 String id = source.memory().id();
-                for (int step = 0; step < reach; step++) {
+                for (int step = 0; step < BURST_REACH; step++) {
                     Optional<String> next = before ? turns.before(id) : turns.after(id);
                     if (next.isEmpty()) {
                         break;
                     }
                     id = next.get();
                     Candidate own = best.get(id);
-                    if (own != null && own.relevance() < raised && takes.test(source, own)) {
-                        best.put(id, own.lift(boost, raised));
+                    if (own != null && own.relevance() < raised && takes.test(own)) {
+                        best.put(id, own.lift(RecallBoost.BURST, raised));
                     }
                 }
             }

@@ -203,14 +203,6 @@ public record MemoryServiceConfig(
      * What lifts a memory's relevance above how well it matches the query ({@link
      * dev.cairn.memory.RecallBoost}); each is a share in [0, 1], and 0 turns it off.
      *
-     * @param exchangeShare share of a conversation turn's relevance that the turns right before and
-     *     after it in its session get when the other speaker said them and they were found
-     *     themselves ({@code recall.exchange-share}, 0.95; 0 turns it off): an exchange spreads
-     *     over several turns, and the one that answers often shares few words with the question.
-     *     Chosen on LoCoMo's first five conversations; the two conditions come from the project's
-     *     own chats, where the turns around an answer are as often the same speaker going on or
-     *     "WHAT" (see docs/memory.md). Shows as {@code boosts.exchange} in a recalled memory's
-     *     components.
      * @param periodBonus relevance bonus, as a share of its relevance, of a memory written in the
      *     calendar period a query names ({@code recall.period-bonus}, 0.2; 0 turns it off). Chosen
      *     on LoCoMo's first five conversations (0.2 and 0.5 alike; see docs/memory.md). Shows as
@@ -231,11 +223,11 @@ public record MemoryServiceConfig(
      *     {@code boosts.session}.
      * @param speakerBonus relevance bonus, as a share of its relevance, of a memory of a user the
      *     query names by any of their names ({@link dev.cairn.memory.PersonNames}; {@code
-     *     recall.speaker-bonus}, 0.03; 0 turns it off), given after the session lift and the
-     *     exchange share so that the neighbours of a named person's turn do not share it: "What
-     *     does Melanie do to destress?" is answered by Melanie's turns rather than by the other
-     *     speaker's replies to her. Chosen on LoCoMo's first five conversations (see
-     *     docs/memory.md). Shows as {@code boosts.speaker}.
+     *     recall.speaker-bonus}, 0.03; 0 turns it off), given after the session lift, whose share
+     *     of a session's best turn then holds no speaker bonus: "What does Melanie do to destress?"
+     *     is answered by Melanie's turns rather than by the other speaker's replies to her. Chosen
+     *     on LoCoMo's first five conversations (see docs/memory.md). Shows as {@code
+     *     boosts.speaker}.
      * @param listSpeakerBonus the same bonus, instead of {@code speakerBonus}, when the query asks
      *     for several things ({@code recall.list-speaker-bonus}, 0.15; 0 turns it off): "What
      *     activities does Melanie partake in?" gathers Melanie's own turns from many sessions.
@@ -251,7 +243,6 @@ public record MemoryServiceConfig(
      *     BriefTurns}). Shows as {@code boosts.brief}, a negative share.
      */
     public record Boosts(
-            double exchangeShare,
             double periodBonus,
             double timeBonus,
             double sessionShare,
@@ -260,7 +251,6 @@ public record MemoryServiceConfig(
             double facetBonus,
             BriefTurns briefTurns) {
 
-        public static final double DEFAULT_EXCHANGE_SHARE = 0.95;
         public static final double DEFAULT_PERIOD_BONUS = 0.2;
         public static final double DEFAULT_TIME_BONUS = 0.05;
         public static final double DEFAULT_SESSION_SHARE = 0.3;
@@ -269,7 +259,6 @@ public record MemoryServiceConfig(
         public static final double DEFAULT_FACET_BONUS = 0.1;
 
         public Boosts {
-            requireShare("exchangeShare", exchangeShare);
             requireShare("periodBonus", periodBonus);
             requireShare("timeBonus", timeBonus);
             requireShare("sessionShare", sessionShare);
@@ -281,7 +270,6 @@ public record MemoryServiceConfig(
 
         public static Boosts defaults() {
             return new Boosts(
-                    DEFAULT_EXCHANGE_SHARE,
                     DEFAULT_PERIOD_BONUS,
                     DEFAULT_TIME_BONUS,
                     DEFAULT_SESSION_SHARE,
@@ -291,21 +279,8 @@ public record MemoryServiceConfig(
                     BriefTurns.defaults());
         }
 
-        public Boosts withExchangeShare(double share) {
-            return new Boosts(
-                    share,
-                    periodBonus,
-                    timeBonus,
-                    sessionShare,
-                    speakerBonus,
-                    listSpeakerBonus,
-                    facetBonus,
-                    briefTurns);
-        }
-
         public Boosts withPeriodBonus(double bonus) {
             return new Boosts(
-                    exchangeShare,
                     bonus,
                     timeBonus,
                     sessionShare,
@@ -317,7 +292,6 @@ public record MemoryServiceConfig(
 
         public Boosts withTimeBonus(double bonus) {
             return new Boosts(
-                    exchangeShare,
                     periodBonus,
                     bonus,
                     sessionShare,
@@ -329,7 +303,6 @@ public record MemoryServiceConfig(
 
         public Boosts withSessionShare(double share) {
             return new Boosts(
-                    exchangeShare,
                     periodBonus,
                     timeBonus,
                     share,
@@ -342,19 +315,11 @@ public record MemoryServiceConfig(
         /** The bonus of a named person's memory, and of it when the query asks for several. */
         public Boosts withSpeakerBonus(double bonus, double listBonus) {
             return new Boosts(
-                    exchangeShare,
-                    periodBonus,
-                    timeBonus,
-                    sessionShare,
-                    bonus,
-                    listBonus,
-                    facetBonus,
-                    briefTurns);
+                    periodBonus, timeBonus, sessionShare, bonus, listBonus, facetBonus, briefTurns);
         }
 
         public Boosts withFacetBonus(double bonus) {
             return new Boosts(
-                    exchangeShare,
                     periodBonus,
                     timeBonus,
                     sessionShare,
@@ -366,7 +331,6 @@ public record MemoryServiceConfig(
 
         public Boosts withBriefTurns(BriefTurns brief) {
             return new Boosts(
-                    exchangeShare,
                     periodBonus,
                     timeBonus,
                     sessionShare,
@@ -402,11 +366,11 @@ public record MemoryServiceConfig(
      * @param bursts whether brief turns share their relevance within a burst: before the discount,
      *     each found brief turn within two turns (either speaker) of one of the five most relevant
      *     found brief turns of a recall is raised to that turn's relevance (which may hold the
-     *     session and exchange boosts already). In a chat of short messages one thought is sent in
-     *     several ("went to oslo for the festival" / "the live show was on thursday night" / "200
-     *     people"), and the message that answers shares the question's words less than the one
-     *     beside it. A long turn neither gives nor takes. Chosen on the tuning parts of the four
-     *     kinds of conversation (see docs/memory.md)
+     *     session boost already). In a chat of short messages one thought is sent in several ("went
+     *     to oslo for the festival" / "the live show was on thursday night" / "200 people"), and
+     *     the message that answers shares the question's words less than the one beside it. A long
+     *     turn neither gives nor takes. Chosen on the tuning parts of the four kinds of
+     *     conversation (see docs/memory.md)
      */
     public record BriefTurns(double discount, int words, boolean bursts) {
         public static final double DEFAULT_DISCOUNT = 0.3;

@@ -345,35 +345,6 @@ class MemoryServiceTest {
     }
 
     @Test
-    void aFoundTurnLiftsTheOtherSpeakersFoundReplyButNotAFillerNorTheSameSpeakerGoingOn() {
-        String before = say("s1", "Mel", 0, "home at last, long day");
-        String question = say("s1", "Mel", 1, "do you keep any pets at home?");
-        String reply = say("s1", "Caro", 2, "yup, Oscar the guinea pig lives at home");
-        String filler = say("s1", "Caro", 3, "WHAT");
-        say("s2", "Caro", 4, "the printer jammed again");
-        RecallRequest pets = RecallRequest.of("team", "pets at home").withMode(RecallMode.LEXICAL);
-        MemoryServiceConfig base = unscheduled();
-
-        Map<String, Double> with = relevance(pets);
-        service.close();
-        service = open(base.withBoosts(base.boosts().withExchangeShare(0)));
-        Map<String, Double> without = relevance(pets);
-
-        assertThat(with.get(question)).isEqualTo(1.0);
-        // the reply matches on "home" alone; the question's share takes it up: the session lift
-        // takes the question to 1 + share, and every relevance is divided by it
-        assertThat(without.get(reply)).isLessThan(Boosts.DEFAULT_EXCHANGE_SHARE);
-        assertThat(with.get(reply)).isCloseTo(Boosts.DEFAULT_EXCHANGE_SHARE, within(1e-12));
-        // Mel going on before her question is no exchange: it keeps its own relevance
-        assertThat(with.get(before)).isEqualTo(without.get(before)).isLessThan(with.get(reply));
-        // "WHAT" matches nothing of the query, and the exchange does not carry it in
-        assertThat(with).doesNotContainKey(filler);
-        assertThat(service.recall(pets).memories())
-                .extracting(ScoredMemory::id)
-                .containsExactlyInAnyOrder(question, reply, before);
-    }
-
-    @Test
     void aTurnOfTheSessionThatMatchesBestIsLiftedAboveAnEqualTurnOfAnotherSession() {
         List<String> first =
                 converse(
@@ -385,13 +356,12 @@ class MemoryServiceTest {
         String lifted = first.get(2);
         RecallRequest pottery = RecallRequest.of("team", "pottery").withMode(RecallMode.LEXICAL);
         double share = 0.1;
-        MemoryServiceConfig noExchange =
-                unscheduled().withBoosts(everyTurnAlike().withExchangeShare(0));
+        MemoryServiceConfig alike = unscheduled().withBoosts(everyTurnAlike());
         service.close();
-        service = open(noExchange.withBoosts(noExchange.boosts().withSessionShare(0)));
+        service = open(alike.withBoosts(alike.boosts().withSessionShare(0)));
         Map<String, Double> without = relevance(pottery);
         service.close();
-        service = open(noExchange.withBoosts(noExchange.boosts().withSessionShare(share)));
+        service = open(alike.withBoosts(alike.boosts().withSessionShare(share)));
         Map<String, Double> with = relevance(pottery);
 
         // the two cracked pots match "pottery" alike; the best turn has relevance 1
@@ -417,14 +387,13 @@ class MemoryServiceTest {
         String strong = said.get(1);
         String elsewhere = converse("s2", "Caro: pottery class today").get(0);
         RecallRequest pottery = RecallRequest.of("team", "pottery").withMode(RecallMode.LEXICAL);
-        MemoryServiceConfig noExchange =
-                unscheduled().withBoosts(everyTurnAlike().withExchangeShare(0));
+        MemoryServiceConfig alike = unscheduled().withBoosts(everyTurnAlike());
         double share = Boosts.DEFAULT_SESSION_SHARE;
         service.close();
-        service = open(noExchange.withBoosts(noExchange.boosts().withSessionShare(0)));
+        service = open(alike.withBoosts(alike.boosts().withSessionShare(0)));
         Map<String, Double> without = relevance(pottery);
         service.close();
-        service = open(noExchange);
+        service = open(alike);
         Map<String, Double> with = relevance(pottery);
 
         double own = without.get(strong);
@@ -491,7 +460,7 @@ class MemoryServiceTest {
                 .isCloseTo(without.get(mel) * (1 + Boosts.DEFAULT_SPEAKER_BONUS), within(1e-12));
         assertThat(with.get(caro)).isEqualTo(without.get(caro));
         assertThat(with.get(best)).isEqualTo(1.0);
-        // "so nice" shares no word with the question: no exchange carries it in
+        // "so nice" shares no word with the question: nothing carries it in
         assertThat(with).doesNotContainKey(reply);
         assertThat(without).doesNotContainKey(reply);
         assertThat(service.recall(one).memories())
@@ -688,8 +657,7 @@ class MemoryServiceTest {
                 RecallRequest.of("team", "Who adopted a greyhound called Biscuit?")
                         .withMode(RecallMode.DENSE)
                         .withThreshold(-1.0);
-        MemoryServiceConfig alone =
-                unscheduled().withBoosts(everyTurnAlike().withExchangeShare(0).withSessionShare(0));
+        MemoryServiceConfig alone = unscheduled().withBoosts(everyTurnAlike().withSessionShare(0));
         service.close();
         service = open(alone);
         Map<String, Double> with = relevance(dog);
@@ -747,8 +715,7 @@ class MemoryServiceTest {
                 converse("s1", "Mel: what did you do this weekend?", "Caro: I painted a lake");
         RecallRequest paint =
                 RecallRequest.of("team", "What did Caro paint?").withMode(RecallMode.LEXICAL);
-        MemoryServiceConfig alone =
-                unscheduled().withBoosts(everyTurnAlike().withExchangeShare(0).withSessionShare(0));
+        MemoryServiceConfig alone = unscheduled().withBoosts(everyTurnAlike().withSessionShare(0));
         service.close();
         service = open(alone);
         assertThat(service.recall(paint).memories())
@@ -869,12 +836,11 @@ class MemoryServiceTest {
     private record Compared(Map<String, Double> without, Map<String, Double> with) {}
 
     /**
-     * {@code request}'s relevances with neither session nor exchange share nor any brief-turn rule,
-     * then with {@code brief}; the service is left open on the second configuration.
+     * {@code request}'s relevances with neither session share nor any brief-turn rule, then with
+     * {@code brief}; the service is left open on the second configuration.
      */
     private Compared withBriefTurns(RecallRequest request, MemoryServiceConfig.BriefTurns brief) {
-        MemoryServiceConfig base =
-                unscheduled().withBoosts(everyTurnAlike().withSessionShare(0).withExchangeShare(0));
+        MemoryServiceConfig base = unscheduled().withBoosts(everyTurnAlike().withSessionShare(0));
         service.close();
         service = open(base);
         Map<String, Double> without = relevance(request);

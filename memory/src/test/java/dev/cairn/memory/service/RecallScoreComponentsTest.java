@@ -34,9 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A recalled memory's components explain its score (docs/memory.md, "What a recall score is made
  * of"): {@code score = 0.55 relevance + 0.10 importance + 0.15 recency + 0.20 confidence +
  * typeBonus}, and {@code relevance = match + the sum of boosts}, each boost what its rule adds to
- * the relevance it was given, in the order recall gives them (period, time, session, exchange,
- * burst, speaker, facet, judged, brief). Checked on every memory of real recalls (default
- * configuration, hybrid, the trigram model) in which every boost fires.
+ * the relevance it was given, in the order recall gives them (period, time, session, burst,
+ * speaker, facet, judged, brief). Checked on every memory of real recalls (default configuration,
+ * hybrid, the trigram model) in which every boost fires.
  */
 class RecallScoreComponentsTest {
 
@@ -119,7 +119,6 @@ class RecallScoreComponentsTest {
                         RecallBoost.SESSION,
                         RecallBoost.SPEAKER,
                         RecallBoost.BRIEF);
-        assertThat(a.get(reply).boosts()).containsKey(RecallBoost.EXCHANGE);
         assertThat(a.get(hills).boosts()).doesNotContainKey(RecallBoost.SPEAKER);
         assertThat(a.get(green).boosts()).containsKey(RecallBoost.SPEAKER);
         Map<String, ScoreComponents> b = byId(countries);
@@ -247,25 +246,6 @@ class RecallScoreComponentsTest {
                                         assertThat(raised)
                                                 .isCloseTo(
                                                         before(o.components(), RecallBoost.BURST),
-                                                        within(EXACT));
-                                    });
-                }
-                case EXCHANGE -> {
-                    // raised to a share of a found neighbour's relevance, the other speaker's
-                    double raised = before + added;
-                    assertThat(r.memories())
-                            .as("the neighbour whose share lifted %s", what)
-                            .anySatisfy(
-                                    o -> {
-                                        assertThat(sameSession(o, m)).isTrue();
-                                        assertThat(o.memory().scope().userId())
-                                                .isNotEqualTo(m.memory().scope().userId());
-                                        assertThat(raised)
-                                                .isCloseTo(
-                                                        config.boosts().exchangeShare()
-                                                                * before(
-                                                                        o.components(),
-                                                                        RecallBoost.EXCHANGE),
                                                         within(EXACT));
                                     });
                 }

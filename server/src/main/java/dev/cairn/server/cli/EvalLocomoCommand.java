@@ -109,15 +109,6 @@ final class EvalLocomoCommand implements Callable<Integer> {
     int contextTurns;
 
     @Option(
-            names = "--exchange-share",
-            paramLabel = "X",
-            description =
-                    "share of a turn's relevance its neighbouring turns get (default "
-                            + Boosts.DEFAULT_EXCHANGE_SHARE
-                            + "; 0 turns it off)")
-    Double exchangeShare;
-
-    @Option(
             names = "--period-bonus",
             paramLabel = "X",
             description =
@@ -297,9 +288,6 @@ final class EvalLocomoCommand implements Callable<Integer> {
             recall = recall.withHybridWeights(weights.get(0), weights.get(1));
         }
         Boosts boosts = Boosts.defaults();
-        if (exchangeShare != null) {
-            boosts = boosts.withExchangeShare(exchangeShare);
-        }
         if (periodBonus != null) {
             boosts = boosts.withPeriodBonus(periodBonus);
         }
@@ -438,7 +426,6 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("threshold", threshold);
             out.put("contextTurns", contextTurns);
             out.put("oneNamespace", oneNamespace);
-            out.put("exchangeShare", config.boosts().exchangeShare());
             out.put("periodBonus", config.boosts().periodBonus());
             out.put("timeBonus", config.boosts().timeBonus());
             out.put("sessionShare", config.boosts().sessionShare());
