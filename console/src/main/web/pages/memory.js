@@ -12,8 +12,8 @@ const STATUSES = ['ACTIVE', 'STALE', 'SUPERSEDED', 'INVALIDATED', 'REJECTED'];
 const lastRecall = new Map();
 
 /**
- * What each of recall's boosts (period, time, session, burst, speaker, facet, judged, brief)
- * added to a memory's relevance, as the answer names them; the rest of the relevance is the
+ * What each of recall's boosts (period, time, session, answer, burst, speaker, facet, judged,
+ * brief) added to a memory's relevance, as the answer names them; the rest of the relevance is the
  * match.
  */
 const boosts = (components) =>

@@ -21,6 +21,12 @@ public enum RecallBoost {
     /** A share of the best match among the found turns of the memory's conversation session. */
     SESSION,
     /**
+     * The memory is the other speaker's next turn after a found turn that ends asking, and was
+     * found itself: the reply to a question is where its answer is, and often shares few of the
+     * question's words.
+     */
+    ANSWER,
+    /**
      * The memory is a brief conversation turn within two turns of one of the most relevant brief
      * turns of its session, and was found itself: in a chat of short messages one thought is sent
      * in several, so each found message of such a burst is as relevant as its most relevant one.

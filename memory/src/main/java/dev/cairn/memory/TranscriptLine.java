@@ -42,6 +42,35 @@ public record TranscriptLine(String label, String said) {
         return of(stripped.substring(stripped.lastIndexOf('\n') + 1));
     }
 
+    /**
+     * Whether the line ends asking: its last mark, after any emoji, bracketed placeholders and
+     * spaces, is a question mark ("did you book it?", "how was lisbon?? 😍"). A question ending a
+     * turn is answered by the other speaker's next turn, if at all; one asked in passing mid-turn
+     * ("how are you? anyway, the boiler ...") is not what the turn is about.
+     */
+    public boolean asks() {
+        String text = PLACEHOLDER.matcher(said).replaceAll(" ");
+        int i = text.length();
+        while (i > 0) {
+            int c = text.codePointBefore(i);
+            if (!Character.isWhitespace(c) && !decoration(c)) {
+                return c == '?' || c == '？';
+            }
+            i -= Character.charCount(c);
+        }
+        return false;
+    }
+
+    /** Emoji, their modifiers and joiners: what may follow a question mark without ending it. */
+    private static boolean decoration(int c) {
+        int type = Character.getType(c);
+        return type == Character.OTHER_SYMBOL
+                || type == Character.MODIFIER_SYMBOL
+                || type == Character.NON_SPACING_MARK
+                || type == Character.ENCLOSING_MARK
+                || type == Character.FORMAT;
+    }
+
     /** How many words the line says (its label and bracketed placeholders not counted). */
     public int words() {
         Matcher m = WORD.matcher(PLACEHOLDER.matcher(said).replaceAll(" "));

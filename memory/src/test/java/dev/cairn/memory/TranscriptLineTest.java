@@ -35,4 +35,20 @@ class TranscriptLineTest {
         assertThat(TranscriptLine.of("T: AAAAAAA!!!").words()).isEqualTo(1);
         assertThat(TranscriptLine.of("T: kraków was INCREDIBLE").words()).isEqualTo(3);
     }
+
+    @Test
+    void aLineAsksWhenItsLastMarkIsAQuestionMark() {
+        assertThat(TranscriptLine.of("Bea: did you end up booking the cottage?").asks()).isTrue();
+        // emoji, placeholders and spaces after it do not end the question
+        assertThat(TranscriptLine.of("R: how was lisbon?? 😍").asks()).isTrue();
+        assertThat(TranscriptLine.of("R: how was lisbon? 👍🏽 ").asks()).isTrue();
+        assertThat(TranscriptLine.of("R: is this the one? [image]").asks()).isTrue();
+        assertThat(TranscriptLine.of("Mei: 東京はどうだった？").asks()).isTrue();
+        // a question asked in passing is not what the turn is about
+        assertThat(TranscriptLine.of("T: how are you? anyway the boiler man came").asks())
+                .isFalse();
+        assertThat(TranscriptLine.of("T: WHAT?!").asks()).isFalse();
+        assertThat(TranscriptLine.of("T: [image]").asks()).isFalse();
+        assertThat(TranscriptLine.of("T: ").asks()).isFalse();
+    }
 }

@@ -30,9 +30,9 @@ public final class MemorySettings {
     static final Map<String, String> REMOVED =
             Map.of(
                     "recall.exchange-share",
-                    "recall no longer lifts a conversation turn's neighbours: the share helped on"
-                            + " LoCoMo alone, not on six other kinds of conversation"
-                            + " (docs/memory.md, \"The exchange share, removed\")");
+                    "recall no longer lifts both neighbours of every found turn, which helped on"
+                            + " LoCoMo alone; recall.answer-share lifts the reply to a found"
+                            + " question (docs/memory.md, \"The exchange share, removed\")");
 
     /** Reads {@code cairn.memory} from the given {@code cairn} config node. */
     public static MemoryServiceConfig fromConfig(Config cairn) {
@@ -69,6 +69,7 @@ public final class MemorySettings {
                         m.get("recall.period-bonus").asDouble().orElse(boosts.periodBonus()),
                         m.get("recall.time-bonus").asDouble().orElse(boosts.timeBonus()),
                         m.get("recall.session-share").asDouble().orElse(boosts.sessionShare()),
+                        m.get("recall.answer-share").asDouble().orElse(boosts.answerShare()),
                         m.get("recall.speaker-bonus").asDouble().orElse(boosts.speakerBonus()),
                         m.get("recall.list-speaker-bonus")
                                 .asDouble()

@@ -57,7 +57,7 @@ class MemorySettingsTest {
                     .singleElement(as(InstanceOfAssertFactories.STRING))
                     .startsWith(
                             "cairn.memory.recall.exchange-share is set but no longer read: recall"
-                                    + " no longer lifts a conversation turn's neighbours")
+                                    + " no longer lifts both neighbours of every found turn")
                     .endsWith("; remove it");
         }
     }

@@ -120,6 +120,11 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         int ownWords() {
             return parts.read().ownWords();
         }
+
+        /** Whether the memory's own line ends asking ({@link TranscriptLine#asks()}). */
+        boolean asks() {
+            return parts.read().asks();
+        }
     }
 
     /** The parts of a text recall reads only for candidates, each computed on first use. */
@@ -128,7 +133,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         private volatile String normalized;
         private volatile Read read;
 
-        private record Read(boolean statesTime, Set<Facet> facets, int ownWords) {}
+        private record Read(boolean statesTime, Set<Facet> facets, int ownWords, boolean asks) {}
 
         TextParts(String content) {
             this.content = content;
@@ -147,11 +152,13 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             Read r = read;
             if (r == null) {
                 String matching = matching(content);
+                TranscriptLine own = TranscriptLine.last(content);
                 r =
                         new Read(
                                 TimeMentions.statesTime(matching),
                                 Facet.told(matching),
-                                TranscriptLine.last(content).words());
+                                own.words(),
+                                own.asks());
                 read = r;
             }
             return r;

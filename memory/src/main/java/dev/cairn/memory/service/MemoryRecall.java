@@ -50,6 +50,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -65,17 +66,19 @@ import java.util.function.Predicate;
  * MemoryServiceConfig.Boosts#periodBonus()} more relevant, and when the query asks when, a memory
  * that says when ({@link TimeMentions}) {@link MemoryServiceConfig.Boosts#timeBonus()} more; each
  * found conversation turn gets {@link MemoryServiceConfig.Boosts#sessionShare()} of the best
- * relevance among its session's found turns on top of its own, then the found brief turns of a
- * burst around one of the most relevant brief turns its relevance ({@link
- * MemoryServiceConfig.BriefTurns#bursts()}); then a memory of a person the query names by any of
- * their names ({@link PersonNames}) is {@link MemoryServiceConfig.Boosts#speakerBonus()} more
- * relevant ({@link MemoryServiceConfig.Boosts#listSpeakerBonus()} when the query asks for several
- * things, {@link SpeakerQuery}); last, for such a query, a memory that tells of a facet it asks for
- * ({@link Facet}) is {@link MemoryServiceConfig.Boosts#facetBonus()} more, and a conversation turn
- * of few words less ({@link MemoryServiceConfig.BriefTurns}). None of these caps at 1: when the
- * largest relevance is above 1, every relevance is divided by it, which keeps their order. BM25
- * searches the memories' informal-spelling copies ({@link dev.cairn.memory.InformalText}) for the
- * query without its question words ({@link QuestionWords}, unless {@link
+ * relevance among its session's found turns on top of its own, then the other speaker's found reply
+ * to a found turn that ends asking {@link MemoryServiceConfig.Boosts#answerShare()} of that turn's
+ * relevance, and the found brief turns of a burst around one of the most relevant brief turns its
+ * relevance ({@link MemoryServiceConfig.BriefTurns#bursts()}); then a memory of a person the query
+ * names by any of their names ({@link PersonNames}) is {@link
+ * MemoryServiceConfig.Boosts#speakerBonus()} more relevant ({@link
+ * MemoryServiceConfig.Boosts#listSpeakerBonus()} when the query asks for several things, {@link
+ * SpeakerQuery}); last, for such a query, a memory that tells of a facet it asks for ({@link
+ * Facet}) is {@link MemoryServiceConfig.Boosts#facetBonus()} more, and a conversation turn of few
+ * words less ({@link MemoryServiceConfig.BriefTurns}). None of these caps at 1: when the largest
+ * relevance is above 1, every relevance is divided by it, which keeps their order. BM25 searches
+ * the memories' informal-spelling copies ({@link dev.cairn.memory.InformalText}) for the query
+ * without its question words ({@link QuestionWords}, unless {@link
  * MemoryServiceConfig.Recall#dropQuestionWords()} is off) and without the words that named a person
  * (their memories get the bonus; in BM25 the name matches the turns that call them). {@link
  * RecallScorer} adds recency, type and confidence on top.
@@ -318,6 +321,9 @@ final class MemoryRecall implements AutoCloseable {
         if (config.boosts().sessionShare() > 0) {
             found = withSessions(found);
         }
+        if (config.boosts().answerShare() > 0) {
+            found = withAnswers(ns, found, table);
+        }
         if (config.boosts().briefTurns().bursts()) {
             found = withBursts(ns, found, table);
         }
@@ -361,7 +367,8 @@ final class MemoryRecall implements AutoCloseable {
                                         : OptionalDouble.empty();
                             });
         }
-        // last, so that a reaction lifted by its session or its burst is discounted too
+        // last, so that a reaction lifted by its session, its question or its burst is discounted
+        // too
         MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
         if (brief.discount() > 0) {
             found =
@@ -440,6 +447,41 @@ final class MemoryRecall implements AutoCloseable {
         return lifted;
     }
 
+    /**
+     * {@code found} with the other speaker's next turn in the session of each found turn that ends
+     * asking ({@link MemoryIndexes.Entry#asks()}) at {@link
+     * MemoryServiceConfig.Boosts#answerShare()} of its relevance, where that is more than its own:
+     * "did you end up booking the cottage?" is answered by "yes! 3 nights in may". Only a reply
+     * that was found itself: "WHAT" or "[image]" after a question must not ride it into the top.
+     */
+    private List<Candidate> withAnswers(
+            String ns, List<Candidate> found, Map<String, MemoryIndexes.Entry> table) {
+        List<Candidate> questions =
+                found.stream()
+                        .filter(
+                                c -> {
+                                    MemoryIndexes.Entry e = table.get(c.memory().id());
+                                    return e != null
+                                            && ConversationTurns.isTurn(c.memory())
+                                            && e.asks();
+                                })
+                        .toList();
+        return questions.isEmpty()
+                ? found
+                : raisedNear(
+                        ns,
+                        found,
+                        questions,
+                        Reach.NEXT_TURN,
+                        RecallBoost.ANSWER,
+                        config.boosts().answerShare(),
+                        (question, reply) ->
+                                !reply.memory()
+                                        .scope()
+                                        .userId()
+                                        .equals(question.memory().scope().userId()));
+    }
+
     /** How many of a recall's most relevant brief turns share their relevance with their burst. */
     static final int BURST_SOURCES = 5;
 
@@ -450,9 +492,8 @@ final class MemoryRecall implements AutoCloseable {
      * {@code found} with each found brief turn within {@link #BURST_REACH} turns of one of the
      * {@link #BURST_SOURCES} most relevant found brief turns raised to that turn's relevance, where
      * that is more than its own (either speaker: a burst is often one person's messages). Brief is
-     * {@link MemoryServiceConfig.BriefTurns#brief}; a turn that was not found is not raised: in a
-     * real chat the turns around an answer are as often "WHAT", "[image]" or "did what", which must
-     * not ride it into the top.
+     * {@link MemoryServiceConfig.BriefTurns#brief}; a turn that was not found is not raised, as in
+     * {@link #withAnswers}.
      */
     private List<Candidate> withBursts(
             String ns, List<Candidate> found, Map<String, MemoryIndexes.Entry> table) {
@@ -470,33 +511,66 @@ final class MemoryRecall implements AutoCloseable {
                         .sorted(Comparator.comparingDouble(Candidate::relevance).reversed())
                         .limit(BURST_SOURCES)
                         .toList();
-        return sources.isEmpty() ? found : raisedNear(ns, found, sources, briefTurn);
+        return sources.isEmpty()
+                ? found
+                : raisedNear(
+                        ns,
+                        found,
+                        sources,
+                        Reach.BURST,
+                        RecallBoost.BURST,
+                        1,
+                        (source, own) -> briefTurn.test(own));
+    }
+
+    /** Which turns of its session a source raises. */
+    private enum Reach {
+        /** The next turn only: a question's reply. */
+        NEXT_TURN(1, false),
+        /** {@link #BURST_REACH} turns either way: a burst of brief turns. */
+        BURST(BURST_REACH, true);
+
+        final int turns;
+        final boolean before;
+
+        Reach(int turns, boolean before) {
+            this.turns = turns;
+            this.before = before;
+        }
     }
 
     /**
-     * {@code found} with each found turn within {@link #BURST_REACH} turns of a source in its
-     * session (the sources in order, before it then after it) raised to the source's relevance
-     * where that is more than its own and {@code takes} lets it, the difference booked to {@link
-     * RecallBoost#BURST}. A turn that was not found is never raised.
+     * {@code found} with each found turn within {@code reach} of a source in its session (the
+     * sources in order, before it then after it) raised to {@code share} of the source's relevance
+     * where that is more than its own and {@code takes} lets it, the difference booked to {@code
+     * boost}: the answer share and the bursts of brief turns. A turn that was not found is never
+     * raised.
      */
     private List<Candidate> raisedNear(
-            String ns, List<Candidate> found, List<Candidate> sources, Predicate<Candidate> takes) {
+            String ns,
+            List<Candidate> found,
+            List<Candidate> sources,
+            Reach reach,
+            RecallBoost boost,
+            double share,
+            BiPredicate<Candidate, Candidate> takes) {
         ConversationTurns turns = indexes.turns(ns);
         Map<String, Candidate> best = new HashMap<>();
         found.forEach(c -> best.put(c.memory().id(), c));
         for (Candidate source : sources) {
-            double raised = source.relevance();
-            for (boolean before : new boolean[] {true, false}) {
+            double raised = share * source.relevance();
+            for (boolean before :
+                    reach.before ? new boolean[] {true, false} : new boolean[] {false}) {
                 String id = source.memory().id();
-                for (int step = 0; step < BURST_REACH; step++) {
+                for (int step = 0; step < reach.turns; step++) {
                     Optional<String> next = before ? turns.before(id) : turns.after(id);
                     if (next.isEmpty()) {
                         break;
                     }
                     id = next.get();
                     Candidate own = best.get(id);
-                    if (own != null && own.relevance() < raised && takes.test(own)) {
-                        best.put(id, own.lift(RecallBoost.BURST, raised));
+                    if (own != null && own.relevance() < raised && takes.test(source, own)) {
+                        best.put(id, own.lift(boost, raised));
                     }
                 }
             }

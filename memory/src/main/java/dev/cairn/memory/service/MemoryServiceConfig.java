@@ -221,6 +221,14 @@ public record MemoryServiceConfig(
      *     strong turns of the best session keep their order instead of tying at 1 (where recency
      *     ordered them). Chosen on LoCoMo's first five conversations (see docs/memory.md). Shows as
      *     {@code boosts.session}.
+     * @param answerShare share of a conversation turn's relevance that the other speaker's next
+     *     turn in its session gets when the turn ends asking ({@link
+     *     dev.cairn.memory.TranscriptLine#asks()}) and the reply was found itself ({@code
+     *     recall.answer-share}, 0.95; 0 turns it off): "did you end up booking the cottage?" is
+     *     answered by "yes! 3 nights in may", which shares none of the question's words. Replaces
+     *     the exchange share, which lifted both neighbours of any turn and held on LoCoMo alone;
+     *     chosen on the tuning parts of the five kinds of conversation (see docs/memory.md, "An
+     *     answer share"). Shows as {@code boosts.answer}.
      * @param speakerBonus relevance bonus, as a share of its relevance, of a memory of a user the
      *     query names by any of their names ({@link dev.cairn.memory.PersonNames}; {@code
      *     recall.speaker-bonus}, 0.03; 0 turns it off), given after the session lift, whose share
@@ -246,6 +254,7 @@ public record MemoryServiceConfig(
             double periodBonus,
             double timeBonus,
             double sessionShare,
+            double answerShare,
             double speakerBonus,
             double listSpeakerBonus,
             double facetBonus,
@@ -254,6 +263,7 @@ public record MemoryServiceConfig(
         public static final double DEFAULT_PERIOD_BONUS = 0.2;
         public static final double DEFAULT_TIME_BONUS = 0.05;
         public static final double DEFAULT_SESSION_SHARE = 0.3;
+        public static final double DEFAULT_ANSWER_SHARE = 0.95;
         public static final double DEFAULT_SPEAKER_BONUS = 0.03;
         public static final double DEFAULT_LIST_SPEAKER_BONUS = 0.15;
         public static final double DEFAULT_FACET_BONUS = 0.1;
@@ -262,6 +272,7 @@ public record MemoryServiceConfig(
             requireShare("periodBonus", periodBonus);
             requireShare("timeBonus", timeBonus);
             requireShare("sessionShare", sessionShare);
+            requireShare("answerShare", answerShare);
             requireShare("speakerBonus", speakerBonus);
             requireShare("listSpeakerBonus", listSpeakerBonus);
             requireShare("facetBonus", facetBonus);
@@ -273,6 +284,7 @@ public record MemoryServiceConfig(
                     DEFAULT_PERIOD_BONUS,
                     DEFAULT_TIME_BONUS,
                     DEFAULT_SESSION_SHARE,
+                    DEFAULT_ANSWER_SHARE,
                     DEFAULT_SPEAKER_BONUS,
                     DEFAULT_LIST_SPEAKER_BONUS,
                     DEFAULT_FACET_BONUS,
@@ -284,6 +296,7 @@ public record MemoryServiceConfig(
                     bonus,
                     timeBonus,
                     sessionShare,
+                    answerShare,
                     speakerBonus,
                     listSpeakerBonus,
                     facetBonus,
@@ -295,6 +308,7 @@ public record MemoryServiceConfig(
                     periodBonus,
                     bonus,
                     sessionShare,
+                    answerShare,
                     speakerBonus,
                     listSpeakerBonus,
                     facetBonus,
@@ -306,6 +320,19 @@ public record MemoryServiceConfig(
                     periodBonus,
                     timeBonus,
                     share,
+                    answerShare,
+                    speakerBonus,
+                    listSpeakerBonus,
+                    facetBonus,
+                    briefTurns);
+        }
+
+        public Boosts withAnswerShare(double share) {
+            return new Boosts(
+                    periodBonus,
+                    timeBonus,
+                    sessionShare,
+                    share,
                     speakerBonus,
                     listSpeakerBonus,
                     facetBonus,
@@ -315,7 +342,14 @@ public record MemoryServiceConfig(
         /** The bonus of a named person's memory, and of it when the query asks for several. */
         public Boosts withSpeakerBonus(double bonus, double listBonus) {
             return new Boosts(
-                    periodBonus, timeBonus, sessionShare, bonus, listBonus, facetBonus, briefTurns);
+                    periodBonus,
+                    timeBonus,
+                    sessionShare,
+                    answerShare,
+                    bonus,
+                    listBonus,
+                    facetBonus,
+                    briefTurns);
         }
 
         public Boosts withFacetBonus(double bonus) {
@@ -323,6 +357,7 @@ public record MemoryServiceConfig(
                     periodBonus,
                     timeBonus,
                     sessionShare,
+                    answerShare,
                     speakerBonus,
                     listSpeakerBonus,
                     bonus,
@@ -334,6 +369,7 @@ public record MemoryServiceConfig(
                     periodBonus,
                     timeBonus,
                     sessionShare,
+                    answerShare,
                     speakerBonus,
                     listSpeakerBonus,
                     facetBonus,
@@ -366,11 +402,11 @@ public record MemoryServiceConfig(
      * @param bursts whether brief turns share their relevance within a burst: before the discount,
      *     each found brief turn within two turns (either speaker) of one of the five most relevant
      *     found brief turns of a recall is raised to that turn's relevance (which may hold the
-     *     session boost already). In a chat of short messages one thought is sent in several ("went
-     *     to oslo for the festival" / "the live show was on thursday night" / "200 people"), and
-     *     the message that answers shares the question's words less than the one beside it. A long
-     *     turn neither gives nor takes. Chosen on the tuning parts of the four kinds of
-     *     conversation (see docs/memory.md)
+     *     session and answer boosts already). In a chat of short messages one thought is sent in
+     *     several ("went to oslo for the festival" / "the live show was on thursday night" / "200
+     *     people"), and the message that answers shares the question's words less than the one
+     *     beside it. A long turn neither gives nor takes. Chosen on the tuning parts of the four
+     *     kinds of conversation (see docs/memory.md)
      */
     public record BriefTurns(double discount, int words, boolean bursts) {
         public static final double DEFAULT_DISCOUNT = 0.3;

@@ -19,6 +19,8 @@
  *              x (1 + periodBonus) when written in the calendar period the query names,
  *              x (1 + timeBonus) when the query asks when and the memory says when (TimeMentions);
  *              + sessionShare x the best of its session's found turns for a conversation turn;
+ *              then the other speaker's found next turn after a found turn that ends asking
+ *              gets answerShare of it (TranscriptLine.asks);
  *              then a found brief turn within two turns of one of the five most relevant found
  *              brief turns is raised to that turn's relevance (briefTurns.bursts);
  *              then x (1 + speakerBonus) for a memory of a user the query names by any of their

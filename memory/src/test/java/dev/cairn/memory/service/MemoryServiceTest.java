@@ -345,6 +345,37 @@ class MemoryServiceTest {
     }
 
     @Test
+    void aFoundQuestionLiftsTheOtherSpeakersFoundReplyAndNothingElse() {
+        String question = say("s1", "Mel", 0, "do you keep any pets at home?");
+        String reply = say("s1", "Caro", 1, "yup, Oscar the guinea pig lives at home");
+        String asked = say("s2", "Caro", 2, "pets at home?");
+        String filler = say("s2", "Mel", 3, "WHAT");
+        String statement = say("s3", "Mel", 4, "pets at home are a lot of work");
+        String afterStatement = say("s3", "Caro", 5, "our home is small, no room");
+        String alsoAsked = say("s4", "Sam", 6, "any pets at home?");
+        String goingOn = say("s4", "Sam", 7, "home is small here");
+        RecallRequest pets = RecallRequest.of("team", "pets at home").withMode(RecallMode.LEXICAL);
+        MemoryServiceConfig base = unscheduled();
+
+        Map<String, Double> with = relevance(pets);
+        service.close();
+        service = open(base.withBoosts(base.boosts().withAnswerShare(0)));
+        Map<String, Double> without = relevance(pets);
+
+        // the reply matches on "home" alone; the question's share takes it up
+        double share = Boosts.DEFAULT_ANSWER_SHARE;
+        assertThat(without.get(reply)).isLessThan(share * without.get(question));
+        assertThat(with.get(reply)).isCloseTo(share * with.get(question), within(1e-12));
+        assertThat(with.get(question)).isEqualTo(without.get(question));
+        // a statement's reply, and the asker going on, keep their own relevance
+        assertThat(with.get(afterStatement)).isEqualTo(without.get(afterStatement));
+        assertThat(with.get(goingOn)).isEqualTo(without.get(goingOn));
+        // "WHAT" matches nothing of the query, and the question does not carry it in
+        assertThat(with).containsKey(asked).doesNotContainKey(filler);
+        assertThat(with).containsKeys(statement, alsoAsked);
+    }
+
+    @Test
     void aTurnOfTheSessionThatMatchesBestIsLiftedAboveAnEqualTurnOfAnotherSession() {
         List<String> first =
                 converse(

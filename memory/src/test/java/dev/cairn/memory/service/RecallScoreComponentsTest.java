@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A recalled memory's components explain its score (docs/memory.md, "What a recall score is made
  * of"): {@code score = 0.55 relevance + 0.10 importance + 0.15 recency + 0.20 confidence +
  * typeBonus}, and {@code relevance = match + the sum of boosts}, each boost what its rule adds to
- * the relevance it was given, in the order recall gives them (period, time, session, burst,
+ * the relevance it was given, in the order recall gives them (period, time, session, answer, burst,
  * speaker, facet, judged, brief). Checked on every memory of real recalls (default configuration,
  * hybrid, the trigram model) in which every boost fires.
  */
@@ -90,6 +90,9 @@ class RecallScoreComponentsTest {
         String green = say("s2", "Mel", 3, "the hills were green");
         String lisbon = say("s3", "Bea", 4, "bom dia from lisbon, Bea here");
         String gym = say("s4", "Bea", 5, "Bea had a long week at the gym, ugh");
+        // a question the reply answers without the query's words
+        String asking = say("s6", "Caro", 7, "did Mel paint the lake in March?");
+        String answer = say("s6", "Mel", 8, "yes, at dawn");
         // an active recall adaptation whose training questions judged two of them relevant
         prior = new JudgedPrior(0.02, Map.of(hills, 1, lisbon, 3));
         service.adaptations()
@@ -119,6 +122,8 @@ class RecallScoreComponentsTest {
                         RecallBoost.SESSION,
                         RecallBoost.SPEAKER,
                         RecallBoost.BRIEF);
+        assertThat(a.get(answer).boosts()).containsKey(RecallBoost.ANSWER);
+        assertThat(a.get(asking).boosts()).doesNotContainKey(RecallBoost.ANSWER);
         assertThat(a.get(hills).boosts()).doesNotContainKey(RecallBoost.SPEAKER);
         assertThat(a.get(green).boosts()).containsKey(RecallBoost.SPEAKER);
         Map<String, ScoreComponents> b = byId(countries);
@@ -227,6 +232,27 @@ class RecallScoreComponentsTest {
                     assertThat(added)
                             .as("session of %s", what)
                             .isCloseTo(config.boosts().sessionShare() * best, within(EXACT));
+                }
+                case ANSWER -> {
+                    // raised to a share of the relevance of the other speaker's question before it
+                    double raised = before + added;
+                    assertThat(r.memories())
+                            .as("the question whose share lifted %s", what)
+                            .anySatisfy(
+                                    o -> {
+                                        assertThat(sameSession(o, m)).isTrue();
+                                        assertThat(TranscriptLine.last(o.memory().content()).asks())
+                                                .isTrue();
+                                        assertThat(o.memory().scope().userId())
+                                                .isNotEqualTo(m.memory().scope().userId());
+                                        assertThat(raised)
+                                                .isCloseTo(
+                                                        config.boosts().answerShare()
+                                                                * before(
+                                                                        o.components(),
+                                                                        RecallBoost.ANSWER),
+                                                        within(EXACT));
+                                    });
                 }
                 case BURST -> {
                     // raised to the relevance of a found brief turn of its session, itself brief

@@ -109,6 +109,16 @@ final class EvalLocomoCommand implements Callable<Integer> {
     int contextTurns;
 
     @Option(
+            names = "--answer-share",
+            paramLabel = "X",
+            description =
+                    "share of a turn's relevance the other speaker's reply gets when the turn ends"
+                            + " asking (default "
+                            + Boosts.DEFAULT_ANSWER_SHARE
+                            + "; 0 turns it off)")
+    Double answerShare;
+
+    @Option(
             names = "--period-bonus",
             paramLabel = "X",
             description =
@@ -288,6 +298,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
             recall = recall.withHybridWeights(weights.get(0), weights.get(1));
         }
         Boosts boosts = Boosts.defaults();
+        if (answerShare != null) {
+            boosts = boosts.withAnswerShare(answerShare);
+        }
         if (periodBonus != null) {
             boosts = boosts.withPeriodBonus(periodBonus);
         }
@@ -426,6 +439,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             out.put("threshold", threshold);
             out.put("contextTurns", contextTurns);
             out.put("oneNamespace", oneNamespace);
+            out.put("answerShare", config.boosts().answerShare());
             out.put("periodBonus", config.boosts().periodBonus());
             out.put("timeBonus", config.boosts().timeBonus());
             out.put("sessionShare", config.boosts().sessionShare());

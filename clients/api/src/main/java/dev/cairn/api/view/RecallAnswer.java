@@ -36,7 +36,8 @@ public record RecallAnswer(
 
     /**
      * The parts of a recall score; {@code boosts} says how much of {@code relevance} each boost
-     * added (period, time, session, burst, speaker, facet, judged, brief), only those that applied.
+     * added (period, time, session, answer, burst, speaker, facet, judged, brief), only those that
+     * applied.
      */
     public record Components(
             double relevance,
