@@ -3,11 +3,14 @@ package dev.cairn.server;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Terms;
@@ -23,22 +26,45 @@ public final class StoredBytes {
 
     private StoredBytes() {}
 
-    /** The files under {@code root} that hold {@code marker}'s UTF-8 bytes anywhere. */
+    /**
+     * The files under {@code root} that hold {@code marker}'s UTF-8 bytes anywhere. A file that a
+     * live index deletes while the walk goes on (a merged Lucene segment) is passed over, not an
+     * error: the tests poll while a server works.
+     */
     public static List<Path> filesHolding(Path root, String marker) {
         byte[] needle = marker.getBytes(StandardCharsets.UTF_8);
-        try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(Files::isRegularFile)
-                    .filter(f -> indexOf(read(f), needle) >= 0)
-                    .toList();
+        List<Path> holding = new ArrayList<>();
+        try {
+            Files.walkFileTree(
+                    root,
+                    new SimpleFileVisitor<>() {
+                        @Override
+                        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                            if (attrs.isRegularFile() && indexOf(read(file), needle) >= 0) {
+                                holding.add(file);
+                            }
+                            return FileVisitResult.CONTINUE;
+                        }
+
+                        @Override
+                        public FileVisitResult visitFileFailed(Path file, IOException e)
+                                throws IOException {
+                            if (e instanceof NoSuchFileException) {
+                                return FileVisitResult.CONTINUE;
+                            }
+                            throw e;
+                        }
+                    });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return holding;
     }
 
     private static byte[] read(Path file) {
         try {
             return Files.readAllBytes(file);
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return new byte[0]; // a Lucene file deleted while walking
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -58,8 +84,7 @@ public final class StoredBytes {
                     }
                 }
             }
-        } catch (org.apache.lucene.index.IndexNotFoundException
-                | java.nio.file.NoSuchFileException e) {
+        } catch (org.apache.lucene.index.IndexNotFoundException | NoSuchFileException e) {
             return List.of(); // nothing committed yet
         } catch (IOException e) {
             throw new UncheckedIOException(e);
