@@ -456,30 +456,27 @@ final class MemoryRecall implements AutoCloseable {
      */
     private List<Candidate> withAnswers(
             String ns, List<Candidate> found, Map<String, MemoryIndexes.Entry> table) {
-        List<Candidate> questions =
-                found.stream()
-                        .filter(
-                                c -> {
-                                    MemoryIndexes.Entry e = table.get(c.memory().id());
-                                    return e != null
-                                            && ConversationTurns.isTurn(c.memory())
-                                            && e.asks();
-                                })
-                        .toList();
-        return questions.isEmpty()
-                ? found
-                : raisedNear(
-                        ns,
-                        found,
-                        questions,
-                        Reach.NEXT_TURN,
-                        RecallBoost.ANSWER,
-                        config.boosts().answerShare(),
-                        (question, reply) ->
-                                !reply.memory()
-                                        .scope()
-                                        .userId()
-                                        .equals(question.memory().scope().userId()));
+        return raisedNear(
+                ns,
+                found,
+                found.stream().filter(turnWhose(table, MemoryIndexes.Entry::asks)).toList(),
+                Reach.NEXT_TURN,
+                RecallBoost.ANSWER,
+                config.boosts().answerShare(),
+                (question, reply) ->
+                        !reply.memory()
+                                .scope()
+                                .userId()
+                                .equals(question.memory().scope().userId()));
+    }
+
+    /** A found conversation turn whose entry in {@code table} passes {@code test}. */
+    private static Predicate<Candidate> turnWhose(
+            Map<String, MemoryIndexes.Entry> table, Predicate<MemoryIndexes.Entry> test) {
+        return c -> {
+            MemoryIndexes.Entry e = table.get(c.memory().id());
+            return e != null && ConversationTurns.isTurn(c.memory()) && test.test(e);
+        };
     }
 
     /** How many of a recall's most relevant brief turns share their relevance with their burst. */
@@ -498,29 +495,21 @@ final class MemoryRecall implements AutoCloseable {
     private List<Candidate> withBursts(
             String ns, List<Candidate> found, Map<String, MemoryIndexes.Entry> table) {
         MemoryServiceConfig.BriefTurns brief = config.boosts().briefTurns();
-        Predicate<Candidate> briefTurn =
-                c -> {
-                    MemoryIndexes.Entry e = table.get(c.memory().id());
-                    return e != null
-                            && ConversationTurns.isTurn(c.memory())
-                            && brief.brief(e.ownWords());
-                };
+        Predicate<Candidate> briefTurn = turnWhose(table, e -> brief.brief(e.ownWords()));
         List<Candidate> sources =
                 found.stream()
                         .filter(briefTurn)
                         .sorted(Comparator.comparingDouble(Candidate::relevance).reversed())
                         .limit(BURST_SOURCES)
                         .toList();
-        return sources.isEmpty()
-                ? found
-                : raisedNear(
-                        ns,
-                        found,
-                        sources,
-                        Reach.BURST,
-                        RecallBoost.BURST,
-                        1,
-                        (source, own) -> briefTurn.test(own));
+        return raisedNear(
+                ns,
+                found,
+                sources,
+                Reach.BURST,
+                RecallBoost.BURST,
+                1,
+                (source, own) -> briefTurn.test(own));
     }
 
     /** Which turns of its session a source raises. */
@@ -544,7 +533,7 @@ final class MemoryRecall implements AutoCloseable {
      * sources in order, before it then after it) raised to {@code share} of the source's relevance
      * where that is more than its own and {@code takes} lets it, the difference booked to {@code
      * boost}: the answer share and the bursts of brief turns. A turn that was not found is never
-     * raised.
+     * raised; without sources, {@code found} itself.
      */
     private List<Candidate> raisedNear(
             String ns,
@@ -554,6 +543,9 @@ final class MemoryRecall implements AutoCloseable {
             RecallBoost boost,
             double share,
             BiPredicate<Candidate, Candidate> takes) {
+        if (sources.isEmpty()) {
+            return found;
+        }
         ConversationTurns turns = indexes.turns(ns);
         Map<String, Candidate> best = new HashMap<>();
         found.forEach(c -> best.put(c.memory().id(), c));
