@@ -6,9 +6,13 @@ import java.util.Objects;
 /** A memory with its recall score and the components that explain it. */
 public record ScoredMemory(Memory memory, double score, ScoreComponents components) {
 
-    /** Recall order: score descending, then id ascending. */
+    /**
+     * Recall order: score descending, then the more recent (recency descending, the one place
+     * recency acts when it weighs nothing in the score), then id ascending.
+     */
     public static final Comparator<ScoredMemory> ORDER =
             Comparator.comparingDouble(ScoredMemory::score)
+                    .thenComparingDouble(s -> s.components().recency())
                     .reversed()
                     .thenComparing(s -> s.memory().id());
 

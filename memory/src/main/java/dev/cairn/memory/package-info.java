@@ -17,9 +17,10 @@
  *       memory.
  *   <li>Reinforced confidence: {@code 1 - (1 - a)(1 - b)} (independent evidence); importance {@code
  *       max(a, b)}; tags united; recall count kept.
- *   <li>Recall score: {@code 0.55 relevance + 0.10 importance + 0.15 recency + 0.20 confidence +
- *       typeBonus(type)}, {@code recency = 0.5^(ageDays / 120)} with age from {@code updatedAt};
- *       ties by id ascending. Weights in {@link dev.cairn.memory.RecallScorer.Weights}.
+ *   <li>Recall score: {@code 0.55 relevance + 0.10 importance + 0.20 confidence + typeBonus(type)},
+ *       plus {@code w recency} where {@code recency = 0.5^(ageDays / 120)} with age from {@code
+ *       updatedAt} and {@code w} is 0 unless configured; ties by recency descending, then id
+ *       ascending. Weights in {@link dev.cairn.memory.RecallScorer.Weights}.
  *   <li>Context: {@code count(context) <= maxTokens} (default 3,500) always.
  * </ul>
  *

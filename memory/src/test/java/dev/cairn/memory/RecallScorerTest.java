@@ -40,9 +40,50 @@ class RecallScorerTest {
         Memory m = memory("m1", MemoryType.PREFERENCE, T0);
         ScoredMemory s = scorer.score(m, 0.9, T0.plus(Duration.ofDays(120)));
         assertThat(s.components()).isEqualTo(new ScoreComponents(0.9, 0.5, 0.5, 0.8, 0.05));
-        assertThat(s.score())
+        // recency is reported but weighs nothing by default
+        assertThat(s.score()).isCloseTo(0.55 * 0.9 + 0.10 * 0.5 + 0.20 * 0.8 + 0.05, offset(1e-12));
+        RecallScorer weighed =
+                RecallScorer.create(RecallScorer.Weights.defaults().withRecency(0.15, 120));
+        assertThat(weighed.score(m, 0.9, T0.plus(Duration.ofDays(120))).score())
                 .isCloseTo(0.55 * 0.9 + 0.10 * 0.5 + 0.15 * 0.5 + 0.20 * 0.8 + 0.05, offset(1e-12));
         assertThat(scorer.score(m, 7, T0).components().relevance()).isEqualTo(1.0);
+    }
+
+    @Test
+    void aMoreRelevantOldMemoryOutranksALessRelevantNewOneAsShipped() {
+        // a year-long conversation asked the day after its last turn: the turn that answers was
+        // said eleven months ago, a turn that matches less was said yesterday
+        Instant now = T0.plus(Duration.ofDays(366));
+        Memory answer = memory("answer", MemoryType.EVENT, T0.plus(Duration.ofDays(30)));
+        Memory recent = memory("recent", MemoryType.EVENT, T0.plus(Duration.ofDays(365)));
+        List<RecallScorer.Candidate> found =
+                List.of(
+                        new RecallScorer.Candidate(recent, 0.6),
+                        new RecallScorer.Candidate(answer, 0.7));
+
+        assertThat(scorer.rank(found, now))
+                .extracting(ScoredMemory::id)
+                .containsExactly("answer", "recent");
+        // at the former weight, 0.15, recency's 0.14 of score outweighed 0.1 of relevance
+        RecallScorer former =
+                RecallScorer.create(RecallScorer.Weights.defaults().withRecency(0.15, 120));
+        assertThat(former.rank(found, now))
+                .extracting(ScoredMemory::id)
+                .containsExactly("recent", "answer");
+    }
+
+    @Test
+    void ofEqualScoresTheNewerComesFirst() {
+        Memory older = memory("a-older", MemoryType.FACT, T0);
+        Memory newer = memory("b-newer", MemoryType.FACT, T0.plus(Duration.ofDays(3)));
+        List<ScoredMemory> ranked =
+                scorer.rank(
+                        List.of(
+                                new RecallScorer.Candidate(older, 0.5),
+                                new RecallScorer.Candidate(newer, 0.5)),
+                        T0.plus(Duration.ofDays(10)));
+        assertThat(ranked.get(0).score()).isEqualTo(ranked.get(1).score());
+        assertThat(ranked).extracting(ScoredMemory::id).containsExactly("b-newer", "a-older");
     }
 
     @Test
@@ -79,7 +120,7 @@ class RecallScorerTest {
     }
 
     @Test
-    void ranksByScoreThenIdForDeterministicTies() {
+    void ranksByScoreThenRecencyThenIdForDeterministicTies() {
         Memory b = memory("b", MemoryType.FACT, T0);
         Memory a = memory("a", MemoryType.FACT, T0);
         Memory c = memory("c", MemoryType.FACT, T0);

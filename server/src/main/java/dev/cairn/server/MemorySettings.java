@@ -10,12 +10,14 @@ import java.util.Map;
 /**
  * The memory service's settings from the {@code cairn.memory} config node: {@code merge-similarity}
  * (0.92), {@code recall.candidates} (100), {@code recall.lexical-weight} (0.1), {@code
- * recall.dense-weight} (0.9), the boosts under {@code recall} ({@link MemoryServiceConfig.Boosts}),
- * {@code recall.drop-question-words} (true), {@code recall.turn-windows} (true), {@code
- * maintenance.user-cap} (2000), {@code maintenance.interval-seconds} (600, 0 disables), {@code
- * maintenance.trace-max-age-days} (0, keeps traces by number only), {@code resident-mb} (a quarter
- * of the heap; 0: no bound: how large the namespaces' memory tables in memory may grow before the
- * least recently used are dropped). An absent key keeps its default.
+ * recall.dense-weight} (0.9), {@code recall.recency-weight} (0) and {@code
+ * recall.recency-half-life-days} (120), the boosts under {@code recall} ({@link
+ * MemoryServiceConfig.Boosts}), {@code recall.drop-question-words} (true), {@code
+ * recall.turn-windows} (true), {@code maintenance.user-cap} (2000), {@code
+ * maintenance.interval-seconds} (600, 0 disables), {@code maintenance.trace-max-age-days} (0, keeps
+ * traces by number only), {@code resident-mb} (a quarter of the heap; 0: no bound: how large the
+ * namespaces' memory tables in memory may grow before the least recently used are dropped). An
+ * absent key keeps its default.
  */
 public final class MemorySettings {
 
@@ -59,7 +61,14 @@ public final class MemorySettings {
                         m.get("recall.candidates").asInt().orElse(recall.candidates()),
                         m.get("recall.lexical-weight").asDouble().orElse(recall.lexicalWeight()),
                         m.get("recall.dense-weight").asDouble().orElse(recall.denseWeight()),
-                        recall.scoreWeights(),
+                        recall.scoreWeights()
+                                .withRecency(
+                                        m.get("recall.recency-weight")
+                                                .asDouble()
+                                                .orElse(recall.scoreWeights().recency()),
+                                        m.get("recall.recency-half-life-days")
+                                                .asDouble()
+                                                .orElse(recall.scoreWeights().halfLifeDays())),
                         m.get("recall.drop-question-words")
                                 .asBoolean()
                                 .orElse(recall.dropQuestionWords()),

@@ -3,6 +3,7 @@ package dev.cairn.server;
 import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.memory.RecallScorer;
 import dev.cairn.memory.service.MemoryServiceConfig;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
@@ -42,6 +43,32 @@ class MemorySettingsTest {
         assertThat(changed).isEqualTo(new MemoryServiceConfig.BriefTurns(0.2, 6, false));
         assertThat(changed.brief(5)).isTrue();
         assertThat(changed.brief(6)).isFalse();
+    }
+
+    @Test
+    void recencyWeighsNothingAsShippedAndAnOperatorCanWeighItAgain() {
+        Config yaml = config(Map.of()).get("cairn.memory.recall");
+        for (String key : List.of("recency-weight", "recency-half-life-days")) {
+            assertThat(yaml.get(key).exists()).as(key).isTrue();
+        }
+        RecallScorer.Weights shipped = settings(Map.of()).recall().scoreWeights();
+        assertThat(shipped).isEqualTo(RecallScorer.Weights.defaults());
+        assertThat(shipped.recency()).isZero();
+        assertThat(shipped.halfLifeDays()).isEqualTo(120.0);
+
+        RecallScorer.Weights weighed =
+                settings(
+                                Map.of(
+                                        "cairn.memory.recall.recency-weight", "0.15",
+                                        "cairn.memory.recall.recency-half-life-days", "30"))
+                        .recall()
+                        .scoreWeights();
+        assertThat(weighed.recency()).isEqualTo(0.15);
+        assertThat(weighed.halfLifeDays()).isEqualTo(30.0);
+        // the other weights stay the shipped ones
+        assertThat(weighed.relevance()).isEqualTo(shipped.relevance());
+        assertThat(weighed.confidence()).isEqualTo(shipped.confidence());
+        assertThat(weighed.typeBonus()).isEqualTo(shipped.typeBonus());
     }
 
     @Test

@@ -99,6 +99,7 @@ public final class LocomoEval {
     private final Consumer<String> progress;
     private Consumer<QuestionResult> questions = q -> {};
     private boolean oneNamespace;
+    private QuestionTime time;
 
     public LocomoEval(Store store, MemoryService service, Consumer<String> progress) {
         this(store, service, DEFAULT_CONTEXT_TURNS, progress);
@@ -136,6 +137,17 @@ public final class LocomoEval {
     }
 
     /**
+     * Asks each conversation's questions at {@code time}, the memory service's clock: {@link
+     * QuestionTime#AFTER_LAST_TURN} after the conversation's last turn (with {@link
+     * #inOneNamespace()}, after the last turn of all of them), set before its turns are imported.
+     * {@code cairn eval locomo} always does; without it the service's own clock stands.
+     */
+    public LocomoEval askingAt(QuestionTime time) {
+        this.time = Objects.requireNonNull(time, "time");
+        return this;
+    }
+
+    /**
      * Imports every conversation into one namespace ({@link #SHARED_NAMESPACE}) instead of one
      * each: each question is recalled over all of them, a test of recall at scale and among many
      * people. A turn's reference is then its sample id and dia_id ({@code conv-26/D1:3}).
@@ -166,6 +178,9 @@ public final class LocomoEval {
      * adaptations are cleared) and answers memoryId -> dia_ids.
      */
     public Map<String, Set<String>> load(Locomo.Conversation c) {
+        if (time != null && !oneNamespace) {
+            time.askAbout(List.of(c));
+        }
         String ns = namespaceOf(c);
         Map<String, Set<String>> diaIds = new HashMap<>();
         if (store.namespace(ns).isPresent()) {
@@ -280,6 +295,9 @@ public final class LocomoEval {
         Map<String, Set<String>> everyTurn = null;
         if (oneNamespace && !conversations.isEmpty()) {
             // every conversation is in before the first question: each is recalled over all
+            if (time != null) {
+                time.askAbout(conversations);
+            }
             long t0 = System.nanoTime();
             conversations.forEach(this::load);
             everyTurn = load(conversations.getFirst()); // now only reads them back

@@ -2,11 +2,14 @@ package dev.cairn.eval.locomo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import dev.cairn.memory.ScoredMemory;
 import dev.cairn.memory.TrigramEmbeddingModel;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.MemoryServiceConfig;
 import dev.cairn.memory.service.RecallMode;
+import dev.cairn.memory.service.RecallRequest;
 import dev.cairn.retrieval.feedback.FeedbackLog;
 import dev.cairn.retrieval.feedback.HeldBackScore;
 import dev.cairn.retrieval.feedback.JudgedPrior;
@@ -88,6 +91,10 @@ class LocomoEvalTest {
 
     /** The memory service the eval runs on, over a small trigram model, as the command sets it. */
     private static MemoryService service(Store store) {
+        return service(store, Clock.systemUTC());
+    }
+
+    private static MemoryService service(Store store, Clock clock) {
         return MemoryService.create(
                 store,
                 new TrigramEmbeddingModel(128),
@@ -98,7 +105,69 @@ class LocomoEvalTest {
                         .withMaintenance(
                                 MemoryServiceConfig.Maintenance.defaults()
                                         .withInterval(Duration.ZERO)),
-                Clock.systemUTC());
+                clock);
+    }
+
+    /** A file of the mini conversation and, as conv-2, a copy of it changed by {@code change}. */
+    private static String miniAndThen(java.util.function.UnaryOperator<String> change) {
+        String sample = MINI.strip().substring(1, MINI.strip().length() - 1);
+        return "[" + sample + "," + change.apply(sample.replace("conv-1", "conv-2")) + "]";
+    }
+
+    @Test
+    void eachConversationsQuestionsAreAskedADayAfterItsLastTurn() throws IOException {
+        // conv-2 is conv-1 a year later
+        String twice = miniAndThen(mini -> mini.replace(", 2023", ", 2024"));
+        Path file = Files.writeString(temp.resolve("year.json"), twice);
+        QuestionTime time = new QuestionTime(Instant.parse("2030-01-01T00:00:00Z"));
+        try (Store store =
+                        Store.embedded(
+                                temp.resolve("data"), StoreConfig.defaults().withDimensions(128));
+                MemoryService service = service(store, time)) {
+            Map<String, Instant> askedAt = new java.util.LinkedHashMap<>();
+            new LocomoEval(store, service, x -> {})
+                    .askingAt(time)
+                    .onQuestion(q -> askedAt.putIfAbsent(q.sampleId(), time.instant()))
+                    .run(Locomo.read(file), List.of(4), List.of(RecallMode.LEXICAL), 0.0);
+
+            // session 2 of each began at 10:00 on 2 June
+            assertThat(askedAt)
+                    .containsExactly(
+                            Map.entry("conv-1", Instant.parse("2023-06-03T10:00:00Z")),
+                            Map.entry("conv-2", Instant.parse("2024-06-03T10:00:00Z")));
+            // recall measures a turn's age from then: D2:2, written a second after 10:00, is
+            // a day old less a second, not years
+            ScoredMemory teacher =
+                    service.recall(
+                                    RecallRequest.of("locomo-conv-2", "violin teacher Oslo")
+                                            .withMode(RecallMode.LEXICAL))
+                            .memories()
+                            .getFirst();
+            assertThat(teacher.memory().source().reference()).isEqualTo("D2:2");
+            assertThat(teacher.components().recency())
+                    .isCloseTo(Math.pow(0.5, (86_400 - 1) / 86_400.0 / 120), within(1e-9));
+        }
+    }
+
+    @Test
+    void inOneNamespaceTheQuestionsAreAskedADayAfterTheLastTurnOfAll() {
+        Locomo.Conversation early = conversation("conv-1", "2023-05-08T13:56:00Z");
+        Locomo.Conversation late = conversation("conv-2", "2024-02-29T08:00:00Z");
+        QuestionTime time = new QuestionTime(Instant.EPOCH);
+        time.askAbout(List.of(late, early));
+        assertThat(time.instant()).isEqualTo(Instant.parse("2024-03-01T08:00:00Z"));
+        assertThatThrownBy(() -> time.askAbout(List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no turns");
+    }
+
+    private static Locomo.Conversation conversation(String id, String at) {
+        return new Locomo.Conversation(
+                id,
+                "Ana",
+                "Ben",
+                List.of(new Locomo.Turn("D1:1", "Ana", "hello", 1, Instant.parse(at))),
+                List.of());
     }
 
     @Test
@@ -234,16 +303,11 @@ class LocomoEvalTest {
     void inOneNamespaceEveryConversationIsRecalledOverAllOfThem() throws IOException {
         // the mini conversation twice, under two sample ids: the same dia_ids, other people
         String twice =
-                "["
-                        + MINI.strip().substring(1, MINI.strip().length() - 1)
-                        + ","
-                        + MINI.strip()
-                                .substring(1, MINI.strip().length() - 1)
-                                .replace("conv-1", "conv-2")
-                                .replace("Ana", "Cleo")
-                                .replace("Ben", "Dev")
-                                .replace("Biscuit", "Pickle")
-                        + "]";
+                miniAndThen(
+                        mini ->
+                                mini.replace("Ana", "Cleo")
+                                        .replace("Ben", "Dev")
+                                        .replace("Biscuit", "Pickle"));
         Path file = Files.writeString(temp.resolve("twice.json"), twice);
         try (Store store =
                         Store.embedded(

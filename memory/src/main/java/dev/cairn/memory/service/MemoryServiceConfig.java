@@ -92,7 +92,8 @@ public record MemoryServiceConfig(
      *     0.5,0.5: 0.653; 0.4,0.6: 0.663; 0.3,0.7: 0.676; 0.2,0.8: 0.677; 0.15,0.85: 0.689;
      *     0.1,0.9: 0.715; 0.05,0.95: 0.687). Cosines of bge-small span a narrow band while BM25 /
      *     max spans [0, 1], so a small lexical weight still moves exact-term matches up.
-     * @param scoreWeights recall score weights
+     * @param scoreWeights recall score weights; recency's weight and half-life are {@code
+     *     recall.recency-weight} (0) and {@code recall.recency-half-life-days} (120)
      * @param dropQuestionWords whether BM25 leaves out a query's question words and auxiliaries
      *     ({@link dev.cairn.memory.QuestionWords}; {@code recall.drop-question-words}, true):
      *     "what", "did" or "how" are no stopwords to the English analyzer, and in a conversation
@@ -160,6 +161,17 @@ public record MemoryServiceConfig(
                     newLexicalWeight,
                     newDenseWeight,
                     scoreWeights,
+                    dropQuestionWords,
+                    recordRecalls,
+                    turnWindows);
+        }
+
+        public Recall withScoreWeights(RecallScorer.Weights weights) {
+            return new Recall(
+                    candidates,
+                    lexicalWeight,
+                    denseWeight,
+                    weights,
                     dropQuestionWords,
                     recordRecalls,
                     turnWindows);

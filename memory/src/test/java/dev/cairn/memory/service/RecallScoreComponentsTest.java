@@ -32,11 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A recalled memory's components explain its score (docs/memory.md, "What a recall score is made
- * of"): {@code score = 0.55 relevance + 0.10 importance + 0.15 recency + 0.20 confidence +
- * typeBonus}, and {@code relevance = match + the sum of boosts}, each boost what its rule adds to
- * the relevance it was given, in the order recall gives them (period, time, session, answer, burst,
- * speaker, facet, judged, brief). Checked on every memory of real recalls (default configuration,
- * hybrid, the trigram model) in which every boost fires.
+ * of"): {@code score = 0.55 relevance + 0.10 importance + 0.20 confidence + typeBonus + w recency}
+ * (w = 0 by default), and {@code relevance = match + the sum of boosts}, each boost what its rule
+ * adds to the relevance it was given, in the order recall gives them (period, time, session,
+ * answer, burst, speaker, facet, judged, brief). Checked on every memory of real recalls (default
+ * configuration, hybrid, the trigram model) in which every boost fires.
  */
 class RecallScoreComponentsTest {
 

@@ -6,6 +6,8 @@ import dev.cairn.embeddings.EmbeddingModels;
 import dev.cairn.eval.locomo.Locomo;
 import dev.cairn.eval.locomo.LocomoEval;
 import dev.cairn.eval.locomo.LocomoTuning;
+import dev.cairn.eval.locomo.QuestionTime;
+import dev.cairn.memory.RecallScorer;
 import dev.cairn.memory.service.MemoryService;
 import dev.cairn.memory.service.MemoryServiceConfig;
 import dev.cairn.memory.service.MemoryServiceConfig.Boosts;
@@ -24,8 +26,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -186,6 +188,16 @@ final class EvalLocomoCommand implements Callable<Integer> {
     Double facetBonus;
 
     @Option(
+            names = "--recency-weight",
+            paramLabel = "X",
+            description =
+                    "weight of recency in the recall score (default "
+                            + RecallScorer.DEFAULT_RECENCY_WEIGHT
+                            + "; the questions are asked a day after each conversation's last"
+                            + " turn)")
+    Double recencyWeight;
+
+    @Option(
             names = "--brief-turn",
             paramLabel = "D,W",
             split = ",",
@@ -291,6 +303,13 @@ final class EvalLocomoCommand implements Callable<Integer> {
         if (turnWindows != null) {
             recall = recall.withTurnWindows(turnWindows);
         }
+        if (recencyWeight != null) {
+            recall =
+                    recall.withScoreWeights(
+                            recall.scoreWeights()
+                                    .withRecency(
+                                            recencyWeight, recall.scoreWeights().halfLifeDays()));
+        }
         if (weights != null) {
             if (weights.size() != 2) {
                 throw new IllegalArgumentException("--weights takes two numbers: lexical,dense");
@@ -352,6 +371,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
         boolean temporary = work == null;
         Path dir = temporary ? Files.createTempDirectory("cairn-locomo-") : work;
         LocomoEval.Result result;
+        QuestionTime askedAt = new QuestionTime(Instant.now());
         try (EmbeddingCache cache = EmbeddingCache.sqlite(embeddingCache);
                 EmbeddingModel model =
                         EmbeddingModels.cached(EmbeddingModels.defaultModel(), cache);
@@ -365,13 +385,14 @@ final class EvalLocomoCommand implements Callable<Integer> {
                                 LexicalIndex.inMemory(LexicalConfig.DEFAULTS),
                                 WriteGuard.standard(),
                                 config,
-                                Clock.systemUTC())) {
+                                askedAt)) {
             LocomoEval eval =
                     new LocomoEval(
                             store,
                             service,
                             contextTurns,
                             msg -> System.err.println("[locomo] " + msg));
+            eval.askingAt(askedAt);
             if (oneNamespace) {
                 eval.inOneNamespace();
             }
@@ -449,6 +470,8 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     "speakerBonus",
                     List.of(config.boosts().speakerBonus(), config.boosts().listSpeakerBonus()));
             out.put("facetBonus", config.boosts().facetBonus());
+            out.put("recencyWeight", config.recall().scoreWeights().recency());
+            out.put("askedAfterLastTurn", QuestionTime.AFTER_LAST_TURN.toString());
             out.put(
                     "briefTurn",
                     List.of(

@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.server.http.NearestName;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Usage mistakes name what was typed and the closest valid option or command. */
 class CommandLineUsageTest {
@@ -19,6 +23,17 @@ class CommandLineUsageTest {
         StringWriter err = new StringWriter();
         int exit = Main.run(new PrintWriter(err, true), args);
         return new Outcome(exit, err.toString());
+    }
+
+    @Test
+    void aNegativeRecencyWeightForTheLocomoEvalIsOneLineAndExitTwo(@TempDir Path dir)
+            throws IOException {
+        Path file = Files.writeString(dir.resolve("locomo.json"), "[]");
+        Outcome o = run("eval", "locomo", file.toString(), "--recency-weight", "-0.1");
+        assertThat(o.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(o.err().strip())
+                .isEqualTo("cairn: illegal recency weight: -0.1, must be >= 0")
+                .doesNotContain("\n");
     }
 
     @Test
