@@ -120,6 +120,7 @@ final class MemoryAdaptations {
             recall.nearest(
                             vector,
                             indexes.table(namespace),
+                            indexes.windowed(namespace),
                             Memory::recallable,
                             Tuner.DENSE_NEGATIVES)
                     .entries()

@@ -202,6 +202,13 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
      */
     private final Map<String, Set<String>> speakers = new ConcurrentHashMap<>();
 
+    /**
+     * Per loaded namespace, the ids of its memories with turn windows (long conversation turns, a
+     * few of the table): recall scores them apart, and finding them by a pass over a table of
+     * 10,000 memories cost more than scoring them. Guarded like {@link #tables}.
+     */
+    private final Map<String, Set<String>> windowed = new ConcurrentHashMap<>();
+
     /** When each loaded namespace was last used ({@link System#nanoTime}); guarded like tables. */
     private final Map<String, Long> lastUsed = new ConcurrentHashMap<>();
 
@@ -287,6 +294,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
     private void unload(String namespace) {
         tables.remove(namespace);
         turns.remove(namespace);
+        windowed.remove(namespace);
         speakers.remove(namespace);
         people.remove(namespace);
         lastUsed.remove(namespace);
@@ -344,10 +352,14 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                 Map<String, Entry> loaded = new ConcurrentHashMap<>(entries.length * 2);
                 ConversationTurns said = new ConversationTurns();
                 Set<String> speaking = ConcurrentHashMap.newKeySet();
+                Set<String> withWindows = ConcurrentHashMap.newKeySet();
                 for (Entry e : entries) {
                     loaded.put(e.memory().id(), e);
                     said.put(e.memory());
                     newSpeaker(speaking, e.memory());
+                    if (!e.windows().isEmpty()) {
+                        withWindows.add(e.memory().id());
+                    }
                 }
                 long built = System.nanoTime();
                 if (built - started > LOG_LOADS_OVER_NANOS) {
@@ -362,6 +374,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                             (built - read) / 1_000_000);
                 }
                 turns.put(namespace, said);
+                windowed.put(namespace, withWindows);
                 speakers.put(namespace, speaking);
                 version(namespace).incrementAndGet();
                 long size = 0;
@@ -377,6 +390,26 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
             }
             return table;
         }
+    }
+
+    /**
+     * The entries of the namespace's memories that have turn windows, loading the namespace on
+     * first use.
+     */
+    List<Entry> windowed(String namespace) {
+        Map<String, Entry> table = table(namespace);
+        Set<String> ids = windowed.get(namespace);
+        if (ids == null) {
+            return List.of(); // deleted since
+        }
+        List<Entry> out = new ArrayList<>(ids.size());
+        for (String id : ids) {
+            Entry e = table.get(id);
+            if (e != null) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     /** The conversation turns of a namespace in order, loading the namespace on first use. */
@@ -488,6 +521,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                         residentBytes.get(ns).addAndGet(-bytes(removed));
                     }
                     turns.get(ns).remove(change.entityId());
+                    windowed.get(ns).remove(change.entityId());
                     // who speaks where, as the table now has it (a deletion is rare)
                     Set<String> speaking = ConcurrentHashMap.newKeySet();
                     table.values().forEach(e -> newSpeaker(speaking, e.memory()));
@@ -505,6 +539,11 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
                                 ? repository.windows(ns, memory.id()).orElse(List.of())
                                 : List.of();
                 Entry entry = new Entry(memory, vector, windows);
+                if (windows.isEmpty()) {
+                    windowed.get(ns).remove(memory.id());
+                } else {
+                    windowed.get(ns).add(memory.id());
+                }
                 table.put(memory.id(), entry);
                 residentBytes.get(ns).addAndGet(bytes(entry) - (old == null ? 0 : bytes(old)));
                 turns.get(ns).put(memory);
@@ -543,6 +582,7 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
         synchronized (tables) {
             tables.clear();
             turns.clear();
+            windowed.clear();
             speakers.clear();
             people.clear();
             lastUsed.clear();

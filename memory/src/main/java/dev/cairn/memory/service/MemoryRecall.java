@@ -238,7 +238,9 @@ final class MemoryRecall implements AutoCloseable {
             tasks.put(Signal.LEXICAL, () -> lexical(request, table, eligible, named));
         }
         if (request.mode() != RecallMode.LEXICAL) {
-            tasks.put(Signal.DENSE, () -> dense(request.query(), adapting, table, eligible));
+            tasks.put(
+                    Signal.DENSE,
+                    () -> dense(request.query(), adapting, table, indexes.windowed(ns), eligible));
         }
         SignalWeights weights =
                 switch (request.mode()) {
@@ -625,6 +627,7 @@ final class MemoryRecall implements AutoCloseable {
             String text,
             Adapting adapting,
             Map<String, MemoryIndexes.Entry> table,
+            List<MemoryIndexes.Entry> windowed,
             Predicate<Memory> eligible) {
         float[] query = adapting.vector();
         if (query == null) {
@@ -633,16 +636,18 @@ final class MemoryRecall implements AutoCloseable {
                 query = adapting.adapter().apply(query);
             }
         }
-        return nearest(query, table, eligible, config.recall().candidates());
+        return nearest(query, table, windowed, eligible, config.recall().candidates());
     }
 
     /**
      * The {@code count} memories within scope nearest {@code query} (an embedded query vector), by
-     * the exact scan; the ranking scores any other memory of the table too.
+     * the exact scan; the ranking scores any other memory of the table too. {@code windowed}: the
+     * table's entries with turn windows ({@link MemoryIndexes#windowed}).
      */
     Ranking nearest(
             float[] query,
             Map<String, MemoryIndexes.Entry> table,
+            List<MemoryIndexes.Entry> windowed,
             Predicate<Memory> eligible,
             int count) {
         List<VectorHit> own =
@@ -664,7 +669,7 @@ final class MemoryRecall implements AutoCloseable {
                         return e == null ? null : e.vector();
                     });
         }
-        return withWindows(own, query, table, eligible, count);
+        return withWindows(own, query, table, windowed, eligible, count);
     }
 
     /**
@@ -677,11 +682,12 @@ final class MemoryRecall implements AutoCloseable {
             List<VectorHit> own,
             float[] query,
             Map<String, MemoryIndexes.Entry> table,
+            List<MemoryIndexes.Entry> windowed,
             Predicate<Memory> eligible,
             int count) {
         Map<String, Double> best = new HashMap<>();
         own.forEach(h -> best.put(h.id(), h.score()));
-        for (MemoryIndexes.Entry e : table.values()) {
+        for (MemoryIndexes.Entry e : windowed) {
             if (!e.windows().isEmpty() && eligible.test(e.memory())) {
                 best.put(e.memory().id(), windowedScore(query, e));
             }
