@@ -393,23 +393,11 @@ final class MemoryIndexes implements DerivedIndex.ChangeByChange, AutoCloseable 
     }
 
     /**
-     * The entries of the namespace's memories that have turn windows, loading the namespace on
-     * first use.
+     * The ids of the loaded namespace's memories that have turn windows, kept as its {@link #table}
+     * changes; empty when it is not loaded (the caller loads it first).
      */
-    List<Entry> windowed(String namespace) {
-        Map<String, Entry> table = table(namespace);
-        Set<String> ids = windowed.get(namespace);
-        if (ids == null) {
-            return List.of(); // deleted since
-        }
-        List<Entry> out = new ArrayList<>(ids.size());
-        for (String id : ids) {
-            Entry e = table.get(id);
-            if (e != null) {
-                out.add(e);
-            }
-        }
-        return out;
+    Set<String> windowed(String namespace) {
+        return windowed.getOrDefault(namespace, Set.of());
     }
 
     /** The conversation turns of a namespace in order, loading the namespace on first use. */

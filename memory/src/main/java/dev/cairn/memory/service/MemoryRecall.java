@@ -627,7 +627,7 @@ final class MemoryRecall implements AutoCloseable {
             String text,
             Adapting adapting,
             Map<String, MemoryIndexes.Entry> table,
-            List<MemoryIndexes.Entry> windowed,
+            Set<String> windowed,
             Predicate<Memory> eligible) {
         float[] query = adapting.vector();
         if (query == null) {
@@ -642,12 +642,12 @@ final class MemoryRecall implements AutoCloseable {
     /**
      * The {@code count} memories within scope nearest {@code query} (an embedded query vector), by
      * the exact scan; the ranking scores any other memory of the table too. {@code windowed}: the
-     * table's entries with turn windows ({@link MemoryIndexes#windowed}).
+     * ids of the table's memories with turn windows ({@link MemoryIndexes#windowed}).
      */
     Ranking nearest(
             float[] query,
             Map<String, MemoryIndexes.Entry> table,
-            List<MemoryIndexes.Entry> windowed,
+            Set<String> windowed,
             Predicate<Memory> eligible,
             int count) {
         List<VectorHit> own =
@@ -682,13 +682,15 @@ final class MemoryRecall implements AutoCloseable {
             List<VectorHit> own,
             float[] query,
             Map<String, MemoryIndexes.Entry> table,
-            List<MemoryIndexes.Entry> windowed,
+            Set<String> windowed,
             Predicate<Memory> eligible,
             int count) {
         Map<String, Double> best = new HashMap<>();
         own.forEach(h -> best.put(h.id(), h.score()));
-        for (MemoryIndexes.Entry e : windowed) {
-            if (!e.windows().isEmpty() && eligible.test(e.memory())) {
+        for (String id : windowed) {
+            MemoryIndexes.Entry e = table.get(id);
+            // an entry written while the ids are read may not be in the table yet, or not windowed
+            if (e != null && !e.windows().isEmpty() && eligible.test(e.memory())) {
                 best.put(e.memory().id(), windowedScore(query, e));
             }
         }
